@@ -1,0 +1,22 @@
+//! guomi-core: the Chinese commercial cryptography algorithms in pure Rust.
+//!
+//! * SM3 hash (GB/T 32905-2016) with HMAC, the GM/T 0003 KDF, PBKDF2 and HKDF.
+//! * SM4 block cipher (GB/T 32907-2016) and its modes.
+//! * ZUC stream cipher (GM/T 0001-2012, 3GPP 128-EEA3/EIA3, ZUC-256).
+//! * SM2 elliptic-curve signatures, encryption and key exchange (GB/T 32918).
+//! * SM9 identity-based cryptography over a BN curve (GM/T 0044-2016).
+//!
+//! This crate has no Python dependency; `guomi-python` binds it. Backends (portable,
+//! AVX2, AVX-512) are chosen at run time, see [`cpu`].
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod cpu;
+pub mod error;
+pub mod rand;
+pub mod sm2;
+pub mod sm3;
+pub mod sm4;
+pub mod sm9;
+pub mod zuc;
+
+pub use error::{Error, Result};

@@ -1,0 +1,1 @@
+//! sm2: see the issue that builds it.

@@ -1,0 +1,1 @@
+//! sm4: see the issue that builds it.

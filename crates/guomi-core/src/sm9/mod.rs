@@ -1,0 +1,1 @@
+//! sm9: see the issue that builds it.

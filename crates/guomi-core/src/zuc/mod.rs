@@ -1,0 +1,1 @@
+//! zuc: see the issue that builds it.

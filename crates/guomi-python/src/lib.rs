@@ -1,0 +1,29 @@
+//! PyO3 bindings of `guomi-core`: type conversion, error mapping and GIL release only.
+//! No algorithm logic lives here. Each algorithm family is one submodule of
+//! `guomi._native`, registered by its own file.
+
+mod buf;
+mod cpu;
+mod error;
+mod sm3;
+
+use pyo3::prelude::*;
+
+/// Adds a submodule `name` to `parent`, filled by `fill`.
+fn add_submodule(
+    parent: &Bound<'_, PyModule>,
+    name: &str,
+    fill: impl FnOnce(&Bound<'_, PyModule>) -> PyResult<()>,
+) -> PyResult<()> {
+    let m = PyModule::new(parent.py(), name)?;
+    fill(&m)?;
+    parent.add_submodule(&m)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    add_submodule(m, "cpu", cpu::register)?;
+    add_submodule(m, "sm3", sm3::register)?;
+    Ok(())
+}

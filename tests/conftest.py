@@ -1,0 +1,29 @@
+"""Shared pytest fixtures: known-answer vectors and every backend of this CPU."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+import guomi
+
+VECTORS = Path(__file__).resolve().parent.parent / "vectors"
+
+
+def load_vectors(name: str) -> list[dict[str, Any]]:
+    """The ``vectors`` list of ``vectors/<name>.json``."""
+    with open(VECTORS / f"{name}.json", encoding="utf-8") as f:
+        return list(json.load(f)["vectors"])
+
+
+@pytest.fixture(params=guomi.available_backends())
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Runs the test once per backend this CPU supports, with that backend forced."""
+    guomi.force_backend(request.param)
+    try:
+        yield request.param
+    finally:
+        guomi.force_backend(None)
