@@ -45,14 +45,11 @@ HMAC = _sm3.HMAC
 BytesLike = Union[bytes, bytearray, memoryview]
 
 
-def hash(data: BytesLike) -> bytes:  # noqa: A001 - the natural name in this namespace
-    """SM3 digest (32 bytes) of ``data``."""
-    return _sm3.hash(data)
-
-
-def new(data: Optional[BytesLike] = None) -> SM3:
-    """A new :mod:`hashlib`-style SM3 object, optionally fed ``data``."""
-    return _sm3.SM3(data)
+#: ``hash(data) -> bytes``: the SM3 digest (32 bytes) of ``data``. (The native function
+#: itself: no Python frame in between.)
+hash = _sm3.hash
+#: ``new(data=None) -> SM3``: a new :mod:`hashlib`-style SM3 object, optionally fed ``data``.
+new = _sm3.SM3
 
 
 def hash_many(messages: Sequence[BytesLike], *, threads: Optional[int] = None) -> list[bytes]:
@@ -83,9 +80,8 @@ def hash_file(file: Union[str, "os.PathLike[str]", IO[bytes]], *, chunk_size: in
         h.update(chunk)
 
 
-def hmac(key: BytesLike, data: BytesLike) -> bytes:
-    """HMAC-SM3 tag (32 bytes) of ``data`` under ``key``."""
-    return _sm3.hmac(key, data)
+#: ``hmac(key, data) -> bytes``: the HMAC-SM3 tag (32 bytes) of ``data`` under ``key``.
+hmac = _sm3.hmac
 
 
 def kdf(z: BytesLike, length: int) -> bytes:
