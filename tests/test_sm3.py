@@ -7,11 +7,11 @@ import hmac as std_hmac
 import io
 
 import pytest
-from conftest import load_vectors
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import guomi.sm3 as sm3
+from conftest import load_vectors
 
 VECTORS = load_vectors("sm3")
 DIGESTS = [v for v in VECTORS if "digest" in v]

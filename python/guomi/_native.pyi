@@ -1,6 +1,7 @@
 # Type stubs for the compiled module guomi._native (crates/guomi-python).
 # One section per submodule; the public, documented API is in the guomi.* modules.
-from typing import Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Optional, Union
 
 _Bytes = Union[bytes, bytearray, memoryview]
 
@@ -31,6 +32,7 @@ class sm3:
         def digest_size(self) -> int: ...
         @property
         def block_size(self) -> int: ...
+
     class HMAC:
         def __init__(self, key: _Bytes, data: Optional[_Bytes] = None) -> None: ...
         def update(self, data: _Bytes) -> None: ...
@@ -44,6 +46,7 @@ class sm3:
         def digest_size(self) -> int: ...
         @property
         def block_size(self) -> int: ...
+
     @staticmethod
     def hash(data: _Bytes) -> bytes: ...
     @staticmethod

@@ -13,7 +13,8 @@
 from __future__ import annotations
 
 import os
-from typing import IO, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import IO, Optional, Union
 
 from guomi._native import sm3 as _sm3
 
@@ -64,7 +65,7 @@ def hash_many(messages: Sequence[BytesLike], *, threads: Optional[int] = None) -
     return _sm3.hash_many(list(messages), threads)
 
 
-def hash_file(file: Union[str, "os.PathLike[str]", IO[bytes]], *, chunk_size: int = 1 << 20) -> bytes:
+def hash_file(file: Union[str, os.PathLike[str], IO[bytes]], *, chunk_size: int = 1 << 20) -> bytes:
     """SM3 of a file, in constant memory.
 
     ``file`` is a path (read by the Rust core without the GIL) or a binary file object

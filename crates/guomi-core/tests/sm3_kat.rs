@@ -18,7 +18,10 @@ fn field(v: &Value, k: &str) -> Vec<u8> {
 fn message(v: &Value) -> Vec<u8> {
     if v.get("message_pattern").is_some() {
         let n = v["message_length_bytes"].as_u64().unwrap() as usize;
-        assert!(v["message_pattern"].as_str().unwrap().contains("byte i = i & 0xff"));
+        assert!(v["message_pattern"]
+            .as_str()
+            .unwrap()
+            .contains("byte i = i & 0xff"));
         (0..n).map(|i| i as u8).collect()
     } else {
         field(v, "message")
@@ -27,7 +30,10 @@ fn message(v: &Value) -> Vec<u8> {
 
 #[test]
 fn sm3_digests_every_backend() {
-    let digests: Vec<_> = vectors().into_iter().filter(|v| v.get("digest").is_some()).collect();
+    let digests: Vec<_> = vectors()
+        .into_iter()
+        .filter(|v| v.get("digest").is_some())
+        .collect();
     assert!(digests.len() >= 8);
     for b in cpu::available() {
         cpu::with_backend(b, || {
@@ -55,7 +61,10 @@ fn sm3_digests_every_backend() {
 
 #[test]
 fn hmac_sm3_wycheproof() {
-    let macs: Vec<_> = vectors().into_iter().filter(|v| v["algorithm"] == "HMAC-SM3").collect();
+    let macs: Vec<_> = vectors()
+        .into_iter()
+        .filter(|v| v["algorithm"] == "HMAC-SM3")
+        .collect();
     assert!(macs.len() > 100);
     let (mut valid, mut invalid) = (0, 0);
     for b in [Backend::Portable, cpu::detected()] {

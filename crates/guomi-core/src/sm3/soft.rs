@@ -46,10 +46,18 @@ pub(crate) fn compress_inline(state: &mut [u32; 8], blocks: &[u8], barrier: impl
                 // Sums are ordered so that the latest-arriving value (E, then SS1) is
                 // added last: the E -> SS1 -> E chain sets the speed.
                 let a12 = $a.rotate_left(12);
-                let ss1 = barrier(a12.wrapping_add(T_ROTATED[$j])).wrapping_add($e).rotate_left(7);
+                let ss1 = barrier(a12.wrapping_add(T_ROTATED[$j]))
+                    .wrapping_add($e)
+                    .rotate_left(7);
                 let ss2 = ss1 ^ a12;
-                let tt1 = barrier($ff($a, $b, $c).wrapping_add($d).wrapping_add(w[$j] ^ w[$j + 4])).wrapping_add(ss2);
-                let tt2 = barrier($gg($e, $f, $g).wrapping_add($h).wrapping_add(w[$j])).wrapping_add(ss1);
+                let tt1 = barrier(
+                    $ff($a, $b, $c)
+                        .wrapping_add($d)
+                        .wrapping_add(w[$j] ^ w[$j + 4]),
+                )
+                .wrapping_add(ss2);
+                let tt2 =
+                    barrier($gg($e, $f, $g).wrapping_add($h).wrapping_add(w[$j])).wrapping_add(ss1);
                 $b = $b.rotate_left(9);
                 $d = tt1;
                 $f = $f.rotate_left(19);
