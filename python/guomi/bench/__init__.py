@@ -23,7 +23,7 @@ from typing import Any, Callable, Optional
 
 import guomi
 
-__all__ = ["Op", "main", "run"]
+__all__ = ["Impl", "Op", "main", "pattern", "run", "size_name", "try_import"]
 
 
 @dataclass
@@ -59,79 +59,35 @@ class Result:
 # -- operation registry ------------------------------------------------------------------
 
 
-def _try_import(name: str) -> Any:
+def pattern(n: int) -> bytes:
+    """Deterministic input: byte i = i & 0xff."""
+    return bytes(i & 0xFF for i in range(n))
+
+
+def size_name(n: int) -> str:
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20} MiB"
+    if n >= 1024 and n % 1024 == 0:
+        return f"{n >> 10} KiB"
+    return f"{n} B"
+
+
+def try_import(name: str) -> Any:
     try:
         return importlib.import_module(name)
     except Exception:  # noqa: BLE001 - any failure means "not available"
         return None
 
 
-def _pattern(n: int) -> bytes:
-    return bytes(i & 0xFF for i in range(n))
-
-
-def _sm3_ops(compare: bool) -> list[Op]:
-    import guomi.sm3 as sm3
-
-    hashlib = _try_import("hashlib")
-    has_hashlib_sm3 = False
-    if hashlib is not None:
-        try:
-            hashlib.new("sm3")
-            has_hashlib_sm3 = True
-        except ValueError:
-            pass
-    crypto_hashes = _try_import("cryptography.hazmat.primitives.hashes") if compare else None
-    gmssl_sm3 = _try_import("gmssl.sm3") if compare else None
-    gmssl_func = _try_import("gmssl.func") if compare else None
-
-    def sized(size: int) -> Op:
-        data = _pattern(size)
-        op = Op("SM3", f"SM3 {_size(size)}", size, [Impl("guomi", lambda: sm3.hash(data))])
-        if compare and has_hashlib_sm3:
-            op.impls.append(Impl("hashlib", lambda: hashlib.new("sm3", data).digest()))
-        if crypto_hashes is not None:
-
-            def crypto_sm3() -> bytes:
-                h = crypto_hashes.Hash(crypto_hashes.SM3())
-                h.update(data)
-                return bytes(h.finalize())
-
-            op.impls.append(Impl("cryptography", crypto_sm3))
-        if gmssl_sm3 is not None and gmssl_func is not None:
-            gmssl_call = lambda: gmssl_sm3.sm3_hash(gmssl_func.bytes_to_list(data))  # noqa: E731
-            op.impls.append(Impl("gmssl", gmssl_call, normalize=bytes.fromhex))
-        return op
-
-    ops = [sized(size) for size in (32, 1024, 1 << 20)]
-    msgs = [_pattern(1024)[i:] + bytes([i]) * i for i in range(16)]
-    op = Op("SM3", "SM3 hash_many 16 x 1 KiB", sum(map(len, msgs)))
-    op.impls.append(Impl("guomi", lambda: sm3.hash_many(msgs)))
-    op.impls.append(Impl("guomi loop", lambda: [sm3.hash(m) for m in msgs]))
-    if compare and has_hashlib_sm3:
-        op.impls.append(Impl("hashlib", lambda: [hashlib.new("sm3", m).digest() for m in msgs]))
-    ops.append(op)
-
-    key = b"k" * 32
-    data = _pattern(1024)
-    op = Op("SM3", "HMAC-SM3 1 KiB", 1024, [Impl("guomi", lambda: sm3.hmac(key, data))])
-    if compare and has_hashlib_sm3:
-        import hmac as std_hmac
-
-        op.impls.append(Impl("hashlib", lambda: std_hmac.new(key, data, "sm3").digest()))
-    ops.append(op)
-    return ops
-
-
-#: Extra operation sets, one per algorithm module, registered by name. Each is a function
-#: ``(compare: bool) -> list[Op]`` living in guomi._bench_ops_<alg> when that exists.
-_EXTRA = ("sm4", "zuc", "sm2", "sm9")
+#: Operation sets, one module per algorithm family (guomi/bench/<name>.py), each with
+#: ``ops(compare: bool) -> list[Op]``. A family whose module is missing is skipped.
+FAMILIES = ("sm3", "sm4", "zuc", "sm2", "sm9")
 
 
 def collect_ops(compare: bool) -> list[Op]:
-    ops = _sm3_ops(compare)
-    for alg in _EXTRA:
-        mod = _try_import(f"guomi._bench_{alg}")
+    ops: list[Op] = []
+    for family in FAMILIES:
+        mod = try_import(f"guomi.bench.{family}")
         if mod is not None:
             ops.extend(mod.ops(compare))
     return ops
@@ -200,14 +156,6 @@ def measure(op: Op, repeats: int, target: float) -> Result:
 
 
 # -- reporting ---------------------------------------------------------------------------
-
-
-def _size(n: int) -> str:
-    if n >= 1 << 20 and n % (1 << 20) == 0:
-        return f"{n >> 20} MiB"
-    if n >= 1024 and n % 1024 == 0:
-        return f"{n >> 10} KiB"
-    return f"{n} B"
 
 
 def _fmt_time(t: float) -> str:
