@@ -238,7 +238,7 @@ impl Sealer {
 }
 
 /// How the opener gets the KEM secret once it has read the header.
-pub type SecretFn<'a> = Box<dyn FnOnce(&Header) -> Result<Zeroizing<Vec<u8>>> + Send + 'a>;
+pub type SecretFn<'a> = Box<dyn FnOnce(&Header) -> Result<Zeroizing<Vec<u8>>> + Send + Sync + 'a>;
 
 /// Streaming decryption; releases only verified plaintext.
 pub struct Opener<'a> {

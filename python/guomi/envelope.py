@@ -1,0 +1,206 @@
+"""The guomi envelope: encrypt data of any size, streaming, in constant memory.
+
+An envelope is a header (magic ``GUOMIENV``, format version, key type, chunk size, a
+random salt and the key-encapsulation data) followed by SM4-GCM chunks (64 KiB of
+plaintext each by default). The content key is HKDF-SM3 of the encapsulated secret,
+bound to the whole header; each chunk's nonce carries its index and a last-chunk flag, so
+truncation, reordering, splicing and tampering are all detected, and only verified
+plaintext is ever returned. The byte layout is specified in docs/envelope.md.
+
+Recipients: a raw 16-byte SM4 ``key`` shared out of band, or a ``password``
+(PBKDF2-HMAC-SM3, ``iterations`` stored in the header). SM2 public keys and SM9
+identities are accepted where those modules provide them.
+
+>>> import guomi.envelope as env
+>>> sealed = env.seal(b"attack at dawn", key=bytes(16))
+>>> env.open(sealed, key=bytes(16))
+b'attack at dawn'
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+import tempfile
+from typing import BinaryIO, Optional, Union
+
+from guomi._native import envelope as _env
+from guomi.exceptions import AlreadyFinalized
+
+__all__ = [
+    "DEFAULT_CHUNK_SIZE",
+    "DEFAULT_ITERATIONS",
+    "MAGIC",
+    "Opener",
+    "Sealer",
+    "open",
+    "open_file",
+    "seal",
+    "seal_file",
+]
+
+BytesLike = Union[bytes, bytearray, memoryview]
+PathLike = Union[str, "os.PathLike[str]"]
+
+MAGIC: bytes = _env.MAGIC
+#: Plaintext bytes per chunk unless told otherwise (a power of two, 1 KiB to 16 MiB).
+DEFAULT_CHUNK_SIZE = 1 << 16
+#: PBKDF2-HMAC-SM3 iterations for password envelopes unless told otherwise.
+DEFAULT_ITERATIONS = 100_000
+
+
+def _chunk_log2(chunk_size: int) -> int:
+    if chunk_size <= 0 or chunk_size & (chunk_size - 1):
+        raise ValueError("chunk_size must be a power of two (1 KiB to 16 MiB)")
+    return chunk_size.bit_length() - 1
+
+
+class Sealer:
+    """Streaming encryption: ``update(data) -> bytes`` then ``finalize() -> bytes``.
+
+    Give exactly one of ``key`` (16 bytes) or ``password``.
+    """
+
+    def __init__(
+        self,
+        *,
+        key: Optional[BytesLike] = None,
+        password: Optional[BytesLike] = None,
+        iterations: int = DEFAULT_ITERATIONS,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
+    ) -> None:
+        log2 = _chunk_log2(chunk_size)
+        if (key is None) == (password is None):
+            raise TypeError("give exactly one of key= or password=")
+        if key is not None:
+            self._native = _env.Sealer.with_key(key, log2)
+        else:
+            assert password is not None
+            self._native = _env.Sealer.with_password(password, iterations, log2)
+        self._done = False
+
+    def update(self, data: BytesLike) -> bytes:
+        """Encrypts ``data``; returns the envelope bytes that are ready."""
+        if self._done:
+            raise AlreadyFinalized("sealer already finalized")
+        return self._native.update(data)
+
+    def finalize(self) -> bytes:
+        """Returns the rest of the envelope (the last chunk)."""
+        if self._done:
+            raise AlreadyFinalized("sealer already finalized")
+        self._done = True
+        return self._native.finalize()
+
+
+class Opener:
+    """Streaming decryption: ``update(data) -> bytes`` (verified plaintext only) then
+    ``finalize() -> bytes``, which raises :class:`~guomi.exceptions.DecryptionError` if
+    the envelope was truncated. Give exactly one of ``key`` or ``password``."""
+
+    def __init__(self, *, key: Optional[BytesLike] = None, password: Optional[BytesLike] = None) -> None:
+        if (key is None) == (password is None):
+            raise TypeError("give exactly one of key= or password=")
+        if key is not None:
+            self._native = _env.Opener.with_key(key)
+        else:
+            assert password is not None
+            self._native = _env.Opener.with_password(password)
+        self._done = False
+
+    def update(self, data: BytesLike) -> bytes:
+        if self._done:
+            raise AlreadyFinalized("opener already finalized")
+        return self._native.update(data)
+
+    def finalize(self) -> bytes:
+        if self._done:
+            raise AlreadyFinalized("opener already finalized")
+        self._done = True
+        return self._native.finalize()
+
+
+def seal(
+    data: BytesLike,
+    *,
+    key: Optional[BytesLike] = None,
+    password: Optional[BytesLike] = None,
+    iterations: int = DEFAULT_ITERATIONS,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+) -> bytes:
+    """The envelope of ``data`` in one call."""
+    s = Sealer(key=key, password=password, iterations=iterations, chunk_size=chunk_size)
+    return s.update(data) + s.finalize()
+
+
+def open(  # noqa: A001 - the natural name in this namespace
+    envelope: BytesLike, *, key: Optional[BytesLike] = None, password: Optional[BytesLike] = None
+) -> bytes:
+    """The plaintext of ``envelope``; raises ``DecryptionError`` on any tampering,
+    truncation or wrong key, and returns nothing in that case."""
+    o = Opener(key=key, password=password)
+    return o.update(envelope) + o.finalize()
+
+
+_READ = 1 << 20
+
+
+def _pump(src: BinaryIO, dst: BinaryIO, stream: Union[Sealer, Opener]) -> None:
+    while True:
+        chunk = src.read(_READ)
+        if not chunk:
+            break
+        dst.write(stream.update(chunk))
+    dst.write(stream.finalize())
+
+
+def _atomic(src: PathLike, dst: PathLike, stream: Union[Sealer, Opener], force: bool) -> None:
+    """Streams ``src`` through ``stream`` into a temporary file beside ``dst``, then
+    renames it over ``dst``: ``dst`` is never left half-written, and on any failure it is
+    untouched and the temporary file removed."""
+    dst = os.fspath(dst)
+    if os.path.exists(dst) and not force:
+        raise FileExistsError(f"{dst} exists (pass force=True to replace it)")
+    if os.path.exists(dst) and os.path.samefile(src, dst):
+        raise ValueError("input and output are the same file")
+    directory = os.path.dirname(os.path.abspath(dst))
+    fd, tmp = tempfile.mkstemp(prefix=".guomi-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as out, builtins.open(src, "rb") as inp:
+            _pump(inp, out, stream)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, dst)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def seal_file(
+    src: PathLike,
+    dst: PathLike,
+    *,
+    key: Optional[BytesLike] = None,
+    password: Optional[BytesLike] = None,
+    iterations: int = DEFAULT_ITERATIONS,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    force: bool = False,
+) -> None:
+    """Encrypts file ``src`` into ``dst`` in constant memory, atomically."""
+    _atomic(src, dst, Sealer(key=key, password=password, iterations=iterations, chunk_size=chunk_size), force)
+
+
+def open_file(
+    src: PathLike,
+    dst: PathLike,
+    *,
+    key: Optional[BytesLike] = None,
+    password: Optional[BytesLike] = None,
+    force: bool = False,
+) -> None:
+    """Decrypts envelope file ``src`` into ``dst`` in constant memory, atomically: on any
+    failure ``dst`` is not created (or left as it was)."""
+    _atomic(src, dst, Opener(key=key, password=password), force)
