@@ -66,3 +66,66 @@ def test_bench_runs() -> None:
     r = guomi_cli("bench", "--select", "SM3 32 B", "--repeats", "1", "--target", "0.001")
     assert r.returncode == 0, r.stderr
     assert b"SM3 32 B" in r.stdout and b"backend" in r.stdout
+
+
+KEY_HEX = "0123456789abcdeffedcba9876543210"
+
+
+def test_sm4_envelope_round_trip_and_failures(tmp_path: Path) -> None:
+    data = bytes(range(256)) * 4099
+    (tmp_path / "plain").write_bytes(data)
+    enc = guomi_cli("sm4", "encrypt", "--key-hex", KEY_HEX, "--in", "plain", "--out", "sealed", cwd=tmp_path)
+    assert enc.returncode == 0, enc.stderr
+    sealed = (tmp_path / "sealed").read_bytes()
+    assert sealed.startswith(b"GUOMIENV")
+    dec = guomi_cli("sm4", "decrypt", "--key-hex", KEY_HEX, "-i", "sealed", "-o", "back", cwd=tmp_path)
+    assert dec.returncode == 0 and (tmp_path / "back").read_bytes() == data
+    # An existing output is never replaced without --force.
+    again = guomi_cli("sm4", "decrypt", "--key-hex", KEY_HEX, "-i", "sealed", "-o", "back", cwd=tmp_path)
+    assert again.returncode == 2 and b"exists" in again.stderr
+    # Wrong key, truncation, tampering: exit 1 and nothing written.
+    wrong = guomi_cli("sm4", "decrypt", "--key-hex", "00" * 16, "-i", "sealed", "-o", "x1", cwd=tmp_path)
+    assert wrong.returncode == 1 and not (tmp_path / "x1").exists()
+    (tmp_path / "cut").write_bytes(sealed[: len(sealed) - 100])
+    cut = guomi_cli("sm4", "decrypt", "--key-hex", KEY_HEX, "-i", "cut", "-o", "x2", cwd=tmp_path)
+    assert cut.returncode == 1 and not (tmp_path / "x2").exists()
+    bad = bytearray(sealed)
+    bad[len(bad) // 2] ^= 4
+    (tmp_path / "bad").write_bytes(bytes(bad))
+    r = guomi_cli("sm4", "decrypt", "--key-hex", KEY_HEX, "-i", "bad", "-o", "back", "--force", cwd=tmp_path)
+    assert r.returncode == 1 and (tmp_path / "back").read_bytes() == data  # untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["back", "bad", "cut", "plain", "sealed"]
+
+
+def test_sm4_password_and_pipes(tmp_path: Path) -> None:
+    (tmp_path / "pw").write_text("correct horse\n")
+    enc = guomi_cli(
+        "sm4", "encrypt", "--password-file", "pw", "--iterations", "1000", "-i", "-", "-o", "-",
+        stdin=b"through a pipe", cwd=tmp_path,
+    )  # fmt: skip
+    assert enc.returncode == 0 and enc.stdout.startswith(b"GUOMIENV")
+    dec = guomi_cli(
+        "sm4", "decrypt", "--password-file", "pw", "-i", "-", "-o", "-", stdin=enc.stdout, cwd=tmp_path
+    )
+    assert dec.returncode == 0 and dec.stdout == b"through a pipe"
+    (tmp_path / "pw2").write_text("wrong\n")
+    bad = guomi_cli(
+        "sm4", "decrypt", "--password-file", "pw2", "-i", "-", "-o", "-", stdin=enc.stdout, cwd=tmp_path
+    )
+    assert bad.returncode == 1 and bad.stdout == b""
+
+
+def test_sm4_usage_errors(tmp_path: Path) -> None:
+    (tmp_path / "f").write_bytes(b"x")
+    for args in (
+        ("sm4", "encrypt", "--key-hex", "abcd", "-i", "f", "-o", "g"),  # short key
+        ("sm4", "encrypt", "--key-hex", "zz" * 16, "-i", "f", "-o", "g"),  # not hex
+        ("sm4", "encrypt", "--key-hex", KEY_HEX, "-i", "missing", "-o", "g"),  # no input
+        ("sm4", "encrypt", "--key-hex", KEY_HEX, "-i", "f", "-o", "f", "--force"),  # in == out
+        ("sm4", "encrypt", "-i", "f", "-o", "g"),  # no key, no terminal for a prompt
+        ("sm4", "encrypt", "--key-hex", KEY_HEX, "--chunk-size", "1000", "-i", "f", "-o", "g"),
+    ):
+        r = guomi_cli(*args, cwd=tmp_path)
+        assert r.returncode == 2, args
+    assert not (tmp_path / "g").exists()
+    assert (tmp_path / "f").read_bytes() == b"x"

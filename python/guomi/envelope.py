@@ -19,11 +19,9 @@ b'attack at dawn'
 
 from __future__ import annotations
 
-import builtins
-import os
-import tempfile
-from typing import BinaryIO, Optional, Union
+from typing import Optional, Union
 
+from guomi._fileio import PathLike, transform_file
 from guomi._native import envelope as _env
 from guomi.exceptions import AlreadyFinalized
 
@@ -40,7 +38,6 @@ __all__ = [
 ]
 
 BytesLike = Union[bytes, bytearray, memoryview]
-PathLike = Union[str, "os.PathLike[str]"]
 
 MAGIC: bytes = _env.MAGIC
 #: Plaintext bytes per chunk unless told otherwise (a power of two, 1 KiB to 16 MiB).
@@ -142,43 +139,6 @@ def open(  # noqa: A001 - the natural name in this namespace
     return o.update(envelope) + o.finalize()
 
 
-_READ = 1 << 20
-
-
-def _pump(src: BinaryIO, dst: BinaryIO, stream: Union[Sealer, Opener]) -> None:
-    while True:
-        chunk = src.read(_READ)
-        if not chunk:
-            break
-        dst.write(stream.update(chunk))
-    dst.write(stream.finalize())
-
-
-def _atomic(src: PathLike, dst: PathLike, stream: Union[Sealer, Opener], force: bool) -> None:
-    """Streams ``src`` through ``stream`` into a temporary file beside ``dst``, then
-    renames it over ``dst``: ``dst`` is never left half-written, and on any failure it is
-    untouched and the temporary file removed."""
-    dst = os.fspath(dst)
-    if os.path.exists(dst) and not force:
-        raise FileExistsError(f"{dst} exists (pass force=True to replace it)")
-    if os.path.exists(dst) and os.path.samefile(src, dst):
-        raise ValueError("input and output are the same file")
-    directory = os.path.dirname(os.path.abspath(dst))
-    fd, tmp = tempfile.mkstemp(prefix=".guomi-", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as out, builtins.open(src, "rb") as inp:
-            _pump(inp, out, stream)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, dst)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
 def seal_file(
     src: PathLike,
     dst: PathLike,
@@ -190,7 +150,8 @@ def seal_file(
     force: bool = False,
 ) -> None:
     """Encrypts file ``src`` into ``dst`` in constant memory, atomically."""
-    _atomic(src, dst, Sealer(key=key, password=password, iterations=iterations, chunk_size=chunk_size), force)
+    stream = Sealer(key=key, password=password, iterations=iterations, chunk_size=chunk_size)
+    transform_file(src, dst, stream, force=force)
 
 
 def open_file(
@@ -203,4 +164,4 @@ def open_file(
 ) -> None:
     """Decrypts envelope file ``src`` into ``dst`` in constant memory, atomically: on any
     failure ``dst`` is not created (or left as it was)."""
-    _atomic(src, dst, Opener(key=key, password=password), force)
+    transform_file(src, dst, Opener(key=key, password=password), force=force)

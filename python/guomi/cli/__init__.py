@@ -12,12 +12,10 @@ from typing import Callable, Optional
 
 from guomi import __version__
 from guomi.cli import sm3 as _sm3
+from guomi.cli import sm4 as _sm4
+from guomi.cli._io import UsageError
 
 __all__ = ["main"]
-
-
-class UsageError(Exception):
-    """A problem with the command line or its inputs (exit status 2)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("bench", help="benchmark guomi (--compare: side by side with other SM libraries)")
 
     _sm3.register(sub)
+    _sm4.register(sub)
     return p
 
 
