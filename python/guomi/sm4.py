@@ -22,7 +22,7 @@
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Union
 
 from guomi._native import sm4 as _sm4
 
@@ -84,8 +84,8 @@ def encrypt(
     data: BytesLike,
     *,
     mode: str,
-    iv: Optional[BytesLike] = None,
-    padding: Optional[str] = None,
+    iv: BytesLike | None = None,
+    padding: str | None = None,
 ) -> bytes:
     """Encrypts ``data`` with a 16-byte ``key``.
 
@@ -102,8 +102,8 @@ def decrypt(
     data: BytesLike,
     *,
     mode: str,
-    iv: Optional[BytesLike] = None,
-    padding: Optional[str] = None,
+    iv: BytesLike | None = None,
+    padding: str | None = None,
 ) -> bytes:
     """Decrypts ``data``; the inverse of :func:`encrypt` with the same options.
 
@@ -118,10 +118,10 @@ def encryptor(
     key: BytesLike,
     *,
     mode: str,
-    iv: Optional[BytesLike] = None,
-    padding: Optional[str] = None,
-    aad: Optional[BytesLike] = None,
-) -> Union[Encryptor, GCMEncryptor]:
+    iv: BytesLike | None = None,
+    padding: str | None = None,
+    aad: BytesLike | None = None,
+) -> Encryptor | GCMEncryptor:
     """A streaming encryptor: ``update(data) -> bytes`` any number of times, then
     ``finalize() -> bytes``; later calls raise :class:`~guomi.exceptions.AlreadyFinalized`.
 
@@ -143,12 +143,12 @@ def decryptor(
     key: BytesLike,
     *,
     mode: str,
-    iv: Optional[BytesLike] = None,
-    padding: Optional[str] = None,
-    aad: Optional[BytesLike] = None,
-    tag: Optional[BytesLike] = None,
+    iv: BytesLike | None = None,
+    padding: str | None = None,
+    aad: BytesLike | None = None,
+    tag: BytesLike | None = None,
     buffered: bool = True,
-) -> Union[Decryptor, GCMDecryptor]:
+) -> Decryptor | GCMDecryptor:
     """A streaming decryptor (``update`` then ``finalize``).
 
     With padding, the last block is held back until ``finalize()``, which checks it

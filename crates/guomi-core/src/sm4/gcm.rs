@@ -246,7 +246,9 @@ impl Sm4Gcm {
 
     /// Starts a streaming decryption that buffers and releases plaintext after verification.
     pub fn decryptor(&self, nonce: &[u8], aad: &[u8], tag: &[u8]) -> Result<GcmDecryptor> {
-        check_tag_len(tag.len())?;
+        if !tag.is_empty() {
+            check_tag_len(tag.len())?;
+        }
         Ok(GcmDecryptor {
             s: Stream::new(self, nonce, aad, true)?,
             tag: tag.to_vec(),
@@ -491,7 +493,9 @@ impl GcmDecryptor {
         aad: &[u8],
         tag: &[u8],
     ) -> Result<GcmDecryptor> {
-        check_tag_len(tag.len())?;
+        if !tag.is_empty() {
+            check_tag_len(tag.len())?;
+        }
         Ok(GcmDecryptor {
             s: Stream::new(key, nonce, aad, true)?,
             tag: tag.to_vec(),
