@@ -7,6 +7,7 @@ mod cpu;
 mod envelope;
 mod error;
 mod sm3;
+mod sm4;
 
 use pyo3::prelude::*;
 
@@ -27,5 +28,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(m, "cpu", cpu::register)?;
     add_submodule(m, "sm3", sm3::register)?;
     add_submodule(m, "envelope", envelope::register)?;
+    add_submodule(m, "sm4", sm4::register)?;
     Ok(())
 }

@@ -212,6 +212,31 @@ impl Sm4Ccm {
         Ok(n)
     }
 
+    /// Decrypts ciphertext || tag into `out` (`data.len() - tag_len` bytes); on a wrong
+    /// tag `out` is wiped and `InvalidTag` returned.
+    pub fn decrypt_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> Result<()> {
+        if data.len() < self.tag_len {
+            return Err(Error::InvalidTag);
+        }
+        let n = data.len() - self.tag_len;
+        let q = self.check(nonce, n)?;
+        if out.len() != n {
+            return Err(Error::InvalidLength { what: "output buffer", expected: "ciphertext length", got: out.len() });
+        }
+        let c0 = Self::ctr0(nonce, q);
+        out.copy_from_slice(&data[..n]);
+        self.ctr(c0, out);
+        let mut t = self.mac(nonce, q, aad, out);
+        xor_in_place(&mut t, &self.s0(c0));
+        let ok = bool::from(t[..self.tag_len].ct_eq(&data[n..]));
+        t.zeroize();
+        if !ok {
+            out.zeroize();
+            return Err(Error::InvalidTag);
+        }
+        Ok(())
+    }
+
     /// Decrypts ciphertext || tag; `InvalidTag` and no plaintext if it does not verify.
     pub fn decrypt(&self, nonce: &[u8], aad: &[u8], data: &[u8]) -> Result<Vec<u8>> {
         let mut out = data.to_vec();

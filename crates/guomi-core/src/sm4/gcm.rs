@@ -197,6 +197,28 @@ impl Sm4Gcm {
         Ok(n)
     }
 
+    /// Decrypts `data` = ciphertext || tag (`tag_len` bytes) into `out`
+    /// (`data.len() - tag_len` bytes). The tag is checked first; on failure nothing is
+    /// written and `InvalidTag` is returned.
+    pub fn decrypt_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], tag_len: usize, out: &mut [u8]) -> Result<()> {
+        check_tag_len(tag_len)?;
+        if data.len() < tag_len {
+            return Err(Error::InvalidTag);
+        }
+        let j0 = self.j0(nonce)?;
+        let (ct, tag) = data.split_at(data.len() - tag_len);
+        if out.len() != ct.len() {
+            return Err(Error::InvalidLength { what: "output buffer", expected: "ciphertext length", got: out.len() });
+        }
+        let expected = self.tag(j0, aad, ct);
+        if !bool::from(expected[..tag_len].ct_eq(tag)) {
+            return Err(Error::InvalidTag);
+        }
+        out.copy_from_slice(ct);
+        self.gctr(j0.wrapping_add(1) & LOW32 | j0 & !LOW32, out);
+        Ok(())
+    }
+
     /// Decrypts ciphertext || 16-byte tag; `InvalidTag` (and no plaintext) if it does not verify.
     pub fn decrypt(&self, nonce: &[u8], aad: &[u8], data: &[u8]) -> Result<Vec<u8>> {
         self.decrypt_with_tag_len(nonce, aad, data, TAG_SIZE)
@@ -224,7 +246,9 @@ impl Sm4Gcm {
 
     /// Starts a streaming decryption that buffers and releases plaintext after verification.
     pub fn decryptor(&self, nonce: &[u8], aad: &[u8], tag: &[u8]) -> Result<GcmDecryptor> {
-        check_tag_len(tag.len())?;
+        if !tag.is_empty() {
+            check_tag_len(tag.len())?;
+        }
         Ok(GcmDecryptor {
             s: Stream::new(self, nonce, aad, true)?,
             tag: tag.to_vec(),
@@ -469,7 +493,9 @@ impl GcmDecryptor {
         aad: &[u8],
         tag: &[u8],
     ) -> Result<GcmDecryptor> {
-        check_tag_len(tag.len())?;
+        if !tag.is_empty() {
+            check_tag_len(tag.len())?;
+        }
         Ok(GcmDecryptor {
             s: Stream::new(key, nonce, aad, true)?,
             tag: tag.to_vec(),
@@ -500,8 +526,19 @@ impl GcmDecryptor {
     /// Verifies the tag. Buffered: returns the whole plaintext; unbuffered: returns nothing.
     /// A wrong tag gives `InvalidTag` (buffered plaintext is wiped).
     pub fn finalize(&mut self) -> Result<Vec<u8>> {
+        let tag = core::mem::take(&mut self.tag);
+        self.finalize_with_tag(&tag)
+    }
+
+    /// Like [`GcmDecryptor::finalize`], with the tag given now (16, 12..15, 8 or 4 bytes)
+    /// instead of at construction.
+    pub fn finalize_with_tag(&mut self, tag: &[u8]) -> Result<Vec<u8>> {
+        if self.s.finalized {
+            return Err(Error::AlreadyFinalized);
+        }
+        check_tag_len(tag.len())?;
         let t = self.s.tag()?;
-        let ok = bool::from(t[..self.tag.len()].ct_eq(&self.tag));
+        let ok = bool::from(t[..tag.len()].ct_eq(tag));
         let mut buf = self.buffered.take().unwrap_or_default();
         if !ok {
             buf.zeroize();
