@@ -5,6 +5,35 @@
 use super::{bit_length, check_framing, key128, Zuc};
 use crate::cpu::{self, Backend};
 use crate::error::Result;
+use zeroize::Zeroize;
+
+/// A 128-bit EEA3/EIA3 key, wiped on drop.
+#[derive(Clone)]
+pub struct Key128([u8; 16]);
+
+impl Key128 {
+    /// Checks the length (16 bytes).
+    pub fn new(key: &[u8]) -> Result<Key128> {
+        Ok(Key128(*key128(key)?))
+    }
+
+    /// The key bytes.
+    pub fn as_bytes(&self) -> &[u8; 16] {
+        &self.0
+    }
+}
+
+impl Drop for Key128 {
+    fn drop(&mut self) {
+        self.0.zeroize();
+    }
+}
+
+impl core::fmt::Debug for Key128 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Key128(..)")
+    }
+}
 
 /// Document 1 §3.3: the 128-bit IV built from COUNT, BEARER and DIRECTION:
 /// IV0..IV3 = COUNT, IV4 = BEARER ∥ DIRECTION ∥ 00, IV5..IV7 = 0, IV8..IV15 = IV0..IV7.

@@ -117,3 +117,18 @@ pub fn eia3(
         length_bits,
     )
 }
+
+/// Checks a 128-EIA3 MAC in constant time. A `mac` that is not 4 bytes is simply false.
+pub fn verify(
+    key: &[u8],
+    count: u32,
+    bearer: u8,
+    direction: u8,
+    data: &[u8],
+    mac: &[u8],
+    length_bits: Option<u64>,
+) -> Result<bool> {
+    use subtle::ConstantTimeEq;
+    let expect = eia3(key, count, bearer, direction, data, length_bits)?;
+    Ok(mac.len() == MAC_SIZE && bool::from(expect.ct_eq(mac)))
+}

@@ -7,14 +7,14 @@
 //! ([`Error::KeystreamReuse`]). Decryption is not restricted (it reuses the keystream by
 //! definition). The memory grows by one entry per encrypted packet.
 
-use super::{check_framing, key128};
+use super::check_framing;
+use super::eea3::Key128;
 use crate::error::{Error, Result};
 use std::collections::HashSet;
-use zeroize::Zeroize;
 
 /// An EEA3 encryptor bound to one key that refuses keystream reuse.
 pub struct Eea3Guard {
-    key: [u8; 16],
+    key: Key128,
     used: HashSet<u64>,
     allow_reuse: bool,
 }
@@ -24,12 +24,6 @@ impl core::fmt::Debug for Eea3Guard {
         f.debug_struct("Eea3Guard")
             .field("used", &self.used.len())
             .finish_non_exhaustive()
-    }
-}
-
-impl Drop for Eea3Guard {
-    fn drop(&mut self) {
-        self.key.zeroize();
     }
 }
 
@@ -43,7 +37,7 @@ impl Eea3Guard {
     /// callers that manage COUNT themselves (dangerous: see the module documentation).
     pub fn new(key: &[u8], allow_reuse: bool) -> Result<Eea3Guard> {
         Ok(Eea3Guard {
-            key: *key128(key)?,
+            key: Key128::new(key)?,
             used: HashSet::new(),
             allow_reuse,
         })
@@ -84,7 +78,7 @@ impl Eea3Guard {
     }
 
     /// The key (for the bindings, which run the encryption without the GIL).
-    pub fn key(&self) -> &[u8; 16] {
+    pub fn key(&self) -> &Key128 {
         &self.key
     }
 
@@ -100,7 +94,15 @@ impl Eea3Guard {
     ) -> Result<()> {
         super::bit_length(data.len(), length_bits)?;
         self.reserve(count, bearer, direction)?;
-        super::eea3::eea3_into(&self.key, count, bearer, direction, data, length_bits, out)
+        super::eea3::eea3_into(
+            self.key.as_bytes(),
+            count,
+            bearer,
+            direction,
+            data,
+            length_bits,
+            out,
+        )
     }
 
     /// 128-EEA3 encryption under the guard.
@@ -126,7 +128,14 @@ impl Eea3Guard {
         data: &[u8],
         length_bits: Option<u64>,
     ) -> Result<Vec<u8>> {
-        super::eea3::eea3(&self.key, count, bearer, direction, data, length_bits)
+        super::eea3::eea3(
+            self.key.as_bytes(),
+            count,
+            bearer,
+            direction,
+            data,
+            length_bits,
+        )
     }
 }
 

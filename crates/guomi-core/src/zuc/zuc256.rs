@@ -208,3 +208,27 @@ pub fn mac(
 ) -> Result<Vec<u8>> {
     mac_with(cpu::active(), key, iv, data, tag_bits, length_bits)
 }
+
+/// Checks a ZUC-256 MAC in constant time; the tag size is taken from `tag` (4, 8 or 16
+/// bytes; any other size is an error).
+pub fn mac_verify(
+    key: &[u8],
+    iv: &[u8],
+    data: &[u8],
+    tag: &[u8],
+    length_bits: Option<u64>,
+) -> Result<bool> {
+    use subtle::ConstantTimeEq;
+    let tag_bits = match tag.len() {
+        4 | 8 | 16 => 8 * tag.len() as u32,
+        n => {
+            return Err(Error::InvalidLength {
+                what: "ZUC-256 MAC tag",
+                expected: "4, 8 or 16 bytes",
+                got: n,
+            })
+        }
+    };
+    let expect = mac(key, iv, data, tag_bits, length_bits)?;
+    Ok(bool::from(expect.ct_eq(tag)))
+}
