@@ -8,6 +8,7 @@ mod envelope;
 mod error;
 mod sm3;
 mod sm4;
+mod zuc;
 
 use pyo3::prelude::*;
 
@@ -29,5 +30,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(m, "sm3", sm3::register)?;
     add_submodule(m, "envelope", envelope::register)?;
     add_submodule(m, "sm4", sm4::register)?;
+    add_submodule(m, "zuc", zuc::register)?;
     Ok(())
 }
