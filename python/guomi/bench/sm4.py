@@ -21,104 +21,85 @@ def _cipher_peers(compare: bool) -> list[tuple[str, Any, Any, Any]]:
         ("cryptography", "cryptography.hazmat.primitives.ciphers"),
         ("tongsuopy", "tongsuopy.crypto.ciphers"),
     ):
-        mod = try_import(base)
-        if mod is not None and hasattr(mod.algorithms, "SM4"):
-            peers.append((name, mod.Cipher, mod.algorithms, mod.modes))
+        mod, algorithms, modes = (try_import(base + sub) for sub in ("", ".algorithms", ".modes"))
+        if mod is not None and algorithms is not None and hasattr(algorithms, "SM4"):
+            peers.append((name, mod.Cipher, algorithms, modes))
     return peers
 
 
-def _crypt(cipher: Any, alg: Any, mode: Any) -> Callable[[bytes], bytes]:
-    def run(data: bytes) -> bytes:
+def _crypt(cipher: Any, alg: Any, mode: Any, data: bytes) -> Callable[[], bytes]:
+    def run() -> bytes:
         enc = cipher(alg, mode).encryptor()
         return bytes(enc.update(data) + enc.finalize())
 
     return run
 
 
-def ops(compare: bool) -> list[Op]:
+def _gcm_peer(cipher: Any, algorithms: Any, modes: Any, data: bytes) -> Callable[[], bytes]:
+    def run() -> bytes:
+        enc = cipher(algorithms.SM4(KEY), modes.GCM(NONCE)).encryptor()
+        out = enc.update(data) + enc.finalize()
+        return bytes(out + enc.tag)
+
+    return run
+
+
+def _pair(f: Any, data: bytes) -> Callable[[], bytes]:
+    """Peers returning (ciphertext, tag): concatenated for comparison."""
+
+    def run() -> bytes:
+        ct, tag = f(KEY, NONCE, b"", data)
+        return bytes(ct + tag)
+
+    return run
+
+
+def _sized(size: int, compare: bool) -> list[Op]:
     peers = _cipher_peers(compare)
     gmssl_sm4 = try_import("gmssl.sm4") if compare else None
     gmssl_pyx = try_import("gmssl_pyx") if compare else None
-    gmssl_fast_core = try_import("gmssl_fast._core") if compare else None
+    fast = try_import("gmssl_fast._core") if compare else None
+    data = pattern(size)
+    label = size_name(size)
     gcm = sm4.SM4GCM(KEY)
-    result: list[Op] = []
 
-    for size in (1024, 1 << 20):
-        data = pattern(size)
-        label = size_name(size)
+    ecb = Op("SM4", f"SM4-ECB encrypt {label}", size)
+    ecb.impls.append(Impl("guomi", lambda: sm4.encrypt(KEY, data, mode="ecb", padding="none")))
+    cbc = Op("SM4", f"SM4-CBC encrypt {label}", size)
+    cbc.impls.append(Impl("guomi", lambda: sm4.encrypt(KEY, data, mode="cbc", iv=IV, padding="none")))
+    ctr = Op("SM4", f"SM4-CTR encrypt {label}", size)
+    ctr.impls.append(Impl("guomi", lambda: sm4.encrypt(KEY, data, mode="ctr", iv=IV)))
+    gcm_op = Op("SM4", f"SM4-GCM encrypt {label}", size)
+    gcm_op.impls.append(Impl("guomi", lambda: gcm.encrypt(NONCE, data, None)))
 
-        op = Op("SM4", f"SM4-ECB encrypt {label}", size)
-        op.impls.append(Impl("guomi", lambda d=data: sm4.encrypt(KEY, d, mode="ecb", padding="none")))  # type: ignore[misc]
-        for name, cipher, alg, modes in peers:
-            f = _crypt(cipher, alg.SM4(KEY), modes.ECB())
-            op.impls.append(Impl(name, lambda d=data, f=f: f(d)))  # type: ignore[misc]
-        if gmssl_fast_core is not None:
-            # gmssl-fast always pads: compare the first `size` bytes.
-            op.impls.append(
-                Impl("gmssl-fast", lambda d=data: gmssl_fast_core.sm4_ecb_encrypt(KEY, d)[: len(d)])  # type: ignore[misc]
-            )
-        if gmssl_sm4 is not None:
-            c = gmssl_sm4.CryptSM4(padding_mode=0)  # no padding
-            c.set_key(KEY, gmssl_sm4.SM4_ENCRYPT)
-            op.impls.append(Impl("gmssl", lambda d=data, c=c: bytes(c.crypt_ecb(d))))  # type: ignore[misc]
-        result.append(op)
+    for name, cipher, algorithms, modes in peers:
+        ecb.impls.append(Impl(name, _crypt(cipher, algorithms.SM4(KEY), modes.ECB(), data)))
+        cbc.impls.append(Impl(name, _crypt(cipher, algorithms.SM4(KEY), modes.CBC(IV), data)))
+        ctr.impls.append(Impl(name, _crypt(cipher, algorithms.SM4(KEY), modes.CTR(IV), data)))
+        gcm_op.impls.append(Impl(name, _gcm_peer(cipher, algorithms, modes, data)))
+    if gmssl_pyx is not None:
+        # gmssl-pyx always pads CBC: compare the first `size` bytes.
+        cbc.impls.append(Impl("gmssl-pyx", lambda: gmssl_pyx.sm4_cbc_padding_encrypt(KEY, IV, data)[:size]))
+        ctr.impls.append(Impl("gmssl-pyx", lambda: gmssl_pyx.sm4_ctr_encrypt(KEY, IV, data)))
+        gcm_op.impls.append(Impl("gmssl-pyx", _pair(gmssl_pyx.sm4_gcm_encrypt, data)))
+    if fast is not None:
+        ecb.impls.append(Impl("gmssl-fast", lambda: fast.sm4_ecb_encrypt(KEY, data)[:size]))
+        ctr.impls.append(Impl("gmssl-fast", lambda: fast.sm4_ctr_xor(KEY, IV, data)))
+        gcm_op.impls.append(Impl("gmssl-fast", _pair(fast.sm4_gcm_encrypt, data)))
+    if gmssl_sm4 is not None:
+        ecb_c = gmssl_sm4.CryptSM4(padding_mode=-1)  # neither PKCS7 (0) nor ZERO (1): no padding
+        ecb_c.set_key(KEY, gmssl_sm4.SM4_ENCRYPT)
+        ecb.impls.append(Impl("gmssl", lambda: bytes(ecb_c.crypt_ecb(data))))
+        cbc.impls.append(Impl("gmssl", lambda: bytes(ecb_c.crypt_cbc(IV, data))))
+    return [ecb, cbc, ctr, gcm_op]
 
-        op = Op("SM4", f"SM4-CBC encrypt {label}", size)
-        op.impls.append(Impl("guomi", lambda d=data: sm4.encrypt(KEY, d, mode="cbc", iv=IV, padding="none")))  # type: ignore[misc]
-        for name, cipher, alg, modes in peers:
-            f = _crypt(cipher, alg.SM4(KEY), modes.CBC(IV))
-            op.impls.append(Impl(name, lambda d=data, f=f: f(d)))  # type: ignore[misc]
-        if gmssl_pyx is not None:
-            op.impls.append(
-                Impl("gmssl-pyx", lambda d=data: gmssl_pyx.sm4_cbc_padding_encrypt(KEY, IV, d)[: len(d)])  # type: ignore[misc]
-            )
-        if gmssl_sm4 is not None:
-            c = gmssl_sm4.CryptSM4(padding_mode=0)
-            c.set_key(KEY, gmssl_sm4.SM4_ENCRYPT)
-            op.impls.append(Impl("gmssl", lambda d=data, c=c: bytes(c.crypt_cbc(IV, d))))  # type: ignore[misc]
-        result.append(op)
 
-        op = Op("SM4", f"SM4-CTR encrypt {label}", size)
-        op.impls.append(Impl("guomi", lambda d=data: sm4.encrypt(KEY, d, mode="ctr", iv=IV)))  # type: ignore[misc]
-        for name, cipher, alg, modes in peers:
-            f = _crypt(cipher, alg.SM4(KEY), modes.CTR(IV))
-            op.impls.append(Impl(name, lambda d=data, f=f: f(d)))  # type: ignore[misc]
-        if gmssl_pyx is not None:
-            op.impls.append(Impl("gmssl-pyx", lambda d=data: gmssl_pyx.sm4_ctr_encrypt(KEY, IV, d)))  # type: ignore[misc]
-        if gmssl_fast_core is not None:
-            op.impls.append(Impl("gmssl-fast", lambda d=data: gmssl_fast_core.sm4_ctr_xor(KEY, IV, d)))  # type: ignore[misc]
-        result.append(op)
-
-        op = Op("SM4", f"SM4-GCM encrypt {label}", size)
-        op.impls.append(Impl("guomi", lambda d=data: gcm.encrypt(NONCE, d, None)))  # type: ignore[misc]
-        for name, cipher, alg, modes in peers:
-
-            def gcm_peer(d: bytes, cipher: Any = cipher, alg: Any = alg, modes: Any = modes) -> bytes:
-                enc = cipher(alg.SM4(KEY), modes.GCM(NONCE)).encryptor()
-                out = enc.update(d) + enc.finalize()
-                return bytes(out + enc.tag)
-
-            op.impls.append(Impl(name, lambda d=data, f=gcm_peer: f(d)))  # type: ignore[misc]
-        if gmssl_pyx is not None:
-
-            def pyx_gcm(d: bytes) -> bytes:
-                ct, tag = gmssl_pyx.sm4_gcm_encrypt(KEY, NONCE, b"", d)
-                return bytes(ct + tag)
-
-            op.impls.append(Impl("gmssl-pyx", lambda d=data: pyx_gcm(d)))  # type: ignore[misc]
-        if gmssl_fast_core is not None:
-
-            def fast_gcm(d: bytes) -> bytes:
-                ct, tag = gmssl_fast_core.sm4_gcm_encrypt(KEY, NONCE, b"", d)
-                return bytes(ct + tag)
-
-            op.impls.append(Impl("gmssl-fast", lambda d=data: fast_gcm(d)))  # type: ignore[misc]
-        result.append(op)
-
+def ops(compare: bool) -> list[Op]:
+    result = _sized(1024, compare) + _sized(1 << 20, compare)
     data = pattern(1 << 20)
     key32 = bytes(range(32))
     tweak = bytes(16)
-    op = Op("SM4", "SM4-XTS encrypt 1 MiB", 1 << 20)
-    op.impls.append(Impl("guomi", lambda: sm4.xts_encrypt(key32, tweak, data)))
-    result.append(op)
+    xts = Op("SM4", "SM4-XTS encrypt 1 MiB", 1 << 20)
+    xts.impls.append(Impl("guomi", lambda: sm4.xts_encrypt(key32, tweak, data)))
+    result.append(xts)
     return result
