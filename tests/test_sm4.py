@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import os
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 import guomi
 import guomi.sm4 as sm4
-import pytest
 from conftest import load_vectors
 from guomi.exceptions import (
     AlreadyFinalized,
@@ -17,8 +20,6 @@ from guomi.exceptions import (
     InvalidPadding,
     InvalidTag,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 try:
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import threading
 
-import guomi.zuc as zuc
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import guomi.zuc as zuc
 from guomi.exceptions import (
     AlreadyFinalized,
     InvalidArgument,
     InvalidLength,
     KeystreamReuse,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from tests.conftest import load_vectors
 
 VECTORS = load_vectors("zuc")

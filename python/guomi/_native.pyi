@@ -189,12 +189,14 @@ class sm4:
     def xts_encrypt(key: _Bytes, tweak: _Bytes, data: _Bytes, standard: str = "gb") -> bytes: ...
     @staticmethod
     def xts_decrypt(key: _Bytes, tweak: _Bytes, data: _Bytes, standard: str = "gb") -> bytes: ...
+
 class zuc:
     class ZUC:
         def __init__(self, key: _Bytes, iv: _Bytes) -> None: ...
         def update(self, data: _Bytes) -> bytes: ...
         def keystream(self, nbytes: int) -> bytes: ...
         def finalize(self) -> bytes: ...
+
     class EEA3:
         def __init__(self, key: _Bytes, *, allow_keystream_reuse: bool = False) -> None: ...
         def encrypt(
@@ -208,17 +210,30 @@ class zuc:
         def used_count(self) -> int: ...
         @property
         def allow_keystream_reuse(self) -> bool: ...
+
     @staticmethod
     def keystream(key: _Bytes, iv: _Bytes, words: int) -> bytes: ...
     @staticmethod
     def zuc256_keystream(key: _Bytes, iv: _Bytes, words: int) -> bytes: ...
     @staticmethod
     def eea3(
-        key: _Bytes, count: int, bearer: int, direction: int, data: _Bytes, *, length_bits: Optional[int] = None
+        key: _Bytes,
+        count: int,
+        bearer: int,
+        direction: int,
+        data: _Bytes,
+        *,
+        length_bits: Optional[int] = None,
     ) -> bytes: ...
     @staticmethod
     def eia3(
-        key: _Bytes, count: int, bearer: int, direction: int, data: _Bytes, *, length_bits: Optional[int] = None
+        key: _Bytes,
+        count: int,
+        bearer: int,
+        direction: int,
+        data: _Bytes,
+        *,
+        length_bits: Optional[int] = None,
     ) -> bytes: ...
     @staticmethod
     def eia3_verify(
@@ -240,6 +255,10 @@ class zuc:
         key: _Bytes, iv: _Bytes, data: _Bytes, tag: _Bytes, *, length_bits: Optional[int] = None
     ) -> bool: ...
     @staticmethod
-    def eea3_many(items: Sequence[tuple[_Bytes, int, int, int, _Bytes]], *, threads: Optional[int] = None) -> list[bytes]: ...
+    def eea3_many(
+        items: Sequence[tuple[_Bytes, int, int, int, _Bytes]], *, threads: Optional[int] = None
+    ) -> list[bytes]: ...
     @staticmethod
-    def eia3_many(items: Sequence[tuple[_Bytes, int, int, int, _Bytes]], *, threads: Optional[int] = None) -> list[bytes]: ...
+    def eia3_many(
+        items: Sequence[tuple[_Bytes, int, int, int, _Bytes]], *, threads: Optional[int] = None
+    ) -> list[bytes]: ...

@@ -198,7 +198,7 @@ def environment() -> dict[str, str]:
 def to_markdown(results: list[Result], env: dict[str, str]) -> str:
     libs: list[str] = []
     for r in results:
-        for lib in r.median:
+        for lib in [*r.median, *r.mismatch]:
             if lib not in libs:
                 libs.append(lib)
     lines = [

@@ -1,0 +1,142 @@
+"""Benchmark operations: SM2 key generation, signatures, encryption, key exchange.
+
+Signatures and ciphertexts are randomized, so peers are checked by cross-verification:
+a peer's signature must verify in guomi and guomi's in the peer; a peer's ciphertext must
+decrypt in guomi and guomi's in the peer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import guomi.sm2 as sm2
+from guomi.bench import Impl, Op, pattern, try_import
+
+#: The signing key of GB/T 32918.5 Appendix A (so every library sees the same key).
+D = bytes.fromhex("3945208f7b2144b13f36e38ac6d39f95889393692860b51a42fb81ef4df7c5b8")
+MSG = pattern(64)
+
+
+def ops(compare: bool) -> list[Op]:
+    priv = sm2.PrivateKey.from_bytes(D)
+    pub = priv.public_key()
+    pub.prepare()
+    raw_pub = pub.to_bytes(format="raw")  # x || y
+    full_pub = pub.to_bytes()  # 04 || x || y
+
+    keygen = Op(
+        "SM2", "SM2 key generation", None, [Impl("guomi", lambda: sm2.PrivateKey.generate().public_key())]
+    )
+    sign = Op("SM2", "SM2 sign 64 B", None)
+    sign.impls.append(Impl("guomi", lambda: priv.sign(MSG), verify=lambda s: pub.verify(s, MSG)))
+    sig_der = priv.sign(MSG)
+    sig_raw = sm2.signature_der_to_raw(sig_der)
+    verify = Op("SM2", "SM2 verify 64 B", None, [Impl("guomi", lambda: pub.verify(sig_der, MSG))])
+    encrypt = Op("SM2", "SM2 encrypt 64 B", None)
+    encrypt.impls.append(Impl("guomi", lambda: pub.encrypt(MSG), verify=lambda c: priv.decrypt(c) == MSG))
+    ct = pub.encrypt(MSG)
+    decrypt = Op("SM2", "SM2 decrypt 64 B", None, [Impl("guomi", lambda: priv.decrypt(ct))])
+
+    def exchange() -> bytes:
+        a, b = sm2.PrivateKey.generate(), priv
+        ini = sm2.KeyExchangeInitiator(a, pub, uid=b"alice", peer_uid=b"bob")
+        rb, kb, sb = sm2.KeyExchangeResponder(b, a.public_key(), uid=b"bob", peer_uid=b"alice").respond(
+            ini.ephemeral_public_key, 16
+        )
+        ka, _sa = ini.finish(rb, 16, peer_confirmation=sb)
+        assert ka == kb
+        return ka
+
+    kex = Op(
+        "SM2", "SM2 key exchange (both sides)", None, [Impl("guomi", exchange, verify=lambda k: len(k) == 16)]
+    )
+
+    items = [(pub, sig_der, MSG)] * 64
+    many = Op("SM2", "SM2 verify_many 64 (all cores)", None)
+    many.impls.append(Impl("guomi", lambda: sm2.verify_many(items, threads=0)))
+    many.impls.append(Impl("guomi 1 thread", lambda: sm2.verify_many(items, threads=1)))
+    many.impls.append(Impl("guomi loop", lambda: [pub.verify(s, m) for _, s, m in items]))
+
+    if compare:
+        _add_peers(priv, pub, raw_pub, full_pub, sig_der, sig_raw, ct, sign, verify, encrypt, decrypt, keygen)
+    return [keygen, sign, verify, encrypt, decrypt, kex, many]
+
+
+def _add_peers(
+    priv: Any,
+    pub: Any,
+    raw_pub: bytes,
+    full_pub: bytes,
+    sig_der: bytes,
+    sig_raw: bytes,
+    ct: bytes,
+    sign: Op,
+    verify: Op,
+    encrypt: Op,
+    decrypt: Op,
+    keygen: Op,
+) -> None:
+    def agrees_der(s: bytes) -> bool:
+        return bool(pub.verify(s, MSG, format="der"))
+
+    def agrees_raw(s: bytes) -> bool:
+        return bool(pub.verify(s, MSG, format="raw"))
+
+    def decrypts(fmt: str | None) -> Callable[[bytes], bool]:
+        return lambda c: priv.decrypt(c, format=fmt) == MSG
+
+    gmalglib = try_import("gmalglib.core")
+    if gmalglib is not None:
+        signer = gmalglib.SM2(sk=D)
+        verifier = gmalglib.SM2(pk=full_pub)
+        keygen.impls.append(Impl("gmalglib", lambda: try_import("gmalglib").sm2_generate_keypair()))
+        sign.impls.append(Impl("gmalglib", lambda: signer.sign(MSG), verify=agrees_raw))
+        verify.impls.append(Impl("gmalglib", lambda: verifier.verify(MSG, sig_raw)))
+        encrypt.impls.append(Impl("gmalglib", lambda: verifier.encrypt(MSG), verify=decrypts("c1c3c2")))
+        decrypt.impls.append(Impl("gmalglib", lambda: signer.decrypt(ct)))
+
+    pyx = try_import("gmssl_pyx")
+    if pyx is not None:
+        ct_der = sm2.convert_ciphertext(ct, "der") if hasattr(sm2, "convert_ciphertext") else None
+        keygen.impls.append(Impl("gmssl-pyx", pyx.sm2_key_generate, verify=lambda k: len(k[1]) == 32))
+        sign.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_sign(D, raw_pub, MSG), verify=agrees_der))
+        verify.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_verify(raw_pub, MSG, sig_der)))
+        encrypt.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_encrypt(raw_pub, MSG), verify=decrypts(None)))
+        if ct_der is not None:
+            decrypt.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_decrypt(D, ct_der)))
+
+    ec = try_import("tongsuopy.crypto.asymciphers.ec")
+    hashes = try_import("tongsuopy.crypto.hashes")
+    if ec is not None and hashes is not None:
+        tkey = ec.derive_private_key(int.from_bytes(D, "big"), ec.SM2())
+        tpub = tkey.public_key()
+        algo = ec.ECDSA(hashes.SM3())
+
+        def tverify() -> bool:
+            try:
+                tpub.verify(sig_der, MSG, algo)
+            except Exception:  # noqa: BLE001 - tongsuopy raises InvalidSignature
+                return False
+            return True
+
+        keygen.impls.append(
+            Impl("tongsuopy", lambda: ec.generate_private_key(ec.SM2()), verify=lambda k: True)
+        )
+        sign.impls.append(Impl("tongsuopy", lambda: tkey.sign(MSG, algo), verify=agrees_der))
+        verify.impls.append(Impl("tongsuopy", tverify))
+
+    gmssl = try_import("gmssl.sm2")
+    func = try_import("gmssl.func")
+    if gmssl is not None and func is not None:
+        # gmssl wants hex, public keys without 04, C1C3C2 (mode=1) without 04.
+        crypt = gmssl.CryptSM2(private_key=D.hex(), public_key=raw_pub.hex(), mode=1)
+        sign.impls.append(
+            Impl(
+                "gmssl",
+                lambda: crypt.sign_with_sm3(MSG, func.random_hex(crypt.para_len)),
+                verify=lambda s: agrees_raw(bytes.fromhex(s)),
+            )
+        )
+        verify.impls.append(Impl("gmssl", lambda: crypt.verify_with_sm3(sig_raw.hex(), MSG)))
+        encrypt.impls.append(Impl("gmssl", lambda: crypt.encrypt(MSG), verify=decrypts("c1c3c2")))
+        decrypt.impls.append(Impl("gmssl", lambda: crypt.decrypt(ct[1:])))
