@@ -159,9 +159,24 @@ impl Sm4Gcm {
         }
         let j0 = self.j0(nonce)?;
         let (ct, tag) = out.split_at_mut(plaintext.len());
-        ct.copy_from_slice(plaintext);
-        self.gctr(j0.wrapping_add(1) & LOW32 | j0 & !LOW32, ct);
-        tag.copy_from_slice(&self.tag(j0, aad, ct));
+        let mut y = [0u8; 16];
+        self.ghash.update_padded(&mut y, aad);
+        // GCTR and GHASH a segment at a time, so GHASH reads ciphertext that is still in L1.
+        let mut cb = inc32(j0);
+        for (src, dst) in plaintext.chunks(SEGMENT).zip(ct.chunks_mut(SEGMENT)) {
+            dst.copy_from_slice(src);
+            cb = gctr(&self.cipher, cb, dst);
+            self.ghash.update_padded(&mut y, dst);
+        }
+        let t = finish_tag(
+            &self.cipher,
+            &self.ghash,
+            j0,
+            y,
+            aad.len() as u64,
+            ct.len() as u64,
+        );
+        tag.copy_from_slice(&t);
         Ok(())
     }
 
@@ -200,7 +215,14 @@ impl Sm4Gcm {
     /// Decrypts `data` = ciphertext || tag (`tag_len` bytes) into `out`
     /// (`data.len() - tag_len` bytes). The tag is checked first; on failure nothing is
     /// written and `InvalidTag` is returned.
-    pub fn decrypt_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], tag_len: usize, out: &mut [u8]) -> Result<()> {
+    pub fn decrypt_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: &[u8],
+        tag_len: usize,
+        out: &mut [u8],
+    ) -> Result<()> {
         check_tag_len(tag_len)?;
         if data.len() < tag_len {
             return Err(Error::InvalidTag);
@@ -208,14 +230,34 @@ impl Sm4Gcm {
         let j0 = self.j0(nonce)?;
         let (ct, tag) = data.split_at(data.len() - tag_len);
         if out.len() != ct.len() {
-            return Err(Error::InvalidLength { what: "output buffer", expected: "ciphertext length", got: out.len() });
+            return Err(Error::InvalidLength {
+                what: "output buffer",
+                expected: "ciphertext length",
+                got: out.len(),
+            });
         }
-        let expected = self.tag(j0, aad, ct);
+        let mut y = [0u8; 16];
+        self.ghash.update_padded(&mut y, aad);
+        // GHASH and GCTR a segment at a time into `out`, which the caller only sees if the
+        // tag verifies (it is wiped otherwise).
+        let mut cb = inc32(j0);
+        for (src, dst) in ct.chunks(SEGMENT).zip(out.chunks_mut(SEGMENT)) {
+            self.ghash.update_padded(&mut y, src);
+            dst.copy_from_slice(src);
+            cb = gctr(&self.cipher, cb, dst);
+        }
+        let expected = finish_tag(
+            &self.cipher,
+            &self.ghash,
+            j0,
+            y,
+            aad.len() as u64,
+            ct.len() as u64,
+        );
         if !bool::from(expected[..tag_len].ct_eq(tag)) {
+            out.zeroize();
             return Err(Error::InvalidTag);
         }
-        out.copy_from_slice(ct);
-        self.gctr(j0.wrapping_add(1) & LOW32 | j0 & !LOW32, out);
         Ok(())
     }
 
@@ -259,8 +301,17 @@ impl Sm4Gcm {
 
 const LOW32: u128 = 0xffff_ffff;
 
-/// GCTR (§6.5) with the 32-bit increment, on `data` in place.
-fn gctr(cipher: &Sm4, mut cb: u128, data: &mut [u8]) {
+/// Bytes per GCTR/GHASH segment in the one-shot paths (fits in L1 with room to spare).
+const SEGMENT: usize = 16 * 1024;
+
+/// inc32 (§6.2): the low 32 bits incremented mod 2^32.
+fn inc32(x: u128) -> u128 {
+    (x & !LOW32) | (x.wrapping_add(1) & LOW32)
+}
+
+/// GCTR (§6.5) with the 32-bit increment, on `data` in place; returns the counter block
+/// after the last whole block (a partial final block consumes one more).
+fn gctr(cipher: &Sm4, mut cb: u128, data: &mut [u8]) -> u128 {
     let whole = data.len() / BLOCK_SIZE * BLOCK_SIZE;
     let (body, tail) = data.split_at_mut(whole);
     let mut rest = body;
@@ -280,7 +331,9 @@ fn gctr(cipher: &Sm4, mut cb: u128, data: &mut [u8]) {
         cipher.encrypt_block(&mut ks);
         super::xor_in_place(tail, &ks);
         ks.zeroize();
+        cb = inc32(cb);
     }
+    cb
 }
 
 /// §7.1 steps 5-6: S = GHASH(... || [len(A)]_64 || [len(C)]_64), T = MSB(GCTR(J0, S)).

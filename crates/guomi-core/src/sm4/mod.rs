@@ -229,6 +229,11 @@ impl Sm4 {
     /// advanced by the number of blocks.
     pub(crate) fn ctr_xor(&self, counter: &mut u128, data: &mut [u8]) {
         debug_assert!(data.len() % BLOCK_SIZE == 0);
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            x86_avx512::ctr_xor(&self.rk.enc, counter, data);
+            return;
+        }
         let mut buf = [0u8; CHUNK];
         for chunk in data.chunks_mut(CHUNK) {
             let ks = &mut buf[..chunk.len()];

@@ -140,6 +140,27 @@ unsafe fn transpose256(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> [__m25
     }
 }
 
+/// §7.1 one round on G groups: X0 ^= T(X1 ^ X2 ^ X3 ^ rk), T = L ∘ τ.
+#[inline(always)]
+unsafe fn round256<const G: usize>(
+    k: &K256,
+    x0: &mut [__m256i; G],
+    x1: &[__m256i; G],
+    x2: &[__m256i; G],
+    x3: &[__m256i; G],
+    key: u32,
+) {
+    // SAFETY: AVX2 + AES enabled by the callers.
+    unsafe {
+        let kk = _mm256_set1_epi32(key as i32);
+        for g in 0..G {
+            let t = _mm256_xor_si256(_mm256_xor_si256(x1[g], x2[g]), _mm256_xor_si256(x3[g], kk));
+            let s = sbox256(k, t);
+            x0[g] = _mm256_xor_si256(x0[g], l256(k, s));
+        }
+    }
+}
+
 /// G groups of 8 blocks (128·G bytes at `p`) through the 32 rounds.
 #[inline(always)]
 unsafe fn rounds256<const G: usize>(k: &K256, rk: &[u32; ROUNDS], p: *mut u8) {
@@ -157,18 +178,15 @@ unsafe fn rounds256<const G: usize>(k: &K256, rk: &[u32; ROUNDS], p: *mut u8) {
                 x[i][g] = t[i];
             }
         }
-        for (r, &key) in rk.iter().enumerate() {
-            let kk = _mm256_set1_epi32(key as i32);
-            let (i0, i1, i2, i3) = (r % 4, (r + 1) % 4, (r + 2) % 4, (r + 3) % 4);
-            for g in 0..G {
-                let t = _mm256_xor_si256(
-                    _mm256_xor_si256(x[i1][g], x[i2][g]),
-                    _mm256_xor_si256(x[i3][g], kk),
-                );
-                let s = sbox256(k, t);
-                x[i0][g] = _mm256_xor_si256(x[i0][g], l256(k, s));
-            }
+        let [mut x0, mut x1, mut x2, mut x3] = x;
+        // Unrolled by four so that the roles of the words rotate without any indexing.
+        for r in (0..ROUNDS).step_by(4) {
+            round256(k, &mut x0, &x1, &x2, &x3, rk[r]);
+            round256(k, &mut x1, &x2, &x3, &x0, rk[r + 1]);
+            round256(k, &mut x2, &x3, &x0, &x1, rk[r + 2]);
+            round256(k, &mut x3, &x0, &x1, &x2, rk[r + 3]);
         }
+        let x = [x0, x1, x2, x3];
         for g in 0..G {
             // R(X32..X35) = (X35, X34, X33, X32).
             let t = transpose256(x[3][g], x[2][g], x[1][g], x[0][g]);
@@ -186,7 +204,12 @@ unsafe fn crypt_blocks_avx2(rk: &[u32; ROUNDS], data: &mut [u8]) {
     // inside the local buffer.
     unsafe {
         let k = k256();
-        let mut chunks = data.chunks_exact_mut(256);
+        let mut chunks = data.chunks_exact_mut(512);
+        for c in &mut chunks {
+            rounds256::<4>(&k, rk, c.as_mut_ptr());
+        }
+        let rest = chunks.into_remainder();
+        let mut chunks = rest.chunks_exact_mut(256);
         for c in &mut chunks {
             rounds256::<2>(&k, rk, c.as_mut_ptr());
         }

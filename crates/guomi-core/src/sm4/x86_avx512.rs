@@ -45,6 +45,76 @@ unsafe fn transpose512(a: __m512i, b: __m512i, c: __m512i, d: __m512i) -> [__m51
     }
 }
 
+/// §7.1 one round on G groups: X0 ^= T(X1 ^ X2 ^ X3 ^ rk), T = L ∘ τ.
+#[inline(always)]
+unsafe fn round512<const G: usize>(
+    x0: &mut [__m512i; G],
+    x1: &[__m512i; G],
+    x2: &[__m512i; G],
+    x3: &[__m512i; G],
+    key: u32,
+) {
+    // SAFETY: avx512f/bw/vl + gfni enabled by the callers.
+    unsafe {
+        let m1 = _mm512_set1_epi64(M1);
+        let m2 = _mm512_set1_epi64(M2);
+        let kk = _mm512_set1_epi32(key as i32);
+        for g in 0..G {
+            // τ by GFNI: affine map into the AES field, then inversion + affine map out.
+            let t = _mm512_ternarylogic_epi32::<0x96>(x1[g], x2[g], _mm512_xor_si512(x3[g], kk));
+            let s = _mm512_gf2p8affine_epi64_epi8::<C1>(t, m1);
+            let s = _mm512_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
+            // L: s ^ (s <<< 2) ^ (s <<< 10) ^ (s <<< 18) ^ (s <<< 24), XORed into X0.
+            let a = _mm512_ternarylogic_epi32::<0x96>(
+                s,
+                _mm512_rol_epi32::<2>(s),
+                _mm512_rol_epi32::<10>(s),
+            );
+            let b = _mm512_ternarylogic_epi32::<0x96>(
+                x0[g],
+                _mm512_rol_epi32::<18>(s),
+                _mm512_rol_epi32::<24>(s),
+            );
+            x0[g] = _mm512_xor_si512(a, b);
+        }
+    }
+}
+
+/// The 32 rounds on G transposed groups; returns (X35, X34, X33, X32) per group.
+#[inline(always)]
+unsafe fn rounds_transposed<const G: usize>(
+    rk: &[u32; ROUNDS],
+    x: [[__m512i; G]; 4],
+) -> [[__m512i; G]; 4] {
+    // SAFETY: avx512f/bw/vl + gfni enabled by the callers.
+    unsafe {
+        let [mut x0, mut x1, mut x2, mut x3] = x;
+        // Unrolled by four so that the roles of the words rotate without any indexing.
+        for r in (0..ROUNDS).step_by(4) {
+            round512(&mut x0, &x1, &x2, &x3, rk[r]);
+            round512(&mut x1, &x2, &x3, &x0, rk[r + 1]);
+            round512(&mut x2, &x3, &x0, &x1, rk[r + 2]);
+            round512(&mut x3, &x0, &x1, &x2, rk[r + 3]);
+        }
+        // §7.1: (Y0, Y1, Y2, Y3) = R(X32, X33, X34, X35) = (X35, X34, X33, X32).
+        [x3, x2, x1, x0]
+    }
+}
+
+/// Group g of the output words back to block order: four zmm of four blocks each.
+#[inline(always)]
+unsafe fn untranspose<const G: usize>(
+    y: &[[__m512i; G]; 4],
+    g: usize,
+    bswap: __m512i,
+) -> [__m512i; 4] {
+    // SAFETY: AVX-512F/BW enabled by the callers.
+    unsafe {
+        let t = transpose512(y[0][g], y[1][g], y[2][g], y[3][g]);
+        t.map(|v| _mm512_shuffle_epi8(v, bswap))
+    }
+}
+
 /// G groups of 16 blocks (256·G bytes at `p`) through the 32 rounds.
 #[inline(always)]
 unsafe fn rounds512<const G: usize>(rk: &[u32; ROUNDS], p: *mut u8) {
@@ -52,8 +122,6 @@ unsafe fn rounds512<const G: usize>(rk: &[u32; ROUNDS], p: *mut u8) {
     // avx512f/bw/vl + gfni.
     unsafe {
         let bswap = bswap_mask512();
-        let m1 = _mm512_set1_epi64(M1);
-        let m2 = _mm512_set1_epi64(M2);
         let mut x = [[_mm512_setzero_si512(); G]; 4];
         for g in 0..G {
             let q = p.add(256 * g);
@@ -65,38 +133,117 @@ unsafe fn rounds512<const G: usize>(rk: &[u32; ROUNDS], p: *mut u8) {
                 x[i][g] = t[i];
             }
         }
-        for (r, &key) in rk.iter().enumerate() {
-            let kk = _mm512_set1_epi32(key as i32);
-            let (i0, i1, i2, i3) = (r % 4, (r + 1) % 4, (r + 2) % 4, (r + 3) % 4);
-            for g in 0..G {
-                // T(X1 ^ X2 ^ X3 ^ rk): τ by GFNI, then L.
-                let t = _mm512_ternarylogic_epi32::<0x96>(
-                    x[i1][g],
-                    x[i2][g],
-                    _mm512_xor_si512(x[i3][g], kk),
-                );
-                let s = _mm512_gf2p8affine_epi64_epi8::<C1>(t, m1);
-                let s = _mm512_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
-                let a = _mm512_ternarylogic_epi32::<0x96>(
-                    s,
-                    _mm512_rol_epi32::<2>(s),
-                    _mm512_rol_epi32::<10>(s),
-                );
-                let b = _mm512_ternarylogic_epi32::<0x96>(
-                    x[i0][g],
-                    _mm512_rol_epi32::<18>(s),
-                    _mm512_rol_epi32::<24>(s),
-                );
-                x[i0][g] = _mm512_xor_si512(a, b);
-            }
-        }
+        let y = rounds_transposed(rk, x);
         for g in 0..G {
-            let t = transpose512(x[3][g], x[2][g], x[1][g], x[0][g]);
             let q = p.add(256 * g);
-            for (i, v) in t.iter().enumerate() {
-                _mm512_storeu_si512(q.add(64 * i).cast(), _mm512_shuffle_epi8(*v, bswap));
+            for (i, v) in untranspose(&y, g, bswap).iter().enumerate() {
+                _mm512_storeu_si512(q.add(64 * i).cast(), *v);
             }
         }
+    }
+}
+
+/// Dword position p of a transposed register holds block 4·(p mod 4) + p/4 of its group.
+const LANE_BLOCK: [u32; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
+
+/// CTR on 16·G blocks: counters built directly in transposed form (no loads, no
+/// transposition on the way in), keystream XORed into `p` (256·G bytes).
+/// Requires that the low 32 bits of `ctr` do not wrap within the 16·G blocks.
+#[inline(always)]
+unsafe fn ctr_groups<const G: usize>(rk: &[u32; ROUNDS], ctr: u128, p: *mut u8) {
+    // SAFETY: 256·G readable/writable bytes at `p`; features enabled by the caller.
+    unsafe {
+        let bswap = bswap_mask512();
+        let lanes = _mm512_loadu_si512(LANE_BLOCK.as_ptr().cast());
+        let low = _mm512_add_epi32(_mm512_set1_epi32(ctr as u32 as i32), lanes);
+        let w0 = _mm512_set1_epi32((ctr >> 96) as u32 as i32);
+        let w1 = _mm512_set1_epi32((ctr >> 64) as u32 as i32);
+        let w2 = _mm512_set1_epi32((ctr >> 32) as u32 as i32);
+        let x3: [__m512i; G] =
+            core::array::from_fn(|g| _mm512_add_epi32(low, _mm512_set1_epi32(16 * g as i32)));
+        let y = rounds_transposed::<G>(rk, [[w0; G], [w1; G], [w2; G], x3]);
+        for g in 0..G {
+            let q = p.add(256 * g);
+            for (i, v) in untranspose(&y, g, bswap).iter().enumerate() {
+                let d = q.add(64 * i).cast();
+                _mm512_storeu_si512(d, _mm512_xor_si512(_mm512_loadu_si512(d), *v));
+            }
+        }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
+unsafe fn ctr_gfni(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) {
+    // SAFETY: features enabled here; each 1024-byte chunk lies inside `data`.
+    unsafe {
+        let mut chunks = data.chunks_exact_mut(2048);
+        for c in &mut chunks {
+            let ctr = *counter;
+            if (ctr as u32) <= u32::MAX - 127 {
+                ctr_groups::<8>(rk, ctr, c.as_mut_ptr());
+                *counter = ctr.wrapping_add(128);
+            } else {
+                ctr_generic(rk, counter, c);
+            }
+        }
+        let rest = chunks.into_remainder();
+        let mut chunks = rest.chunks_exact_mut(256);
+        for c in &mut chunks {
+            let ctr = *counter;
+            if (ctr as u32) <= u32::MAX - 15 {
+                ctr_groups::<1>(rk, ctr, c.as_mut_ptr());
+                *counter = ctr.wrapping_add(16);
+            } else {
+                ctr_generic(rk, counter, c);
+            }
+        }
+        ctr_generic(rk, counter, chunks.into_remainder());
+    }
+}
+
+/// CTR through the ECB kernel: counter blocks in a buffer, encrypted, XORed.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
+unsafe fn ctr_generic(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) {
+    let mut buf = [0u8; 1024];
+    for chunk in data.chunks_mut(1024) {
+        let ks = &mut buf[..chunk.len()];
+        for b in ks.chunks_exact_mut(16) {
+            b.copy_from_slice(&counter.to_be_bytes());
+            *counter = counter.wrapping_add(1);
+        }
+        // SAFETY: features enabled on this function.
+        unsafe { crypt_blocks_gfni(rk, ks) };
+        super::xor_in_place(chunk, ks);
+    }
+    buf.fill(0);
+}
+
+/// CTR keystream (128-bit big-endian counter) XORed into whole blocks of `data`.
+pub(crate) fn ctr_xor(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) {
+    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW/VL, GFNI).
+    unsafe { ctr_gfni(rk, counter, data) }
+}
+
+/// One round on one xmm group (the latency path).
+#[inline(always)]
+unsafe fn round128(
+    x0: &mut __m128i,
+    x1: __m128i,
+    x2: __m128i,
+    x3: __m128i,
+    key: u32,
+    m1: __m128i,
+    m2: __m128i,
+) {
+    // SAFETY: avx512vl + gfni enabled by the callers.
+    unsafe {
+        let t =
+            _mm_ternarylogic_epi32::<0x96>(x1, x2, _mm_xor_si128(x3, _mm_set1_epi32(key as i32)));
+        let s = _mm_gf2p8affine_epi64_epi8::<C1>(t, m1);
+        let s = _mm_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
+        let a = _mm_ternarylogic_epi32::<0x96>(s, _mm_rol_epi32::<2>(s), _mm_rol_epi32::<10>(s));
+        let b = _mm_ternarylogic_epi32::<0x96>(*x0, _mm_rol_epi32::<18>(s), _mm_rol_epi32::<24>(s));
+        *x0 = _mm_xor_si128(a, b);
     }
 }
 
@@ -115,27 +262,20 @@ unsafe fn rounds128(rk: &[u32; ROUNDS], p: *mut u8) {
         let t1 = _mm_unpackhi_epi32(r[0], r[1]);
         let t2 = _mm_unpacklo_epi32(r[2], r[3]);
         let t3 = _mm_unpackhi_epi32(r[2], r[3]);
-        let mut x = [
+        let x = [
             _mm_unpacklo_epi64(t0, t2),
             _mm_unpackhi_epi64(t0, t2),
             _mm_unpacklo_epi64(t1, t3),
             _mm_unpackhi_epi64(t1, t3),
         ];
-        for (r, &key) in rk.iter().enumerate() {
-            let kk = _mm_set1_epi32(key as i32);
-            let (i0, i1, i2, i3) = (r % 4, (r + 1) % 4, (r + 2) % 4, (r + 3) % 4);
-            let t = _mm_ternarylogic_epi32::<0x96>(x[i1], x[i2], _mm_xor_si128(x[i3], kk));
-            let s = _mm_gf2p8affine_epi64_epi8::<C1>(t, m1);
-            let s = _mm_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
-            let a =
-                _mm_ternarylogic_epi32::<0x96>(s, _mm_rol_epi32::<2>(s), _mm_rol_epi32::<10>(s));
-            let b = _mm_ternarylogic_epi32::<0x96>(
-                x[i0],
-                _mm_rol_epi32::<18>(s),
-                _mm_rol_epi32::<24>(s),
-            );
-            x[i0] = _mm_xor_si128(a, b);
+        let [mut x0, mut x1, mut x2, mut x3] = x;
+        for r in (0..ROUNDS).step_by(4) {
+            round128(&mut x0, x1, x2, x3, rk[r], m1, m2);
+            round128(&mut x1, x2, x3, x0, rk[r + 1], m1, m2);
+            round128(&mut x2, x3, x0, x1, rk[r + 2], m1, m2);
+            round128(&mut x3, x0, x1, x2, rk[r + 3], m1, m2);
         }
+        let x = [x0, x1, x2, x3];
         let t0 = _mm_unpacklo_epi32(x[3], x[2]);
         let t1 = _mm_unpackhi_epi32(x[3], x[2]);
         let t2 = _mm_unpacklo_epi32(x[1], x[0]);
@@ -156,9 +296,9 @@ unsafe fn rounds128(rk: &[u32; ROUNDS], p: *mut u8) {
 unsafe fn crypt_blocks_gfni(rk: &[u32; ROUNDS], data: &mut [u8]) {
     // SAFETY: features enabled here; every pointer range lies inside `data` or a local buffer.
     unsafe {
-        let mut c4 = data.chunks_exact_mut(1024);
+        let mut c4 = data.chunks_exact_mut(2048);
         for c in &mut c4 {
-            rounds512::<4>(rk, c.as_mut_ptr());
+            rounds512::<8>(rk, c.as_mut_ptr());
         }
         let rest = c4.into_remainder();
         let mut c1 = rest.chunks_exact_mut(256);
