@@ -3,7 +3,7 @@
 //! Nonce 7..13 bytes (q = 15 − nonce length bytes of length field), tag 4, 6, ..., 16
 //! bytes. Decryption checks the tag in constant time before returning any plaintext.
 
-use super::{xor_in_place, Sm4, BLOCK_SIZE, KEY_SIZE};
+use super::{xor_in_place, Serial, Sm4, BLOCK_SIZE, KEY_SIZE};
 use crate::cpu::{self, Backend};
 use crate::error::{Error, Result};
 use subtle::ConstantTimeEq;
@@ -123,10 +123,22 @@ impl Sm4Ccm {
 
     /// Y_i = E(Y_{i−1} ^ B_i) over `data` zero-padded to whole blocks.
     fn cbc_mac(&self, y: &mut [u8; 16], data: &[u8]) {
-        for b in data.chunks(BLOCK_SIZE) {
-            xor_in_place(y, b);
-            self.cipher.encrypt_block(y);
+        let whole = data.len() / BLOCK_SIZE * BLOCK_SIZE;
+        // The serial kernel takes a mutable buffer; CBC-MAC leaves it unchanged, so feed
+        // it from a small stack copy a chunk at a time.
+        let mut buf = [0u8; 1024];
+        for chunk in data[..whole].chunks(1024) {
+            buf[..chunk.len()].copy_from_slice(chunk);
+            self.cipher
+                .serial(Serial::CbcMac, y, &mut buf[..chunk.len()]);
         }
+        if whole < data.len() {
+            let mut last = [0u8; 16];
+            last[..data.len() - whole].copy_from_slice(&data[whole..]);
+            self.cipher.serial(Serial::CbcMac, y, &mut last);
+            last.zeroize();
+        }
+        buf.zeroize();
     }
 
     /// A.3: counter block Ctr_i = flags(q−1) || N || [i]_q.

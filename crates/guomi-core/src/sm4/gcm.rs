@@ -164,8 +164,7 @@ impl Sm4Gcm {
         // GCTR and GHASH a segment at a time, so GHASH reads ciphertext that is still in L1.
         let mut cb = inc32(j0);
         for (src, dst) in plaintext.chunks(SEGMENT).zip(ct.chunks_mut(SEGMENT)) {
-            dst.copy_from_slice(src);
-            cb = gctr(&self.cipher, cb, dst);
+            cb = gctr_to(&self.cipher, cb, src, dst);
             self.ghash.update_padded(&mut y, dst);
         }
         let t = finish_tag(
@@ -243,8 +242,7 @@ impl Sm4Gcm {
         let mut cb = inc32(j0);
         for (src, dst) in ct.chunks(SEGMENT).zip(out.chunks_mut(SEGMENT)) {
             self.ghash.update_padded(&mut y, src);
-            dst.copy_from_slice(src);
-            cb = gctr(&self.cipher, cb, dst);
+            cb = gctr_to(&self.cipher, cb, src, dst);
         }
         let expected = finish_tag(
             &self.cipher,
@@ -310,7 +308,7 @@ fn inc32(x: u128) -> u128 {
 }
 
 /// GCTR (§6.5) with the 32-bit increment, on `data` in place; returns the counter block
-/// after the last whole block (a partial final block consumes one more).
+/// after the data (a partial final block consumes one).
 fn gctr(cipher: &Sm4, mut cb: u128, data: &mut [u8]) -> u128 {
     let whole = data.len() / BLOCK_SIZE * BLOCK_SIZE;
     let (body, tail) = data.split_at_mut(whole);
@@ -330,6 +328,35 @@ fn gctr(cipher: &Sm4, mut cb: u128, data: &mut [u8]) -> u128 {
         let mut ks = cb.to_be_bytes();
         cipher.encrypt_block(&mut ks);
         super::xor_in_place(tail, &ks);
+        ks.zeroize();
+        cb = inc32(cb);
+    }
+    cb
+}
+
+/// GCTR from `src` into `dst` (equal lengths); returns the next counter block.
+fn gctr_to(cipher: &Sm4, mut cb: u128, src: &[u8], dst: &mut [u8]) -> u128 {
+    let whole = src.len() / BLOCK_SIZE * BLOCK_SIZE;
+    let (mut s, mut d) = (&src[..whole], &mut dst[..whole]);
+    while !s.is_empty() {
+        // Run the 128-bit counter only up to the point where the low 32 bits wrap.
+        let low = (cb & LOW32) as u64;
+        let until_wrap = ((1u64 << 32) - low) as usize;
+        let n = (s.len() / BLOCK_SIZE).min(until_wrap) * BLOCK_SIZE;
+        let (s_now, s_later) = s.split_at(n);
+        let (d_now, d_later) = core::mem::take(&mut d).split_at_mut(n);
+        let mut c = cb;
+        cipher.ctr_xor_to(&mut c, s_now, d_now);
+        cb = (cb & !LOW32) | ((low + (n / BLOCK_SIZE) as u64) & 0xffff_ffff) as u128;
+        s = s_later;
+        d = d_later;
+    }
+    if whole < src.len() {
+        let mut ks = cb.to_be_bytes();
+        cipher.encrypt_block(&mut ks);
+        for ((o, i), k) in dst[whole..].iter_mut().zip(&src[whole..]).zip(ks) {
+            *o = i ^ k;
+        }
         ks.zeroize();
         cb = inc32(cb);
     }

@@ -248,6 +248,69 @@ impl Sm4 {
     }
 }
 
+impl Sm4 {
+    /// CTR keystream XORed into `dst` from `src` (whole blocks, equal lengths).
+    pub(crate) fn ctr_xor_to(&self, counter: &mut u128, src: &[u8], dst: &mut [u8]) {
+        debug_assert_eq!(src.len(), dst.len());
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            x86_avx512::ctr_xor_to(&self.rk.enc, counter, src, dst);
+            return;
+        }
+        dst.copy_from_slice(src);
+        self.ctr_xor(counter, dst);
+    }
+}
+
+/// The serial (one block after another) modes, run by [`Sm4::serial`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Serial {
+    /// C_i = E(P_i ^ C_{i-1}); `reg` = C_{i-1}.
+    CbcEncrypt,
+    /// CBC-MAC: Y_i = E(Y_{i-1} ^ B_i), data left unchanged; `reg` = Y.
+    CbcMac,
+    /// CFB128 encryption: C_i = P_i ^ E(C_{i-1}).
+    CfbEncrypt,
+    /// OFB: O_i = E(O_{i-1}), C_i = P_i ^ O_i.
+    Ofb,
+}
+
+impl Sm4 {
+    /// A serial mode over whole blocks, on the backend's lowest-latency path.
+    pub(crate) fn serial(&self, mode: Serial, reg: &mut [u8; 16], data: &mut [u8]) {
+        debug_assert!(data.len() % BLOCK_SIZE == 0);
+        let rk = &self.rk.enc;
+        match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => x86_avx512::serial(rk, mode, reg, data),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => x86_avx2::serial(rk, mode, reg, data),
+            _ => {
+                for b in data.chunks_exact_mut(BLOCK_SIZE) {
+                    match mode {
+                        Serial::CbcEncrypt | Serial::CbcMac => {
+                            xor_in_place(reg, b);
+                            soft::crypt_blocks(rk, reg);
+                            if mode == Serial::CbcEncrypt {
+                                b.copy_from_slice(reg);
+                            }
+                        }
+                        Serial::CfbEncrypt => {
+                            soft::crypt_blocks(rk, reg);
+                            xor_in_place(b, reg);
+                            reg.copy_from_slice(b);
+                        }
+                        Serial::Ofb => {
+                            soft::crypt_blocks(rk, reg);
+                            xor_in_place(b, reg);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Bytes processed per batch by the generic mode helpers (64 blocks: what the widest
 /// backend keeps in flight).
 pub(crate) const CHUNK: usize = 64 * BLOCK_SIZE;

@@ -12,7 +12,7 @@
 //! CFB is CFB128 (full-block feedback); a final partial block uses the first bytes of the
 //! keystream, as OpenSSL does. The stream modes (CTR, CFB, OFB) take no padding.
 
-use super::{iv16, xor_in_place, Sm4, BLOCK_SIZE, CHUNK};
+use super::{iv16, xor_in_place, Serial, Sm4, BLOCK_SIZE, CHUNK};
 use crate::error::{Error, Result};
 use subtle::{ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
 use zeroize::Zeroize;
@@ -246,15 +246,8 @@ impl State {
         debug_assert!(d.len() % BLOCK_SIZE == 0);
         match (self.mode, self.decrypt) {
             (Mode::Ecb, dec) => self.cipher.blocks(dec, d),
-            (Mode::Cbc, false) => {
-                // C_i = E(P_i ^ C_{i-1}): serial, single-block path.
-                for b in d.chunks_exact_mut(BLOCK_SIZE) {
-                    let b: &mut [u8; 16] = b.try_into().unwrap();
-                    xor_in_place(b, &self.reg);
-                    self.cipher.block(false, b);
-                    self.reg = *b;
-                }
-            }
+            // C_i = E(P_i ^ C_{i-1}): serial, single-block path.
+            (Mode::Cbc, false) => self.cipher.serial(Serial::CbcEncrypt, &mut self.reg, d),
             (Mode::Cbc, true) => {
                 // P_i = D(C_i) ^ C_{i-1}: all D(C_i) in parallel, a chunk at a time.
                 let mut saved = [0u8; CHUNK];
@@ -285,19 +278,8 @@ impl State {
             let body = &mut d[i..i + whole];
             match (self.mode, self.decrypt) {
                 (Mode::Ctr, _) => self.cipher.ctr_xor(&mut self.ctr, body),
-                (Mode::Ofb, _) => {
-                    for b in body.chunks_exact_mut(BLOCK_SIZE) {
-                        self.cipher.block(false, &mut self.reg);
-                        xor_in_place(b, &self.reg);
-                    }
-                }
-                (Mode::Cfb, false) => {
-                    for b in body.chunks_exact_mut(BLOCK_SIZE) {
-                        self.cipher.block(false, &mut self.reg);
-                        xor_in_place(b, &self.reg);
-                        self.reg.copy_from_slice(b);
-                    }
-                }
+                (Mode::Ofb, _) => self.cipher.serial(Serial::Ofb, &mut self.reg, body),
+                (Mode::Cfb, false) => self.cipher.serial(Serial::CfbEncrypt, &mut self.reg, body),
                 (Mode::Cfb, true) => {
                     // P_i = C_i ^ E(C_{i-1}): keystream of a chunk in one batch.
                     let mut ks = [0u8; CHUNK];

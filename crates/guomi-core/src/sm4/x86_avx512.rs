@@ -150,8 +150,9 @@ const LANE_BLOCK: [u32; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11,
 /// transposition on the way in), keystream XORed into `p` (256·G bytes).
 /// Requires that the low 32 bits of `ctr` do not wrap within the 16·G blocks.
 #[inline(always)]
-unsafe fn ctr_groups<const G: usize>(rk: &[u32; ROUNDS], ctr: u128, p: *mut u8) {
-    // SAFETY: 256·G readable/writable bytes at `p`; features enabled by the caller.
+unsafe fn ctr_groups<const G: usize>(rk: &[u32; ROUNDS], ctr: u128, src: *const u8, dst: *mut u8) {
+    // SAFETY: 256·G readable bytes at `src` and writable bytes at `dst` (equal or
+    // disjoint); features enabled by the caller.
     unsafe {
         let bswap = bswap_mask512();
         let lanes = _mm512_loadu_si512(LANE_BLOCK.as_ptr().cast());
@@ -163,41 +164,56 @@ unsafe fn ctr_groups<const G: usize>(rk: &[u32; ROUNDS], ctr: u128, p: *mut u8) 
             core::array::from_fn(|g| _mm512_add_epi32(low, _mm512_set1_epi32(16 * g as i32)));
         let y = rounds_transposed::<G>(rk, [[w0; G], [w1; G], [w2; G], x3]);
         for g in 0..G {
-            let q = p.add(256 * g);
             for (i, v) in untranspose(&y, g, bswap).iter().enumerate() {
-                let d = q.add(64 * i).cast();
-                _mm512_storeu_si512(d, _mm512_xor_si512(_mm512_loadu_si512(d), *v));
+                let off = 256 * g + 64 * i;
+                let d = _mm512_xor_si512(_mm512_loadu_si512(src.add(off).cast()), *v);
+                _mm512_storeu_si512(dst.add(off).cast(), d);
             }
         }
     }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
-unsafe fn ctr_gfni(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) {
-    // SAFETY: features enabled here; each 1024-byte chunk lies inside `data`.
+unsafe fn ctr_gfni(
+    rk: &[u32; ROUNDS],
+    counter: &mut u128,
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: `len` readable bytes at `src`, writable at `dst` (the same buffer or disjoint
+    // ones); features enabled here; every offset below stays below `len`.
     unsafe {
-        let mut chunks = data.chunks_exact_mut(2048);
-        for c in &mut chunks {
-            let ctr = *counter;
-            if (ctr as u32) <= u32::MAX - 127 {
-                ctr_groups::<8>(rk, ctr, c.as_mut_ptr());
-                *counter = ctr.wrapping_add(128);
-            } else {
-                ctr_generic(rk, counter, c);
+        let mut off = 0;
+        for (step, blocks) in [(2048usize, 128u32), (256, 16)] {
+            while len - off >= step {
+                let ctr = *counter;
+                if (ctr as u32) <= u32::MAX - (blocks - 1) {
+                    if blocks == 128 {
+                        ctr_groups::<8>(rk, ctr, src.add(off), dst.add(off));
+                    } else {
+                        ctr_groups::<1>(rk, ctr, src.add(off), dst.add(off));
+                    }
+                    *counter = ctr.wrapping_add(blocks as u128);
+                } else {
+                    core::ptr::copy(src.add(off), dst.add(off), step);
+                    ctr_generic(
+                        rk,
+                        counter,
+                        core::slice::from_raw_parts_mut(dst.add(off), step),
+                    );
+                }
+                off += step;
             }
         }
-        let rest = chunks.into_remainder();
-        let mut chunks = rest.chunks_exact_mut(256);
-        for c in &mut chunks {
-            let ctr = *counter;
-            if (ctr as u32) <= u32::MAX - 15 {
-                ctr_groups::<1>(rk, ctr, c.as_mut_ptr());
-                *counter = ctr.wrapping_add(16);
-            } else {
-                ctr_generic(rk, counter, c);
-            }
+        if off < len {
+            core::ptr::copy(src.add(off), dst.add(off), len - off);
+            ctr_generic(
+                rk,
+                counter,
+                core::slice::from_raw_parts_mut(dst.add(off), len - off),
+            );
         }
-        ctr_generic(rk, counter, chunks.into_remainder());
     }
 }
 
@@ -220,8 +236,17 @@ unsafe fn ctr_generic(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) {
 
 /// CTR keystream (128-bit big-endian counter) XORed into whole blocks of `data`.
 pub(crate) fn ctr_xor(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) {
-    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW/VL, GFNI).
-    unsafe { ctr_gfni(rk, counter, data) }
+    let p = data.as_mut_ptr();
+    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW/VL, GFNI); the
+    // source and destination are the same `data.len()` bytes.
+    unsafe { ctr_gfni(rk, counter, p, p, data.len()) }
+}
+
+/// CTR from `src` into `dst` (same length, whole blocks).
+pub(crate) fn ctr_xor_to(rk: &[u32; ROUNDS], counter: &mut u128, src: &[u8], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len());
+    // SAFETY: as `ctr_xor`; `src` and `dst` are distinct borrows of equal length.
+    unsafe { ctr_gfni(rk, counter, src.as_ptr(), dst.as_mut_ptr(), src.len()) }
 }
 
 /// One round on one xmm group (the latency path).
@@ -292,6 +317,77 @@ unsafe fn rounds128(rk: &[u32; ROUNDS], p: *mut u8) {
     }
 }
 
+/// One block held in an xmm (bytes as in memory) through the rounds: the latency path
+/// of the serial modes (no memory round trip between blocks).
+#[inline(always)]
+unsafe fn block1(rk: &[u32; ROUNDS], v: __m128i) -> __m128i {
+    // SAFETY: avx512vl + gfni enabled by the callers.
+    unsafe {
+        let bswap = _mm_loadu_si128(BSWAP32.as_ptr().cast());
+        let m1 = _mm_set1_epi64x(M1);
+        let m2 = _mm_set1_epi64x(M2);
+        let w = _mm_shuffle_epi8(v, bswap);
+        // Word i in lane 0 of x_i (the other lanes carry harmless junk).
+        let (mut x0, mut x1, mut x2, mut x3) = (
+            w,
+            _mm_srli_si128(w, 4),
+            _mm_srli_si128(w, 8),
+            _mm_srli_si128(w, 12),
+        );
+        for r in (0..ROUNDS).step_by(4) {
+            round128(&mut x0, x1, x2, x3, rk[r], m1, m2);
+            round128(&mut x1, x2, x3, x0, rk[r + 1], m1, m2);
+            round128(&mut x2, x3, x0, x1, rk[r + 2], m1, m2);
+            round128(&mut x3, x0, x1, x2, rk[r + 3], m1, m2);
+        }
+        let y = _mm_unpacklo_epi64(_mm_unpacklo_epi32(x3, x2), _mm_unpacklo_epi32(x1, x0));
+        _mm_shuffle_epi8(y, bswap)
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
+unsafe fn serial_gfni(
+    rk: &[u32; ROUNDS],
+    mode: super::Serial,
+    reg: &mut [u8; 16],
+    data: &mut [u8],
+) {
+    // SAFETY: features enabled here; every 16-byte access lies inside `reg` or `data`.
+    unsafe {
+        let mut r = _mm_loadu_si128(reg.as_ptr().cast());
+        for b in data.chunks_exact_mut(16) {
+            let q = b.as_mut_ptr().cast::<__m128i>();
+            let p = _mm_loadu_si128(q);
+            match mode {
+                // C_i = E(P_i ^ C_{i-1})
+                super::Serial::CbcEncrypt => {
+                    r = block1(rk, _mm_xor_si128(p, r));
+                    _mm_storeu_si128(q, r);
+                }
+                // Y_i = E(Y_{i-1} ^ B_i), nothing written
+                super::Serial::CbcMac => r = block1(rk, _mm_xor_si128(p, r)),
+                // C_i = P_i ^ E(C_{i-1})
+                super::Serial::CfbEncrypt => {
+                    r = _mm_xor_si128(p, block1(rk, r));
+                    _mm_storeu_si128(q, r);
+                }
+                // O_i = E(O_{i-1}), C_i = P_i ^ O_i
+                super::Serial::Ofb => {
+                    r = block1(rk, r);
+                    _mm_storeu_si128(q, _mm_xor_si128(p, r));
+                }
+            }
+        }
+        _mm_storeu_si128(reg.as_mut_ptr().cast(), r);
+    }
+}
+
+/// A serial mode over whole blocks of `data`, chaining through `reg`.
+pub(crate) fn serial(rk: &[u32; ROUNDS], mode: super::Serial, reg: &mut [u8; 16], data: &mut [u8]) {
+    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512VL and GFNI checked).
+    unsafe { serial_gfni(rk, mode, reg, data) }
+}
+
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
 unsafe fn crypt_blocks_gfni(rk: &[u32; ROUNDS], data: &mut [u8]) {
     // SAFETY: features enabled here; every pointer range lies inside `data` or a local buffer.
@@ -329,13 +425,10 @@ pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
 unsafe fn crypt_block_gfni(rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
-    // SAFETY: features enabled here; the buffer is local.
+    // SAFETY: features enabled here; 16-byte load/store of `block`.
     unsafe {
-        let mut buf = [0u8; 64];
-        buf[..16].copy_from_slice(block);
-        rounds128(rk, buf.as_mut_ptr());
-        block.copy_from_slice(&buf[..16]);
-        buf.fill(0);
+        let v = block1(rk, _mm_loadu_si128(block.as_ptr().cast()));
+        _mm_storeu_si128(block.as_mut_ptr().cast(), v);
     }
 }
 
