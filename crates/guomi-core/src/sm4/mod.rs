@@ -311,6 +311,44 @@ impl Sm4 {
     }
 }
 
+impl Sm4 {
+    /// Fused CBC decryption of a prefix of `data` where the backend has it; returns the
+    /// number of bytes done (the caller handles the rest).
+    pub(crate) fn cbc_decrypt_fused(&self, reg: &mut [u8; 16], data: &mut [u8]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            return x86_avx512::cbc_decrypt(&self.rk.dec, reg, data);
+        }
+        let _ = (reg, data);
+        0
+    }
+
+    /// Fused CFB decryption of a prefix of `data`; returns the bytes done.
+    pub(crate) fn cfb_decrypt_fused(&self, reg: &mut [u8; 16], data: &mut [u8]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            return x86_avx512::cfb_decrypt(&self.rk.enc, reg, data);
+        }
+        let _ = (reg, data);
+        0
+    }
+
+    /// XEX over whole blocks: `data = E/D(data ^ tweaks) ^ tweaks` (tweaks as long as data).
+    pub(crate) fn xex(&self, decrypt: bool, tweaks: &[u8], data: &mut [u8]) {
+        debug_assert!(tweaks.len() >= data.len());
+        #[allow(unused_mut)]
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            done = x86_avx512::xex(self.keys(decrypt), tweaks, data);
+        }
+        let (rest, tw) = (&mut data[done..], &tweaks[done..]);
+        xor_in_place(rest, tw);
+        self.blocks(decrypt, rest);
+        xor_in_place(rest, tw);
+    }
+}
+
 /// Bytes processed per batch by the generic mode helpers (64 blocks: what the widest
 /// backend keeps in flight).
 pub(crate) const CHUNK: usize = 64 * BLOCK_SIZE;

@@ -250,6 +250,8 @@ impl State {
             (Mode::Cbc, false) => self.cipher.serial(Serial::CbcEncrypt, &mut self.reg, d),
             (Mode::Cbc, true) => {
                 // P_i = D(C_i) ^ C_{i-1}: all D(C_i) in parallel, a chunk at a time.
+                let done = self.cipher.cbc_decrypt_fused(&mut self.reg, d);
+                let d = &mut d[done..];
                 let mut saved = [0u8; CHUNK];
                 for chunk in d.chunks_mut(CHUNK) {
                     let n = chunk.len();
@@ -282,6 +284,8 @@ impl State {
                 (Mode::Cfb, false) => self.cipher.serial(Serial::CfbEncrypt, &mut self.reg, body),
                 (Mode::Cfb, true) => {
                     // P_i = C_i ^ E(C_{i-1}): keystream of a chunk in one batch.
+                    let done = self.cipher.cfb_decrypt_fused(&mut self.reg, body);
+                    let body = &mut body[done..];
                     let mut ks = [0u8; CHUNK];
                     for chunk in body.chunks_mut(CHUNK) {
                         let n = chunk.len();

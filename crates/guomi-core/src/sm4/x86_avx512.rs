@@ -143,6 +143,136 @@ unsafe fn rounds512<const G: usize>(rk: &[u32; ROUNDS], p: *mut u8) {
     }
 }
 
+/// Sixteen blocks given as four zmm (bytes as in memory) into transposed words.
+#[inline(always)]
+unsafe fn transpose_in(r: [__m512i; 4], bswap: __m512i) -> [__m512i; 4] {
+    // SAFETY: AVX-512F/BW enabled by the callers.
+    unsafe {
+        let r = r.map(|v| _mm512_shuffle_epi8(v, bswap));
+        transpose512(r[0], r[1], r[2], r[3])
+    }
+}
+
+/// What a chained kernel does around the block cipher.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Chain {
+    /// XTS: C = E(P ^ T) ^ T with tweaks from a buffer.
+    Xex,
+    /// CBC decryption: P_i = D(C_i) ^ C_{i-1}.
+    CbcDecrypt,
+    /// CFB decryption: P_i = C_i ^ E(C_{i-1}).
+    CfbDecrypt,
+}
+
+/// 16·G blocks in place at `p` (256·G bytes) in one of the [`Chain`] modes. `aux` holds
+/// the tweaks (Xex); `iv` is the ciphertext block before `p` (CBC/CFB). Outputs are
+/// written from the highest address down, so every ciphertext block is read before the
+/// store that overwrites it.
+#[inline(always)]
+unsafe fn chained512<const G: usize>(
+    rk: &[u32; ROUNDS],
+    chain: Chain,
+    p: *mut u8,
+    aux: *const u8,
+    iv: __m128i,
+) {
+    // SAFETY: 256·G readable/writable bytes at `p` (and readable at `aux` for Xex);
+    // avx512f/bw/vl + gfni enabled by the callers.
+    unsafe {
+        let bswap = bswap_mask512();
+        let ivb = _mm512_broadcast_i32x4(iv);
+        // [iv, C0, C1, C2]: the blocks preceding the first four.
+        let shifted_first = _mm512_alignr_epi64::<6>(_mm512_loadu_si512(p.cast()), ivb);
+        let mut x = [[_mm512_setzero_si512(); G]; 4];
+        for g in 0..G {
+            let r: [__m512i; 4] = core::array::from_fn(|i| {
+                let off = 256 * g + 64 * i;
+                match chain {
+                    Chain::Xex => _mm512_xor_si512(
+                        _mm512_loadu_si512(p.add(off).cast()),
+                        _mm512_loadu_si512(aux.add(off).cast()),
+                    ),
+                    Chain::CbcDecrypt => _mm512_loadu_si512(p.add(off).cast()),
+                    Chain::CfbDecrypt if off == 0 => shifted_first,
+                    Chain::CfbDecrypt => _mm512_loadu_si512(p.add(off - 16).cast()),
+                }
+            });
+            let t = transpose_in(r, bswap);
+            for i in 0..4 {
+                x[i][g] = t[i];
+            }
+        }
+        let y = rounds_transposed(rk, x);
+        for g in (0..G).rev() {
+            let out = untranspose(&y, g, bswap);
+            for i in (0..4).rev() {
+                let off = 256 * g + 64 * i;
+                let mask = match chain {
+                    Chain::Xex => _mm512_loadu_si512(aux.add(off).cast()),
+                    Chain::CbcDecrypt if off == 0 => shifted_first,
+                    Chain::CbcDecrypt => _mm512_loadu_si512(p.add(off - 16).cast()),
+                    Chain::CfbDecrypt => _mm512_loadu_si512(p.add(off).cast()),
+                };
+                _mm512_storeu_si512(p.add(off).cast(), _mm512_xor_si512(out[i], mask));
+            }
+        }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
+unsafe fn chained_gfni(
+    rk: &[u32; ROUNDS],
+    chain: Chain,
+    reg: &mut [u8; 16],
+    data: &mut [u8],
+    aux: &[u8],
+) -> usize {
+    // SAFETY: features enabled here; every 2048-byte chunk lies inside `data` (and `aux`,
+    // which the caller makes at least as long for Xex).
+    unsafe {
+        let mut done = 0;
+        while data.len() - done >= 2048 {
+            let p = data.as_mut_ptr().add(done);
+            let iv = _mm_loadu_si128(reg.as_ptr().cast());
+            // The last ciphertext block of this chunk chains into the next one.
+            let last = _mm_loadu_si128(p.add(2048 - 16).cast());
+            let a = if chain == Chain::Xex {
+                aux.as_ptr().add(done)
+            } else {
+                aux.as_ptr()
+            };
+            chained512::<8>(rk, chain, p, a, iv);
+            if chain != Chain::Xex {
+                _mm_storeu_si128(reg.as_mut_ptr().cast(), last);
+            }
+            done += 2048;
+        }
+        done
+    }
+}
+
+/// XTS whole blocks: `data ^= tweaks; E/D; ^= tweaks` for the longest prefix of 128-block
+/// chunks; returns how many bytes it did (the caller finishes the rest).
+pub(crate) fn xex(rk: &[u32; ROUNDS], tweaks: &[u8], data: &mut [u8]) -> usize {
+    assert!(tweaks.len() >= data.len() / 2048 * 2048);
+    let mut unused = [0u8; 16];
+    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW/VL, GFNI).
+    unsafe { chained_gfni(rk, Chain::Xex, &mut unused, data, tweaks) }
+}
+
+/// CBC decryption of the longest prefix of 128-block chunks (`reg` = previous ciphertext,
+/// updated); returns the bytes done.
+pub(crate) fn cbc_decrypt(rk_dec: &[u32; ROUNDS], reg: &mut [u8; 16], data: &mut [u8]) -> usize {
+    // SAFETY: as `xex`.
+    unsafe { chained_gfni(rk_dec, Chain::CbcDecrypt, reg, data, &[]) }
+}
+
+/// CFB decryption of the longest prefix of 128-block chunks; returns the bytes done.
+pub(crate) fn cfb_decrypt(rk_enc: &[u32; ROUNDS], reg: &mut [u8; 16], data: &mut [u8]) -> usize {
+    // SAFETY: as `xex`.
+    unsafe { chained_gfni(rk_enc, Chain::CfbDecrypt, reg, data, &[]) }
+}
+
 /// Dword position p of a transposed register holds block 4·(p mod 4) + p/4 of its group.
 const LANE_BLOCK: [u32; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
 
