@@ -25,7 +25,7 @@ impl core::fmt::Debug for Sm4Ccm {
 }
 
 fn check_tag_len(t: usize) -> Result<()> {
-    if (4..=16).contains(&t) && t % 2 == 0 {
+    if (4..=16).contains(&t) && t.is_multiple_of(2) {
         Ok(())
     } else {
         Err(Error::InvalidLength {

@@ -53,7 +53,7 @@ impl GhashKey {
 
     /// Absorbs `data` (whole blocks) into `y`.
     pub(crate) fn update_blocks(&self, y: &mut [u8; 16], data: &[u8]) {
-        debug_assert!(data.len() % 16 == 0);
+        debug_assert!(data.len().is_multiple_of(16));
         match self.backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => super::x86_avx512::ghash(&self.powers, y, data),

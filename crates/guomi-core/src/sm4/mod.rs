@@ -177,7 +177,7 @@ impl Sm4 {
     /// # Panics
     /// If `data.len()` is not a multiple of 16.
     pub fn encrypt_blocks(&self, data: &mut [u8]) {
-        assert!(data.len() % BLOCK_SIZE == 0, "whole blocks only");
+        assert!(data.len().is_multiple_of(BLOCK_SIZE), "whole blocks only");
         self.blocks(false, data);
     }
 
@@ -186,7 +186,7 @@ impl Sm4 {
     /// # Panics
     /// If `data.len()` is not a multiple of 16.
     pub fn decrypt_blocks(&self, data: &mut [u8]) {
-        assert!(data.len() % BLOCK_SIZE == 0, "whole blocks only");
+        assert!(data.len().is_multiple_of(BLOCK_SIZE), "whole blocks only");
         self.blocks(true, data);
     }
 
@@ -214,7 +214,7 @@ impl Sm4 {
     /// Many blocks: the widest path of the backend.
     #[inline]
     pub(crate) fn blocks(&self, decrypt: bool, data: &mut [u8]) {
-        debug_assert!(data.len() % BLOCK_SIZE == 0);
+        debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
         let rk = self.keys(decrypt);
         match self.backend {
             #[cfg(target_arch = "x86_64")]
@@ -228,7 +228,7 @@ impl Sm4 {
     /// CTR keystream XORed into `data` (whole blocks), counter = 128-bit big-endian,
     /// advanced by the number of blocks.
     pub(crate) fn ctr_xor(&self, counter: &mut u128, data: &mut [u8]) {
-        debug_assert!(data.len() % BLOCK_SIZE == 0);
+        debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
         #[cfg(target_arch = "x86_64")]
         if self.backend == Backend::Avx512 {
             x86_avx512::ctr_xor(&self.rk.enc, counter, data);
@@ -278,7 +278,7 @@ pub(crate) enum Serial {
 impl Sm4 {
     /// A serial mode over whole blocks, on the backend's lowest-latency path.
     pub(crate) fn serial(&self, mode: Serial, reg: &mut [u8; 16], data: &mut [u8]) {
-        debug_assert!(data.len() % BLOCK_SIZE == 0);
+        debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
         let rk = &self.rk.enc;
         match self.backend {
             #[cfg(target_arch = "x86_64")]

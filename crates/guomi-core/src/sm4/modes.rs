@@ -243,7 +243,7 @@ impl State {
 
     /// ECB/CBC on whole blocks in place.
     fn blocks(&mut self, d: &mut [u8]) {
-        debug_assert!(d.len() % BLOCK_SIZE == 0);
+        debug_assert!(d.len().is_multiple_of(BLOCK_SIZE));
         match (self.mode, self.decrypt) {
             (Mode::Ecb, dec) => self.cipher.blocks(dec, d),
             // C_i = E(P_i ^ C_{i-1}): serial, single-block path.
@@ -399,7 +399,7 @@ pub fn decrypt_in_place(
         st.stream(data);
         return Ok(data.len());
     }
-    if data.len() % BLOCK_SIZE != 0 {
+    if !data.len().is_multiple_of(BLOCK_SIZE) {
         return Err(Error::InvalidLength {
             what: "ciphertext",
             expected: "a multiple of 16 bytes",
@@ -489,7 +489,10 @@ impl Streamer {
         let total = self.buf_len + data.len();
         let mut blocks = total / BLOCK_SIZE;
         // A decryptor that unpads keeps the last whole block back for finalize().
-        if self.st.decrypt && self.padding != Padding::None && total % BLOCK_SIZE == 0 && blocks > 0
+        if self.st.decrypt
+            && self.padding != Padding::None
+            && total.is_multiple_of(BLOCK_SIZE)
+            && blocks > 0
         {
             blocks -= 1;
         }

@@ -166,7 +166,7 @@ fn l(b: u32) -> u32 {
 /// §7.1 the 32 rounds on up to 16 blocks (`data.len()` = 16·n, n ≤ 16).
 fn crypt16(rk: &[u32; ROUNDS], data: &mut [u8]) {
     let n = data.len() / 16;
-    debug_assert!(n <= 16 && data.len() % 16 == 0);
+    debug_assert!(n <= 16 && data.len().is_multiple_of(16));
     let mut x = [[0u32; 16]; 4];
     for (b, block) in data.chunks_exact(16).enumerate() {
         for i in 0..4 {

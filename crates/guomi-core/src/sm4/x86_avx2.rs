@@ -10,6 +10,8 @@
 //! Sixteen blocks are in flight (two ymm groups of eight blocks, words transposed so
 //! each register holds word i of eight blocks); single blocks use one xmm group.
 #![allow(unsafe_code)]
+// Register groups are indexed by position (g) across several arrays at once.
+#![allow(clippy::needless_range_loop)]
 
 use super::ROUNDS;
 use core::arch::x86_64::*;

@@ -9,6 +9,8 @@
 //!
 //! GHASH: four blocks per zmm with VPCLMULQDQ, sixteen blocks per reduction.
 #![allow(unsafe_code)]
+// Register groups are indexed by position (g) across several arrays at once.
+#![allow(clippy::needless_range_loop)]
 
 use super::ROUNDS;
 use core::arch::x86_64::*;
@@ -602,6 +604,9 @@ unsafe fn ghash_vpclmul(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) 
             let v = _mm512_inserti32x4::<2>(v, l(2));
             _mm512_inserti32x4::<3>(v, l(3))
         });
+        // Karatsuba: (h.lo ^ h.hi) precomputed in the low qword of each lane.
+        let hk: [__m512i; 4] =
+            hp.map(|h| _mm512_xor_si512(h, _mm512_shuffle_epi32::<_MM_PERM_BADC>(h)));
         let mut acc = _mm_shuffle_epi8(
             _mm_loadu_si128(y.as_ptr().cast()),
             _mm512_castsi512_si128(rev),
@@ -618,15 +623,15 @@ unsafe fn ghash_vpclmul(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) 
                     x = _mm512_xor_si512(x, _mm512_castsi128_si512(acc));
                 }
                 let h = hp[i];
+                let xs = _mm512_xor_si512(x, _mm512_shuffle_epi32::<_MM_PERM_BADC>(x));
                 lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(x, h, 0x00));
                 hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(x, h, 0x11));
-                mid = _mm512_ternarylogic_epi64::<0x96>(
-                    mid,
-                    _mm512_clmulepi64_epi128(x, h, 0x01),
-                    _mm512_clmulepi64_epi128(x, h, 0x10),
-                );
+                mid = _mm512_xor_si512(mid, _mm512_clmulepi64_epi128(xs, hk[i], 0x00));
             }
-            acc = super::x86_avx2::reduce(fold(lo), fold(mid), fold(hi));
+            // Karatsuba: the middle term is (x.lo^x.hi)(h.lo^h.hi) ^ lo ^ hi, summed.
+            let (lo, hi) = (fold(lo), fold(hi));
+            let mid = _mm_xor_si128(fold(mid), _mm_xor_si128(lo, hi));
+            acc = super::x86_avx2::reduce(lo, mid, hi);
         }
         let rest = groups.remainder();
         let _ = powers;
