@@ -19,14 +19,17 @@ fn gf128_mul(x: u128, h: u128) -> u128 {
     z
 }
 
+/// H^1..H^32 in the carry-less-multiply representation of the x86 backends.
+pub(crate) type HPowers = [[u64; 2]; 32];
+
 /// A GHASH key: the hash subkey H = E_K(0^128) and, for the SIMD backends, its powers.
 #[derive(Clone)]
 pub(crate) struct GhashKey {
     backend: Backend,
     h: u128,
-    /// H^1..H^16 in the backend's carry-less-multiply representation (x86 only).
+    /// H^1..H^32 in the backend's carry-less-multiply representation (x86 only).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    powers: [[u64; 2]; 16],
+    powers: HPowers,
 }
 
 impl Drop for GhashKey {
@@ -39,7 +42,7 @@ impl Drop for GhashKey {
 impl GhashKey {
     pub(crate) fn new(h: [u8; 16], backend: Backend) -> GhashKey {
         #[allow(unused_mut)]
-        let mut powers = [[0u64; 2]; 16];
+        let mut powers = [[0u64; 2]; 32];
         #[cfg(target_arch = "x86_64")]
         if backend >= Backend::Avx2 {
             super::x86_avx2::ghash_powers(&h, &mut powers);

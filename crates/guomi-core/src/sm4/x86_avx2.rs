@@ -13,6 +13,7 @@
 // Register groups are indexed by position (g) across several arrays at once.
 #![allow(clippy::needless_range_loop)]
 
+use super::ghash::HPowers;
 use super::ROUNDS;
 use core::arch::x86_64::*;
 
@@ -467,7 +468,7 @@ unsafe fn gfmul(a: __m128i, b: __m128i) -> __m128i {
 }
 
 #[target_feature(enable = "pclmulqdq,ssse3,sse2")]
-unsafe fn powers_pclmul(h: &[u8; 16], out: &mut [[u64; 2]; 16]) {
+unsafe fn powers_pclmul(h: &[u8; 16], out: &mut HPowers) {
     // SAFETY: PCLMULQDQ enabled here; loads/stores are of local arrays.
     unsafe {
         // H' = H·x in the byte-reversed domain: a 1-bit left shift, reduced by POLY.
@@ -482,33 +483,40 @@ unsafe fn powers_pclmul(h: &[u8; 16], out: &mut [[u64; 2]; 16]) {
     }
 }
 
-/// H^1..H^16 (as H'^k) for [`ghash`] and the AVX-512 GHASH.
-pub(crate) fn ghash_powers(h: &[u8; 16], out: &mut [[u64; 2]; 16]) {
+/// H^1..H^32 (as H'^k) for [`ghash`] and the AVX-512 GHASH.
+pub(crate) fn ghash_powers(h: &[u8; 16], out: &mut HPowers) {
     // SAFETY: only called for backends >= Avx2, whose detection checks PCLMULQDQ and SSSE3.
     unsafe { powers_pclmul(h, out) }
 }
 
 #[target_feature(enable = "pclmulqdq,ssse3,sse2")]
-unsafe fn ghash_pclmul(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) {
+unsafe fn ghash_pclmul(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
     // SAFETY: PCLMULQDQ + SSSE3 enabled here; every 16-byte load is inside `data`.
     unsafe {
         let mut acc = bswap128(_mm_loadu_si128(y.as_ptr().cast()));
-        let mut blocks = data.chunks_exact(128);
+        // Karatsuba: (h.lo ^ h.hi) of H^1..H^16 in the low qword.
+        let hk: [__m128i; 16] = core::array::from_fn(|i| {
+            let h = ld(&powers[i]);
+            _mm_xor_si128(h, _mm_shuffle_epi32(h, 78))
+        });
+        let mut blocks = data.chunks_exact(256);
         for c in &mut blocks {
-            // (acc ^ X0)·H^8 ^ X1·H^7 ^ ... ^ X7·H^1, one reduction.
+            // (acc ^ X0)·H^16 ^ X1·H^15 ^ ... ^ X15·H^1, one reduction.
             let mut lo = _mm_setzero_si128();
             let mut mid = lo;
             let mut hi = lo;
-            for i in 0..8 {
+            for i in 0..16 {
                 let mut x = bswap128(_mm_loadu_si128(c.as_ptr().add(16 * i).cast()));
                 if i == 0 {
                     x = _mm_xor_si128(x, acc);
                 }
-                let (l, m, h) = clmul_wide(x, ld(&powers[7 - i]));
-                lo = _mm_xor_si128(lo, l);
-                mid = _mm_xor_si128(mid, m);
-                hi = _mm_xor_si128(hi, h);
+                let h = ld(&powers[15 - i]);
+                let xs = _mm_xor_si128(x, _mm_shuffle_epi32(x, 78));
+                lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, h, 0x00));
+                hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(x, h, 0x11));
+                mid = _mm_xor_si128(mid, _mm_clmulepi64_si128(xs, hk[15 - i], 0x00));
             }
+            let mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
             acc = reduce(lo, mid, hi);
         }
         let h1 = ld(&powers[0]);
@@ -521,7 +529,7 @@ unsafe fn ghash_pclmul(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) {
 }
 
 /// GHASH of whole blocks into `y`.
-pub(crate) fn ghash(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) {
+pub(crate) fn ghash(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
     // SAFETY: only used for backends >= Avx2 (PCLMULQDQ and SSSE3 checked by detection).
     unsafe { ghash_pclmul(powers, y, data) }
 }

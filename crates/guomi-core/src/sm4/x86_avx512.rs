@@ -12,6 +12,7 @@
 // Register groups are indexed by position (g) across several arrays at once.
 #![allow(clippy::needless_range_loop)]
 
+use super::ghash::HPowers;
 use super::ROUNDS;
 use core::arch::x86_64::*;
 
@@ -590,57 +591,58 @@ pub(crate) fn tau(w: u32) -> u32 {
 // per zmm, sixteen blocks per reduction.
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,ssse3")]
-unsafe fn ghash_vpclmul(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) {
+unsafe fn ghash_vpclmul(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
     // SAFETY: features enabled here; each 64-byte load lies inside `data`.
     unsafe {
         let rev = _mm512_broadcast_i32x4(_mm_set_epi8(
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
         ));
-        // Lane j of register i multiplies block 4i + j of a 16-block group by H^(16 - 4i - j).
-        let hp: [__m512i; 4] = core::array::from_fn(|i| {
-            let l = |j: usize| _mm_loadu_si128(powers[15 - 4 * i - j].as_ptr().cast());
+        // Lane j of register i multiplies block 4i + j of a 32-block group by H^(32 - 4i - j);
+        // registers 4..8 alone serve a 16-block group.
+        let hp: [__m512i; 8] = core::array::from_fn(|i| {
+            let l = |j: usize| _mm_loadu_si128(powers[31 - 4 * i - j].as_ptr().cast());
             let v = _mm512_castsi128_si512(l(0));
             let v = _mm512_inserti32x4::<1>(v, l(1));
             let v = _mm512_inserti32x4::<2>(v, l(2));
             _mm512_inserti32x4::<3>(v, l(3))
         });
         // Karatsuba: (h.lo ^ h.hi) precomputed in the low qword of each lane.
-        let hk: [__m512i; 4] =
+        let hk: [__m512i; 8] =
             hp.map(|h| _mm512_xor_si512(h, _mm512_shuffle_epi32::<_MM_PERM_BADC>(h)));
-        let mut acc = _mm_shuffle_epi8(
-            _mm_loadu_si128(y.as_ptr().cast()),
-            _mm512_castsi512_si128(rev),
-        );
-        let mut groups = data.chunks_exact(256);
-        for c in &mut groups {
+        let rev128 = _mm512_castsi512_si128(rev);
+        let mut acc = _mm_shuffle_epi8(_mm_loadu_si128(y.as_ptr().cast()), rev128);
+        // One reduction per `n` zmm (4n blocks), starting at power register 8 - n.
+        let group = |acc: __m128i, p: *const u8, n: usize| -> __m128i {
             let mut lo = _mm512_setzero_si512();
             let mut mid = lo;
             let mut hi = lo;
-            for i in 0..4 {
-                let mut x =
-                    _mm512_shuffle_epi8(_mm512_loadu_si512(c.as_ptr().add(64 * i).cast()), rev);
+            for i in 0..n {
+                let mut x = _mm512_shuffle_epi8(_mm512_loadu_si512(p.add(64 * i).cast()), rev);
                 if i == 0 {
                     x = _mm512_xor_si512(x, _mm512_castsi128_si512(acc));
                 }
-                let h = hp[i];
+                let k = 8 - n + i;
                 let xs = _mm512_xor_si512(x, _mm512_shuffle_epi32::<_MM_PERM_BADC>(x));
-                lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(x, h, 0x00));
-                hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(x, h, 0x11));
-                mid = _mm512_xor_si512(mid, _mm512_clmulepi64_epi128(xs, hk[i], 0x00));
+                lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(x, hp[k], 0x00));
+                hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(x, hp[k], 0x11));
+                mid = _mm512_xor_si512(mid, _mm512_clmulepi64_epi128(xs, hk[k], 0x00));
             }
-            // Karatsuba: the middle term is (x.lo^x.hi)(h.lo^h.hi) ^ lo ^ hi, summed.
             let (lo, hi) = (fold(lo), fold(hi));
             let mid = _mm_xor_si128(fold(mid), _mm_xor_si128(lo, hi));
-            acc = super::x86_avx2::reduce(lo, mid, hi);
+            super::x86_avx2::reduce(lo, mid, hi)
+        };
+        let mut off = 0;
+        while data.len() - off >= 512 {
+            acc = group(acc, data.as_ptr().add(off), 8);
+            off += 512;
         }
-        let rest = groups.remainder();
-        let _ = powers;
-        _mm_storeu_si128(
-            y.as_mut_ptr().cast(),
-            _mm_shuffle_epi8(acc, _mm512_castsi512_si128(rev)),
-        );
-        if !rest.is_empty() {
-            super::x86_avx2::ghash(powers, y, rest);
+        if data.len() - off >= 256 {
+            acc = group(acc, data.as_ptr().add(off), 4);
+            off += 256;
+        }
+        _mm_storeu_si128(y.as_mut_ptr().cast(), _mm_shuffle_epi8(acc, rev128));
+        if off < data.len() {
+            super::x86_avx2::ghash(powers, y, &data[off..]);
         }
     }
 }
@@ -660,7 +662,7 @@ unsafe fn fold(v: __m512i) -> __m128i {
 }
 
 /// GHASH of whole blocks into `y`.
-pub(crate) fn ghash(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) {
+pub(crate) fn ghash(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
     // SAFETY: selected only for the Avx512 backend, whose detection checks VPCLMULQDQ,
     // PCLMULQDQ and AVX-512 F/BW/VL.
     unsafe { ghash_vpclmul(powers, y, data) }
