@@ -261,21 +261,18 @@ pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
     }
 }
 
-/// One round on one block whose word i is broadcast to all lanes of `x_i` (AES-NI S-box).
+/// τ then the parts of L on one block whose words are broadcast to all lanes (so the
+/// ShiftRows inside `aesenclast` is the identity). Returns (s ^ (s <<< 24), rol2(...)):
+/// L(s) is their XOR.
 #[inline(always)]
-unsafe fn round1(x0: &mut __m128i, x1: __m128i, x2: __m128i, x3: __m128i, key: u32) {
+unsafe fn tau_l1(t: __m128i) -> (__m128i, __m128i) {
     // SAFETY: AES-NI + SSSE3 enabled by the callers.
     unsafe {
         let m0f = _mm_set1_epi8(0x0f);
-        let t = _mm_xor_si128(
-            _mm_xor_si128(x1, x2),
-            _mm_xor_si128(x3, _mm_set1_epi32(key as i32)),
-        );
         let y = _mm_xor_si128(
             _mm_shuffle_epi8(c128(&PRE_LO), _mm_and_si128(t, m0f)),
             _mm_shuffle_epi8(c128(&PRE_HI), _mm_and_si128(_mm_srli_epi16(t, 4), m0f)),
         );
-        // Every lane holds the same word, so ShiftRows inside aesenclast is the identity.
         let z = _mm_aesenclast_si128(y, _mm_setzero_si128());
         let s = _mm_xor_si128(
             _mm_shuffle_epi8(c128(&POST_LO), _mm_and_si128(z, m0f)),
@@ -289,10 +286,30 @@ unsafe fn round1(x0: &mut __m128i, x1: __m128i, x2: __m128i, x3: __m128i, key: u
             ),
         );
         let a2 = _mm_or_si128(_mm_slli_epi32(a, 2), _mm_srli_epi32(a, 30));
-        *x0 = _mm_xor_si128(
-            *x0,
-            _mm_xor_si128(_mm_xor_si128(s, _mm_shuffle_epi8(s, c128(&ROL24))), a2),
-        );
+        (_mm_xor_si128(s, _mm_shuffle_epi8(s, c128(&ROL24))), a2)
+    }
+}
+
+/// Round `r` of the single-block path: X_{r+4} (into `x0`) = X_r ^ L(τ(t)); `x2`, `x3`
+/// are X_{r+2}, X_{r+3}, which give the next round's input.
+#[inline(always)]
+unsafe fn step1(
+    t: &mut __m128i,
+    x0: &mut __m128i,
+    x2: __m128i,
+    x3: __m128i,
+    rk: &[u32; ROUNDS],
+    r: usize,
+) {
+    // SAFETY: AES-NI + SSSE3 enabled by the callers.
+    unsafe {
+        let (c, a2) = tau_l1(*t);
+        let x0c = _mm_xor_si128(*x0, c);
+        if r + 1 < ROUNDS {
+            let pre = _mm_xor_si128(_mm_xor_si128(x2, x3), _mm_set1_epi32(rk[r + 1] as i32));
+            *t = _mm_xor_si128(_mm_xor_si128(pre, x0c), a2);
+        }
+        *x0 = _mm_xor_si128(x0c, a2);
     }
 }
 
@@ -310,11 +327,17 @@ unsafe fn block1(rk: &[u32; ROUNDS], v: __m128i) -> __m128i {
             _mm_shuffle_epi32(w, 0xaa),
             _mm_shuffle_epi32(w, 0xff),
         );
+        // The next round's input t_{i+1} = (X_{i+2} ^ X_{i+3} ^ rk_{i+1} ^ X_i ^ c) ^ a2 takes
+        // one XOR after L; everything else is off the critical path.
+        let mut t = _mm_xor_si128(
+            _mm_xor_si128(x1, x2),
+            _mm_xor_si128(x3, _mm_set1_epi32(rk[0] as i32)),
+        );
         for r in (0..ROUNDS).step_by(4) {
-            round1(&mut x0, x1, x2, x3, rk[r]);
-            round1(&mut x1, x2, x3, x0, rk[r + 1]);
-            round1(&mut x2, x3, x0, x1, rk[r + 2]);
-            round1(&mut x3, x0, x1, x2, rk[r + 3]);
+            step1(&mut t, &mut x0, x2, x3, rk, r);
+            step1(&mut t, &mut x1, x3, x0, rk, r + 1);
+            step1(&mut t, &mut x2, x0, x1, rk, r + 2);
+            step1(&mut t, &mut x3, x1, x2, rk, r + 3);
         }
         let y = _mm_unpacklo_epi64(_mm_unpacklo_epi32(x3, x2), _mm_unpacklo_epi32(x1, x0));
         _mm_shuffle_epi8(y, bswap)

@@ -450,6 +450,37 @@ unsafe fn rounds128(rk: &[u32; ROUNDS], p: *mut u8) {
     }
 }
 
+/// Round `r` of the single-block path: X_{r+4} (into `x0`) = X_r ^ L(τ(t)), and the next
+/// round's input t = (X_{r+2} ^ X_{r+3} ^ rk_{r+1}) ^ a ^ b, one `vpternlogd` after L
+/// (the XOR of the older words is off the critical path).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn step1(
+    t: &mut __m128i,
+    x0: &mut __m128i,
+    x1: __m128i,
+    x2: __m128i,
+    x3: __m128i,
+    rk: &[u32; ROUNDS],
+    r: usize,
+    m1: __m128i,
+    m2: __m128i,
+) {
+    // SAFETY: avx512vl + gfni enabled by the callers.
+    unsafe {
+        let _ = x1;
+        let s = _mm_gf2p8affine_epi64_epi8::<C1>(*t, m1);
+        let s = _mm_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
+        let a = _mm_ternarylogic_epi32::<0x96>(s, _mm_rol_epi32::<2>(s), _mm_rol_epi32::<10>(s));
+        let b = _mm_ternarylogic_epi32::<0x96>(*x0, _mm_rol_epi32::<18>(s), _mm_rol_epi32::<24>(s));
+        if r + 1 < ROUNDS {
+            let pre = _mm_ternarylogic_epi32::<0x96>(x2, x3, _mm_set1_epi32(rk[r + 1] as i32));
+            *t = _mm_ternarylogic_epi32::<0x96>(pre, a, b);
+        }
+        *x0 = _mm_xor_si128(a, b);
+    }
+}
+
 /// One block held in an xmm (bytes as in memory) through the rounds: the latency path
 /// of the serial modes (no memory round trip between blocks).
 #[inline(always)]
@@ -467,11 +498,16 @@ unsafe fn block1(rk: &[u32; ROUNDS], v: __m128i) -> __m128i {
             _mm_srli_si128(w, 8),
             _mm_srli_si128(w, 12),
         );
+        // Latency-minimal schedule: the next round's input
+        // t_{i+1} = (X_{i+2} ^ X_{i+3} ^ rk_{i+1}) ^ a ^ b is one vpternlogd after L, where
+        // X_{i+4} = a ^ b; the XOR of the older words is computed off the critical path.
+        let mut t =
+            _mm_ternarylogic_epi32::<0x96>(x1, x2, _mm_xor_si128(x3, _mm_set1_epi32(rk[0] as i32)));
         for r in (0..ROUNDS).step_by(4) {
-            round128(&mut x0, x1, x2, x3, rk[r], m1, m2);
-            round128(&mut x1, x2, x3, x0, rk[r + 1], m1, m2);
-            round128(&mut x2, x3, x0, x1, rk[r + 2], m1, m2);
-            round128(&mut x3, x0, x1, x2, rk[r + 3], m1, m2);
+            step1(&mut t, &mut x0, x1, x2, x3, rk, r, m1, m2);
+            step1(&mut t, &mut x1, x2, x3, x0, rk, r + 1, m1, m2);
+            step1(&mut t, &mut x2, x3, x0, x1, rk, r + 2, m1, m2);
+            step1(&mut t, &mut x3, x0, x1, x2, rk, r + 3, m1, m2);
         }
         let y = _mm_unpacklo_epi64(_mm_unpacklo_epi32(x3, x2), _mm_unpacklo_epi32(x1, x0));
         _mm_shuffle_epi8(y, bswap)
