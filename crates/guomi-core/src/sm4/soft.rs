@@ -3,36 +3,43 @@
 //! Sixteen blocks go through the rounds together. In each round the 64 S-box inputs
 //! (4 bytes of 16 blocks) are transposed into eight 64-bit bit planes, the S-box is
 //! evaluated as a boolean circuit on the planes, and the planes are transposed back.
-//! The circuit uses the affine-equivalence of the SM4 S-box with inversion in
-//! GF(2^8) = GF(2)[x]/(x^8+x^7+x^6+x^5+x^4+x^2+1):
 //!
-//! `S(x) = A·(A·x + C)^-1 + C`, `A` circulant, `C = 0xd3` (see `derive_affine.py`,
-//! which finds and checks this representation against the table of GB/T 32907 §6.2).
+//! The circuit uses the affine-equivalence of the SM4 S-box with inversion in GF(2^8)
+//! (`S(x) = A·(A·x + C)^-1 + C` over GF(2)[x]/(x^8+x^7+x^6+x^5+x^4+x^2+1)), with the
+//! inversion done in the isomorphic tower field GF((2^4)^2): GF(16) = GF(2)[z]/(z^4+z+1),
+//! GF(256) = GF(16)[y]/(y^2 + y + λ), λ = z^3. The field isomorphism is folded into the
+//! affine maps, so the S-box is `S(x) = M_out·inv_tower(M_in·x + c_in) + C`.
+//! `derive_affine.py` derives `M_in`, `c_in`, `M_out` and checks them against the §6.2
+//! table for all 256 inputs.
 //!
-//! The inversion is `x^254` (4 multiplications, 7 squarings), all AND/XOR on planes:
-//! no branch and no memory access depends on the data or the key.
+//! Everything is AND/XOR/NOT on planes: no branch and no memory access depends on the
+//! data or the key.
 
 use super::ROUNDS;
 
-/// Rows of `A` (output bit i = parity(row[i] & x)); from `derive_affine.py`.
-const A_ROWS: [u8; 8] = [0xa7, 0x4f, 0x9e, 0x3d, 0x7a, 0xf4, 0xe9, 0xd3];
-/// The constant `C` of the representation.
-const C: u8 = 0xd3;
+/// Rows of `M_in` (output bit i = parity(row[i] & x)) and `c_in`: x ↦ tower(A·x + C).
+const IN_ROWS: [u8; 8] = [0xd8, 0x65, 0xbe, 0xe3, 0x93, 0x40, 0xc4, 0x7f];
+const IN_C: u8 = 0xac;
+/// Rows of `M_out` = A·Φ^-1 and the constant C = 0xd3.
+const OUT_ROWS: [u8; 8] = [0x93, 0x45, 0xe4, 0x95, 0x1a, 0xba, 0x57, 0x19];
+const OUT_C: u8 = 0xd3;
 
 type Planes = [u64; 8];
+/// A GF(16) element in bit planes (coefficients of 1, z, z^2, z^3).
+type Nib = [u64; 4];
 
-/// `A·x + C` on bit planes (A and C are public constants).
+/// `M·x + c` on bit planes (M and c are public constants).
 #[inline(always)]
-fn affine(x: &Planes) -> Planes {
+fn affine(x: &Planes, rows: &[u8; 8], c: u8) -> Planes {
     let mut out = [0u64; 8];
     for (i, o) in out.iter_mut().enumerate() {
         let mut acc = 0u64;
         for (j, p) in x.iter().enumerate() {
-            if (A_ROWS[i] >> j) & 1 == 1 {
+            if (rows[i] >> j) & 1 == 1 {
                 acc ^= *p;
             }
         }
-        if (C >> i) & 1 == 1 {
+        if (c >> i) & 1 == 1 {
             acc = !acc;
         }
         *o = acc;
@@ -40,62 +47,66 @@ fn affine(x: &Planes) -> Planes {
     out
 }
 
-/// Reduces a 15-coefficient product modulo x^8+x^7+x^6+x^5+x^4+x^2+1.
+/// GF(16) product modulo z^4 + z + 1.
 #[inline(always)]
-fn reduce(mut p: [u64; 15]) -> Planes {
-    // x^8 = x^7+x^6+x^5+x^4+x^2+1; fold from the top so carries cascade correctly.
-    for k in (8..15).rev() {
-        let v = p[k];
-        p[k - 1] ^= v;
-        p[k - 2] ^= v;
-        p[k - 3] ^= v;
-        p[k - 4] ^= v;
-        p[k - 6] ^= v;
-        p[k - 8] ^= v;
-    }
-    [p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]]
-}
-
-#[inline(always)]
-fn gf_mul(a: &Planes, b: &Planes) -> Planes {
-    let mut p = [0u64; 15];
-    for i in 0..8 {
-        for j in 0..8 {
+fn g16_mul(a: &Nib, b: &Nib) -> Nib {
+    let mut p = [0u64; 7];
+    for i in 0..4 {
+        for j in 0..4 {
             p[i + j] ^= a[i] & b[j];
         }
     }
-    reduce(p)
-}
-
-#[inline(always)]
-fn gf_sqr(a: &Planes) -> Planes {
-    let mut p = [0u64; 15];
-    for i in 0..8 {
-        p[2 * i] = a[i];
+    // z^k = z^(k-4)·(z + 1), folded from the top.
+    for k in (4..7).rev() {
+        let v = p[k];
+        p[k - 4] ^= v;
+        p[k - 3] ^= v;
     }
-    reduce(p)
+    [p[0], p[1], p[2], p[3]]
 }
 
-/// `x^254` = x^-1 (0 maps to 0).
+/// GF(16) square (linear: a0 + a1 z^2 + a2 z^4 + a3 z^6, reduced).
 #[inline(always)]
-fn gf_inv(x: &Planes) -> Planes {
-    let x2 = gf_sqr(x);
-    let x3 = gf_mul(&x2, x);
-    let x6 = gf_sqr(&x3);
-    let x12 = gf_sqr(&x6);
-    let x14 = gf_mul(&x12, &x2);
-    let x15 = gf_mul(&x12, &x3);
-    let x30 = gf_sqr(&x15);
-    let x60 = gf_sqr(&x30);
-    let x120 = gf_sqr(&x60);
-    let x240 = gf_sqr(&x120);
-    gf_mul(&x240, &x14)
+fn g16_sqr(a: &Nib) -> Nib {
+    [a[0] ^ a[2], a[2], a[1] ^ a[3], a[3]]
+}
+
+/// Multiplication by λ = z^3 (linear).
+#[inline(always)]
+fn g16_mul_lambda(a: &Nib) -> Nib {
+    [a[1], a[1] ^ a[2], a[2] ^ a[3], a[0] ^ a[3]]
+}
+
+/// GF(16) inverse as a^14 = a^2·a^4·a^8 (0 maps to 0).
+#[inline(always)]
+fn g16_inv(a: &Nib) -> Nib {
+    let a2 = g16_sqr(a);
+    let a4 = g16_sqr(&a2);
+    let a8 = g16_sqr(&a4);
+    g16_mul(&g16_mul(&a2, &a4), &a8)
+}
+
+/// Inversion in GF((2^4)^2): (a·y + b)^-1 = a·d·y + (a + b)·d with
+/// d = (a^2·λ + a·b + b^2)^-1 (0 maps to 0).
+#[inline(always)]
+fn tower_inv(x: &Planes) -> Planes {
+    let b: Nib = [x[0], x[1], x[2], x[3]];
+    let a: Nib = [x[4], x[5], x[6], x[7]];
+    let ab = g16_mul(&a, &b);
+    let l = g16_mul_lambda(&g16_sqr(&a));
+    let b2 = g16_sqr(&b);
+    let delta: Nib = core::array::from_fn(|i| l[i] ^ ab[i] ^ b2[i]);
+    let d = g16_inv(&delta);
+    let hi = g16_mul(&a, &d);
+    let a_b: Nib = core::array::from_fn(|i| a[i] ^ b[i]);
+    let lo = g16_mul(&a_b, &d);
+    [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
 }
 
 /// The S-box on 64 bytes held as bit planes.
 #[inline(always)]
 fn sbox_planes(x: &Planes) -> Planes {
-    affine(&gf_inv(&affine(x)))
+    affine(&tower_inv(&affine(x, &IN_ROWS, IN_C)), &OUT_ROWS, OUT_C)
 }
 
 /// Transposes the 8x8 bit matrix held in `x` (row k = byte k, column j = bit j).
