@@ -1,8 +1,9 @@
 //! Portable, constant-time SM4 rounds: a bitsliced S-box.
 //!
-//! Sixteen blocks go through the rounds together. In each round the 64 S-box inputs
-//! (4 bytes of 16 blocks) are transposed into eight 64-bit bit planes, the S-box is
-//! evaluated as a boolean circuit on the planes, and the planes are transposed back.
+//! Bulk: 64 blocks at a time, fully bitsliced (bit k of word i of 64 blocks in one u64;
+//! the rotations of L become plane renamings, transposes only on load and store).
+//! Fewer blocks (single blocks of the serial modes, tails): 16 at a time, where each round
+//! transposes the 64 S-box inputs (4 bytes of 16 blocks) into eight bit planes and back.
 //!
 //! The circuit uses the affine-equivalence of the SM4 S-box with inversion in GF(2^8)
 //! (`S(x) = A·(A·x + C)^-1 + C` over GF(2)[x]/(x^8+x^7+x^6+x^5+x^4+x^2+1)), with the
@@ -210,9 +211,122 @@ fn crypt16(rk: &[u32; ROUNDS], data: &mut [u8]) {
     }
 }
 
-/// Runs the rounds with `rk` on every block of `data` (a whole number of blocks).
+/// Transposes the 64x64 bit matrix `a` in place: bit c of `a[r]` moves to bit r of `a[c]`.
+fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut m: u64 = 0x0000_0000_ffff_ffff;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            // Swap the upper-right and lower-left j x j blocks of each 2j x 2j block.
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
+/// One round on fully bitsliced words: `x0[k]` holds bit k of word X0 of 64 blocks.
+/// §7.1: X0 ^= L(τ(X1 ^ X2 ^ X3 ^ rk)); the rotations of L are plane renamings.
+#[inline(always)]
+fn round64(x0: &mut [u64; 32], x1: &[u64; 32], x2: &[u64; 32], x3: &[u64; 32], rk: u32) {
+    let mut t = [0u64; 32];
+    for k in 0..32 {
+        // The round key is secret: a mask, not a branch.
+        let key = 0u64.wrapping_sub(u64::from((rk >> k) & 1));
+        t[k] = x1[k] ^ x2[k] ^ x3[k] ^ key;
+    }
+    // τ: the S-box on each byte (planes 8j..8j+8 are the bits of byte j).
+    let mut s = [0u64; 32];
+    for j in 0..4 {
+        let byte: Planes = core::array::from_fn(|m| t[8 * j + m]);
+        s[8 * j..8 * j + 8].copy_from_slice(&sbox_planes(&byte));
+    }
+    // L: bit k of (s <<< n) is bit (k - n) mod 32 of s.
+    for k in 0..32 {
+        x0[k] ^= s[k] ^ s[(k + 30) % 32] ^ s[(k + 22) % 32] ^ s[(k + 14) % 32] ^ s[(k + 8) % 32];
+    }
+}
+
+/// §7.1 on exactly 64 blocks (1024 bytes) with the whole state bitsliced: the bit-matrix
+/// transposes happen once per block, not once per round.
+fn crypt64(rk: &[u32; ROUNDS], data: &mut [u8]) {
+    debug_assert_eq!(data.len(), 1024);
+    // Rows: word 2h in the low half, word 2h + 1 in the high half, one row per block.
+    let mut planes = [[0u64; 64]; 2];
+    for (b, block) in data.chunks_exact(16).enumerate() {
+        let w = |i: usize| {
+            u64::from(u32::from_be_bytes(
+                block[4 * i..4 * i + 4].try_into().unwrap(),
+            ))
+        };
+        planes[0][b] = w(0) | (w(1) << 32);
+        planes[1][b] = w(2) | (w(3) << 32);
+    }
+    transpose64(&mut planes[0]);
+    transpose64(&mut planes[1]);
+    let mut x0: [u64; 32] = planes[0][..32].try_into().unwrap();
+    let mut x1: [u64; 32] = planes[0][32..].try_into().unwrap();
+    let mut x2: [u64; 32] = planes[1][..32].try_into().unwrap();
+    let mut x3: [u64; 32] = planes[1][32..].try_into().unwrap();
+    for r in (0..ROUNDS).step_by(4) {
+        round64(&mut x0, &x1, &x2, &x3, rk[r]);
+        round64(&mut x1, &x2, &x3, &x0, rk[r + 1]);
+        round64(&mut x2, &x3, &x0, &x1, rk[r + 2]);
+        round64(&mut x3, &x0, &x1, &x2, rk[r + 3]);
+    }
+    // (Y0, Y1, Y2, Y3) = (X35, X34, X33, X32) = (x3, x2, x1, x0).
+    planes[0][..32].copy_from_slice(&x3);
+    planes[0][32..].copy_from_slice(&x2);
+    planes[1][..32].copy_from_slice(&x1);
+    planes[1][32..].copy_from_slice(&x0);
+    transpose64(&mut planes[0]);
+    transpose64(&mut planes[1]);
+    for (b, block) in data.chunks_exact_mut(16).enumerate() {
+        let (r0, r1) = (planes[0][b], planes[1][b]);
+        block[0..4].copy_from_slice(&(r0 as u32).to_be_bytes());
+        block[4..8].copy_from_slice(&((r0 >> 32) as u32).to_be_bytes());
+        block[8..12].copy_from_slice(&(r1 as u32).to_be_bytes());
+        block[12..16].copy_from_slice(&((r1 >> 32) as u32).to_be_bytes());
+    }
+}
+
+/// Runs the rounds with `rk` on every block of `data` (a whole number of blocks):
+/// 64 blocks at a time fully bitsliced, the rest 16 at a time.
 pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
-    for chunk in data.chunks_mut(256) {
+    let mut big = data.chunks_exact_mut(1024);
+    for chunk in &mut big {
+        crypt64(rk, chunk);
+    }
+    for chunk in big.into_remainder().chunks_mut(256) {
         crypt16(rk, chunk);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose64_moves_bit_r_c_to_c_r() {
+        for (r, c) in [
+            (0usize, 0usize),
+            (0, 63),
+            (63, 0),
+            (5, 40),
+            (40, 5),
+            (31, 32),
+            (62, 1),
+        ] {
+            let mut a = [0u64; 64];
+            a[r] = 1 << c;
+            transpose64(&mut a);
+            for (i, v) in a.iter().enumerate() {
+                assert_eq!(*v, if i == c { 1 << r } else { 0 }, "({r},{c})");
+            }
+        }
     }
 }
