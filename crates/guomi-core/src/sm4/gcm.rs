@@ -503,9 +503,8 @@ impl Stream {
             self.xor(&mut out[start..]);
         } else {
             self.xor(&mut out[start..]);
-            // Borrow dance: absorb the ciphertext just written.
-            let ct = out[start..].to_vec();
-            self.absorb(&ct);
+            // GHASH the ciphertext just written.
+            self.absorb(&out[start..]);
         }
         Ok(())
     }
