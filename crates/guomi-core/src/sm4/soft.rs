@@ -161,12 +161,32 @@ fn tau16(words: &mut [u32; 16]) {
     }
 }
 
-/// §6.2 τ of one word (the key schedule uses this).
+/// §6.2 τ of one word: its four bytes as the rows of an 8x8 bit matrix, transposed into
+/// eight (4-bit) planes, through the same circuit, and back. Used by the key schedule and
+/// the single-block path.
 pub(crate) fn tau(word: u32) -> u32 {
-    let mut w = [0u32; 16];
-    w[0] = word;
-    tau16(&mut w);
-    w[0]
+    let x = transpose8x8(u64::from(word));
+    let planes: Planes = core::array::from_fn(|j| (x >> (8 * j)) & 0xff);
+    let s = sbox_planes(&planes);
+    // The constants of the affine maps also flip the unused bits: mask each plane.
+    let y = s
+        .iter()
+        .enumerate()
+        .fold(0u64, |acc, (j, p)| acc | ((p & 0xff) << (8 * j)));
+    transpose8x8(y) as u32
+}
+
+/// §7.1 on one block with scalar words and [`tau`]: the latency path of the serial modes.
+fn crypt1(rk: &[u32; ROUNDS], block: &mut [u8]) {
+    let w = |i: usize| u32::from_be_bytes(block[4 * i..4 * i + 4].try_into().unwrap());
+    let mut x = [w(0), w(1), w(2), w(3)];
+    for (r, &k) in rk.iter().enumerate() {
+        let t = x[(r + 1) % 4] ^ x[(r + 2) % 4] ^ x[(r + 3) % 4] ^ k;
+        x[r % 4] ^= l(tau(t));
+    }
+    for i in 0..4 {
+        block[4 * i..4 * i + 4].copy_from_slice(&x[3 - i].to_be_bytes());
+    }
 }
 
 /// §6.2 L: B ^ (B <<< 2) ^ (B <<< 10) ^ (B <<< 18) ^ (B <<< 24).
@@ -301,7 +321,12 @@ pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
     for chunk in &mut big {
         crypt64(rk, chunk);
     }
-    for chunk in big.into_remainder().chunks_mut(256) {
+    let rest = big.into_remainder();
+    if rest.len() == 16 {
+        crypt1(rk, rest);
+        return;
+    }
+    for chunk in rest.chunks_mut(256) {
         crypt16(rk, chunk);
     }
 }
