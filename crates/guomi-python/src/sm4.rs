@@ -48,10 +48,7 @@ fn decrypt_with<'py>(
     if p.unwrap_or(m.default_padding()) == Padding::None {
         // Same length out: decrypt straight into the new bytes object.
         return new_bytes(py, data.len(), |out| {
-            out.copy_from_slice(data);
-            modes::decrypt_in_place(c, m, iv, p, out)
-                .map(|_| ())
-                .py_err()
+            modes::decrypt_into_unpadded(c, m, iv, data, out).py_err()
         });
     }
     let v = maybe_detach(py, data.len(), || modes::decrypt(c, m, iv, p, data)).py_err()?;

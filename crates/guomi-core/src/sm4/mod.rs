@@ -312,6 +312,19 @@ impl Sm4 {
 }
 
 impl Sm4 {
+    /// ECB from `src` into `dst` (whole blocks, equal lengths) without a separate copy
+    /// where the backend supports it.
+    pub(crate) fn blocks_to(&self, decrypt: bool, src: &[u8], dst: &mut [u8]) {
+        debug_assert_eq!(src.len(), dst.len());
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            x86_avx512::crypt_blocks_to(self.keys(decrypt), src, dst);
+            return;
+        }
+        dst.copy_from_slice(src);
+        self.blocks(decrypt, dst);
+    }
+
     /// Fused CBC decryption of a prefix of `data` where the backend has it; returns the
     /// number of bytes done (the caller handles the rest).
     pub(crate) fn cbc_decrypt_fused(&self, reg: &mut [u8; 16], data: &mut [u8]) -> usize {

@@ -360,13 +360,71 @@ pub fn encrypt_into(
             got: out.len(),
         });
     }
-    out[..data.len()].copy_from_slice(data);
     let mut st = State::new(cipher, mode, false, iv);
+    // Whole blocks of ECB and CTR go straight from `data` to `out` (no extra copy pass).
+    let whole = data.len() / BLOCK_SIZE * BLOCK_SIZE;
+    match mode {
+        Mode::Ecb => cipher.blocks_to(false, &data[..whole], &mut out[..whole]),
+        Mode::Ctr => cipher.ctr_xor_to(&mut st.ctr, &data[..whole], &mut out[..whole]),
+        _ => out[..whole].copy_from_slice(&data[..whole]),
+    }
+    let done = if matches!(mode, Mode::Ecb | Mode::Ctr) {
+        whole
+    } else {
+        0
+    };
+    out[whole..data.len()].copy_from_slice(&data[whole..]);
     if mode.is_block_mode() {
         pad(padding, &mut out[data.len()..]);
-        st.blocks(out);
+        st.blocks(&mut out[done..]);
     } else {
-        st.stream(out);
+        st.stream(&mut out[done..]);
+    }
+    Ok(())
+}
+
+/// One-shot decryption without padding (or any stream mode) from `data` into `out` of the
+/// same length.
+pub fn decrypt_into_unpadded(
+    cipher: &Sm4,
+    mode: Mode,
+    iv: Option<&[u8]>,
+    data: &[u8],
+    out: &mut [u8],
+) -> Result<()> {
+    let (iv, padding) = check_params(mode, iv, Some(Padding::None))?;
+    debug_assert_eq!(padding, Padding::None);
+    if out.len() != data.len() {
+        return Err(Error::InvalidLength {
+            what: "output buffer",
+            expected: "the input length",
+            got: out.len(),
+        });
+    }
+    if mode.is_block_mode() && !data.len().is_multiple_of(BLOCK_SIZE) {
+        return Err(Error::InvalidLength {
+            what: "ciphertext",
+            expected: "a multiple of 16 bytes",
+            got: data.len(),
+        });
+    }
+    let mut st = State::new(cipher, mode, true, iv);
+    let whole = data.len() / BLOCK_SIZE * BLOCK_SIZE;
+    match mode {
+        Mode::Ecb => cipher.blocks_to(true, data, out),
+        Mode::Ctr => {
+            cipher.ctr_xor_to(&mut st.ctr, &data[..whole], &mut out[..whole]);
+            out[whole..].copy_from_slice(&data[whole..]);
+            st.stream(&mut out[whole..]);
+        }
+        _ => {
+            out.copy_from_slice(data);
+            if mode.is_block_mode() {
+                st.blocks(out);
+            } else {
+                st.stream(out);
+            }
+        }
     }
     Ok(())
 }

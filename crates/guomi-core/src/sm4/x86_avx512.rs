@@ -121,13 +121,20 @@ unsafe fn untranspose<const G: usize>(
 /// G groups of 16 blocks (256·G bytes at `p`) through the 32 rounds.
 #[inline(always)]
 unsafe fn rounds512<const G: usize>(rk: &[u32; ROUNDS], p: *mut u8) {
-    // SAFETY: the caller guarantees 256·G readable and writable bytes at `p` and enables
-    // avx512f/bw/vl + gfni.
+    // SAFETY: forwarded: the caller's guarantee on `p` covers both source and destination.
+    unsafe { rounds512_to::<G>(rk, p, p) }
+}
+
+/// G groups of 16 blocks from `src` to `dst` (256·G bytes each; the same buffer or disjoint).
+#[inline(always)]
+unsafe fn rounds512_to<const G: usize>(rk: &[u32; ROUNDS], src: *const u8, dst: *mut u8) {
+    // SAFETY: the caller guarantees 256·G readable bytes at `src`, writable at `dst`, and
+    // enables avx512f/bw/vl + gfni. All loads happen before the stores.
     unsafe {
         let bswap = bswap_mask512();
         let mut x = [[_mm512_setzero_si512(); G]; 4];
         for g in 0..G {
-            let q = p.add(256 * g);
+            let q = src.add(256 * g);
             let r: [__m512i; 4] = core::array::from_fn(|i| {
                 _mm512_shuffle_epi8(_mm512_loadu_si512(q.add(64 * i).cast()), bswap)
             });
@@ -138,7 +145,7 @@ unsafe fn rounds512<const G: usize>(rk: &[u32; ROUNDS], p: *mut u8) {
         }
         let y = rounds_transposed(rk, x);
         for g in 0..G {
-            let q = p.add(256 * g);
+            let q = dst.add(256 * g);
             for (i, v) in untranspose(&y, g, bswap).iter().enumerate() {
                 _mm512_storeu_si512(q.add(64 * i).cast(), *v);
             }
@@ -583,6 +590,29 @@ unsafe fn crypt_blocks_gfni(rk: &[u32; ROUNDS], data: &mut [u8]) {
         }
         buf.fill(0);
     }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
+unsafe fn crypt_blocks_to_gfni(rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) {
+    // SAFETY: features enabled here; `src` and `dst` have equal lengths (checked by the
+    // caller) and every 2048-byte range lies inside both.
+    unsafe {
+        let n = src.len() / 2048 * 2048;
+        let mut off = 0;
+        while off < n {
+            rounds512_to::<8>(rk, src.as_ptr().add(off), dst.as_mut_ptr().add(off));
+            off += 2048;
+        }
+        dst[off..].copy_from_slice(&src[off..]);
+        crypt_blocks_gfni(rk, &mut dst[off..]);
+    }
+}
+
+/// Every block of `src` into `dst` (equal lengths, whole blocks).
+pub(crate) fn crypt_blocks_to(rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len());
+    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW/VL and GFNI).
+    unsafe { crypt_blocks_to_gfni(rk, src, dst) }
 }
 
 /// Every block of `data` (whole blocks).
