@@ -3,7 +3,7 @@
 //! Nonce 7..13 bytes (q = 15 − nonce length bytes of length field), tag 4, 6, ..., 16
 //! bytes. Decryption checks the tag in constant time before returning any plaintext.
 
-use super::{xor_in_place, Sm4, BLOCK_SIZE, KEY_SIZE};
+use super::{xor_in_place, Serial, Sm4, BLOCK_SIZE, KEY_SIZE};
 use crate::cpu::{self, Backend};
 use crate::error::{Error, Result};
 use subtle::ConstantTimeEq;
@@ -25,7 +25,7 @@ impl core::fmt::Debug for Sm4Ccm {
 }
 
 fn check_tag_len(t: usize) -> Result<()> {
-    if (4..=16).contains(&t) && t % 2 == 0 {
+    if (4..=16).contains(&t) && t.is_multiple_of(2) {
         Ok(())
     } else {
         Err(Error::InvalidLength {
@@ -123,10 +123,22 @@ impl Sm4Ccm {
 
     /// Y_i = E(Y_{i−1} ^ B_i) over `data` zero-padded to whole blocks.
     fn cbc_mac(&self, y: &mut [u8; 16], data: &[u8]) {
-        for b in data.chunks(BLOCK_SIZE) {
-            xor_in_place(y, b);
-            self.cipher.encrypt_block(y);
+        let whole = data.len() / BLOCK_SIZE * BLOCK_SIZE;
+        // The serial kernel takes a mutable buffer; CBC-MAC leaves it unchanged, so feed
+        // it from a small stack copy a chunk at a time.
+        let mut buf = [0u8; 1024];
+        for chunk in data[..whole].chunks(1024) {
+            buf[..chunk.len()].copy_from_slice(chunk);
+            self.cipher
+                .serial(Serial::CbcMac, y, &mut buf[..chunk.len()]);
         }
+        if whole < data.len() {
+            let mut last = [0u8; 16];
+            last[..data.len() - whole].copy_from_slice(&data[whole..]);
+            self.cipher.serial(Serial::CbcMac, y, &mut last);
+            last.zeroize();
+        }
+        buf.zeroize();
     }
 
     /// A.3: counter block Ctr_i = flags(q−1) || N || [i]_q.
@@ -214,14 +226,24 @@ impl Sm4Ccm {
 
     /// Decrypts ciphertext || tag into `out` (`data.len() - tag_len` bytes); on a wrong
     /// tag `out` is wiped and `InvalidTag` returned.
-    pub fn decrypt_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> Result<()> {
+    pub fn decrypt_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: &[u8],
+        out: &mut [u8],
+    ) -> Result<()> {
         if data.len() < self.tag_len {
             return Err(Error::InvalidTag);
         }
         let n = data.len() - self.tag_len;
         let q = self.check(nonce, n)?;
         if out.len() != n {
-            return Err(Error::InvalidLength { what: "output buffer", expected: "ciphertext length", got: out.len() });
+            return Err(Error::InvalidLength {
+                what: "output buffer",
+                expected: "ciphertext length",
+                got: out.len(),
+            });
         }
         let c0 = Self::ctr0(nonce, q);
         out.copy_from_slice(&data[..n]);

@@ -155,3 +155,77 @@ for name, (m, c) in {"AESNI pre": (M1, c1), "AESNI post": (M3, c3)}.items():
     print(name, "lo", ", ".join(f"0x{v:02x}" for v in lo))
     print(name, "hi", ", ".join(f"0x{v:02x}" for v in hi))
 print("soft: A rows (bit masks)", ", ".join(f"0x{r:02x}" for r in A), "C", hex(C))
+
+
+# 5. Portable (soft.rs): inversion in a tower field GF((2^4)^2), which costs a fraction of
+#    the gates of x^254. GF(16) = GF(2)[z]/(z^4 + z + 1); GF(256) = GF(16)[y]/(y^2 + y + λ);
+#    an element a·y + b is stored with b in bits 0..3 and a in bits 4..7.
+def g16mul(a, b):
+    r = 0
+    for i in range(4):
+        if (b >> i) & 1:
+            r ^= a << i
+    for k in (6, 5, 4):
+        if (r >> k) & 1:
+            r ^= (1 << k) | (0b11 << (k - 4))
+    return r
+
+
+def g16inv(a):
+    r = 1
+    for _ in range(14):
+        r = g16mul(r, a)
+    return r
+
+
+LAMBDA = next(l for l in range(1, 16) if all(g16mul(v, v) ^ v != l for v in range(16)))
+
+
+def tmul(x, w):
+    a1, b1, a2, b2 = x >> 4, x & 15, w >> 4, w & 15
+    aa = g16mul(a1, a2)
+    hi = aa ^ g16mul(a1, b2) ^ g16mul(a2, b1)
+    lo = g16mul(aa, LAMBDA) ^ g16mul(b1, b2)
+    return (hi << 4) | lo
+
+
+def tinv(x):
+    a, b = x >> 4, x & 15
+    delta = g16mul(g16mul(a, a), LAMBDA) ^ g16mul(a, b) ^ g16mul(b, b)
+    d = g16inv(delta)
+    return (g16mul(a, d) << 4) | g16mul(a ^ b, d)
+
+
+for x in range(1, 256):
+    assert tmul(x, tinv(x)) == 1
+
+
+def tpow(x, e):
+    r = 1
+    for _ in range(e):
+        r = tmul(r, x)
+    return r
+
+
+def teval(poly, g):
+    acc = 0
+    for i in range(9):
+        if (poly >> i) & 1:
+            acc ^= tpow(g, i)
+    return acc
+
+
+gamma = next(g for g in range(2, 256) if teval(SM4_POLY, g) == 0)
+PHI = from_fn(lambda x: __import__("functools").reduce(
+    lambda u, v: u ^ v, [tpow(gamma, j) for j in range(8) if (x >> j) & 1], 0))
+PHI_INV = invert(PHI)
+for x in range(256):
+    assert apply(PHI, ginv(x, SM4_POLY)) == tinv(apply(PHI, x))
+TIN = compose(PHI, A)
+TIN_C = apply(PHI, C)
+TOUT = compose(A, PHI_INV)
+for x in range(256):
+    assert apply(TOUT, tinv(apply(TIN, x) ^ TIN_C)) ^ C == SBOX[x]
+print("tower: lambda", hex(LAMBDA), "gamma", hex(gamma))
+print("tower in rows", ", ".join(f"0x{r:02x}" for r in TIN), "const", hex(TIN_C))
+print("tower out rows", ", ".join(f"0x{r:02x}" for r in TOUT), "const", hex(C))

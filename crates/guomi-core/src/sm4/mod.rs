@@ -177,7 +177,7 @@ impl Sm4 {
     /// # Panics
     /// If `data.len()` is not a multiple of 16.
     pub fn encrypt_blocks(&self, data: &mut [u8]) {
-        assert!(data.len() % BLOCK_SIZE == 0, "whole blocks only");
+        assert!(data.len().is_multiple_of(BLOCK_SIZE), "whole blocks only");
         self.blocks(false, data);
     }
 
@@ -186,7 +186,7 @@ impl Sm4 {
     /// # Panics
     /// If `data.len()` is not a multiple of 16.
     pub fn decrypt_blocks(&self, data: &mut [u8]) {
-        assert!(data.len() % BLOCK_SIZE == 0, "whole blocks only");
+        assert!(data.len().is_multiple_of(BLOCK_SIZE), "whole blocks only");
         self.blocks(true, data);
     }
 
@@ -214,7 +214,7 @@ impl Sm4 {
     /// Many blocks: the widest path of the backend.
     #[inline]
     pub(crate) fn blocks(&self, decrypt: bool, data: &mut [u8]) {
-        debug_assert!(data.len() % BLOCK_SIZE == 0);
+        debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
         let rk = self.keys(decrypt);
         match self.backend {
             #[cfg(target_arch = "x86_64")]
@@ -228,7 +228,12 @@ impl Sm4 {
     /// CTR keystream XORed into `data` (whole blocks), counter = 128-bit big-endian,
     /// advanced by the number of blocks.
     pub(crate) fn ctr_xor(&self, counter: &mut u128, data: &mut [u8]) {
-        debug_assert!(data.len() % BLOCK_SIZE == 0);
+        debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            x86_avx512::ctr_xor(&self.rk.enc, counter, data);
+            return;
+        }
         let mut buf = [0u8; CHUNK];
         for chunk in data.chunks_mut(CHUNK) {
             let ks = &mut buf[..chunk.len()];
@@ -240,6 +245,120 @@ impl Sm4 {
             xor_in_place(chunk, ks);
         }
         buf.zeroize();
+    }
+}
+
+impl Sm4 {
+    /// CTR keystream XORed into `dst` from `src` (whole blocks, equal lengths).
+    pub(crate) fn ctr_xor_to(&self, counter: &mut u128, src: &[u8], dst: &mut [u8]) {
+        debug_assert_eq!(src.len(), dst.len());
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            x86_avx512::ctr_xor_to(&self.rk.enc, counter, src, dst);
+            return;
+        }
+        dst.copy_from_slice(src);
+        self.ctr_xor(counter, dst);
+    }
+}
+
+/// The serial (one block after another) modes, run by [`Sm4::serial`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Serial {
+    /// C_i = E(P_i ^ C_{i-1}); `reg` = C_{i-1}.
+    CbcEncrypt,
+    /// CBC-MAC: Y_i = E(Y_{i-1} ^ B_i), data left unchanged; `reg` = Y.
+    CbcMac,
+    /// CFB128 encryption: C_i = P_i ^ E(C_{i-1}).
+    CfbEncrypt,
+    /// OFB: O_i = E(O_{i-1}), C_i = P_i ^ O_i.
+    Ofb,
+}
+
+impl Sm4 {
+    /// A serial mode over whole blocks, on the backend's lowest-latency path.
+    pub(crate) fn serial(&self, mode: Serial, reg: &mut [u8; 16], data: &mut [u8]) {
+        debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
+        let rk = &self.rk.enc;
+        match self.backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512 => x86_avx512::serial(rk, mode, reg, data),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => x86_avx2::serial(rk, mode, reg, data),
+            _ => {
+                for b in data.chunks_exact_mut(BLOCK_SIZE) {
+                    match mode {
+                        Serial::CbcEncrypt | Serial::CbcMac => {
+                            xor_in_place(reg, b);
+                            soft::crypt_blocks(rk, reg);
+                            if mode == Serial::CbcEncrypt {
+                                b.copy_from_slice(reg);
+                            }
+                        }
+                        Serial::CfbEncrypt => {
+                            soft::crypt_blocks(rk, reg);
+                            xor_in_place(b, reg);
+                            reg.copy_from_slice(b);
+                        }
+                        Serial::Ofb => {
+                            soft::crypt_blocks(rk, reg);
+                            xor_in_place(b, reg);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Sm4 {
+    /// ECB from `src` into `dst` (whole blocks, equal lengths) without a separate copy
+    /// where the backend supports it.
+    pub(crate) fn blocks_to(&self, decrypt: bool, src: &[u8], dst: &mut [u8]) {
+        debug_assert_eq!(src.len(), dst.len());
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            x86_avx512::crypt_blocks_to(self.keys(decrypt), src, dst);
+            return;
+        }
+        dst.copy_from_slice(src);
+        self.blocks(decrypt, dst);
+    }
+
+    /// Fused CBC decryption of a prefix of `data` where the backend has it; returns the
+    /// number of bytes done (the caller handles the rest).
+    pub(crate) fn cbc_decrypt_fused(&self, reg: &mut [u8; 16], data: &mut [u8]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            return x86_avx512::cbc_decrypt(&self.rk.dec, reg, data);
+        }
+        let _ = (reg, data);
+        0
+    }
+
+    /// Fused CFB decryption of a prefix of `data`; returns the bytes done.
+    pub(crate) fn cfb_decrypt_fused(&self, reg: &mut [u8; 16], data: &mut [u8]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            return x86_avx512::cfb_decrypt(&self.rk.enc, reg, data);
+        }
+        let _ = (reg, data);
+        0
+    }
+
+    /// XEX over whole blocks: `data = E/D(data ^ tweaks) ^ tweaks` (tweaks as long as data).
+    pub(crate) fn xex(&self, decrypt: bool, tweaks: &[u8], data: &mut [u8]) {
+        debug_assert!(tweaks.len() >= data.len());
+        #[allow(unused_mut)]
+        let mut done = 0;
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 {
+            done = x86_avx512::xex(self.keys(decrypt), tweaks, data);
+        }
+        let (rest, tw) = (&mut data[done..], &tweaks[done..]);
+        xor_in_place(rest, tw);
+        self.blocks(decrypt, rest);
+        xor_in_place(rest, tw);
     }
 }
 

@@ -12,7 +12,7 @@
 //! CFB is CFB128 (full-block feedback); a final partial block uses the first bytes of the
 //! keystream, as OpenSSL does. The stream modes (CTR, CFB, OFB) take no padding.
 
-use super::{iv16, xor_in_place, Sm4, BLOCK_SIZE, CHUNK};
+use super::{iv16, xor_in_place, Serial, Sm4, BLOCK_SIZE, CHUNK};
 use crate::error::{Error, Result};
 use subtle::{ConditionallySelectable, ConstantTimeEq, ConstantTimeLess};
 use zeroize::Zeroize;
@@ -243,20 +243,15 @@ impl State {
 
     /// ECB/CBC on whole blocks in place.
     fn blocks(&mut self, d: &mut [u8]) {
-        debug_assert!(d.len() % BLOCK_SIZE == 0);
+        debug_assert!(d.len().is_multiple_of(BLOCK_SIZE));
         match (self.mode, self.decrypt) {
             (Mode::Ecb, dec) => self.cipher.blocks(dec, d),
-            (Mode::Cbc, false) => {
-                // C_i = E(P_i ^ C_{i-1}): serial, single-block path.
-                for b in d.chunks_exact_mut(BLOCK_SIZE) {
-                    let b: &mut [u8; 16] = b.try_into().unwrap();
-                    xor_in_place(b, &self.reg);
-                    self.cipher.block(false, b);
-                    self.reg = *b;
-                }
-            }
+            // C_i = E(P_i ^ C_{i-1}): serial, single-block path.
+            (Mode::Cbc, false) => self.cipher.serial(Serial::CbcEncrypt, &mut self.reg, d),
             (Mode::Cbc, true) => {
                 // P_i = D(C_i) ^ C_{i-1}: all D(C_i) in parallel, a chunk at a time.
+                let done = self.cipher.cbc_decrypt_fused(&mut self.reg, d);
+                let d = &mut d[done..];
                 let mut saved = [0u8; CHUNK];
                 for chunk in d.chunks_mut(CHUNK) {
                     let n = chunk.len();
@@ -285,21 +280,12 @@ impl State {
             let body = &mut d[i..i + whole];
             match (self.mode, self.decrypt) {
                 (Mode::Ctr, _) => self.cipher.ctr_xor(&mut self.ctr, body),
-                (Mode::Ofb, _) => {
-                    for b in body.chunks_exact_mut(BLOCK_SIZE) {
-                        self.cipher.block(false, &mut self.reg);
-                        xor_in_place(b, &self.reg);
-                    }
-                }
-                (Mode::Cfb, false) => {
-                    for b in body.chunks_exact_mut(BLOCK_SIZE) {
-                        self.cipher.block(false, &mut self.reg);
-                        xor_in_place(b, &self.reg);
-                        self.reg.copy_from_slice(b);
-                    }
-                }
+                (Mode::Ofb, _) => self.cipher.serial(Serial::Ofb, &mut self.reg, body),
+                (Mode::Cfb, false) => self.cipher.serial(Serial::CfbEncrypt, &mut self.reg, body),
                 (Mode::Cfb, true) => {
                     // P_i = C_i ^ E(C_{i-1}): keystream of a chunk in one batch.
+                    let done = self.cipher.cfb_decrypt_fused(&mut self.reg, body);
+                    let body = &mut body[done..];
                     let mut ks = [0u8; CHUNK];
                     for chunk in body.chunks_mut(CHUNK) {
                         let n = chunk.len();
@@ -374,13 +360,71 @@ pub fn encrypt_into(
             got: out.len(),
         });
     }
-    out[..data.len()].copy_from_slice(data);
     let mut st = State::new(cipher, mode, false, iv);
+    // Whole blocks of ECB and CTR go straight from `data` to `out` (no extra copy pass).
+    let whole = data.len() / BLOCK_SIZE * BLOCK_SIZE;
+    match mode {
+        Mode::Ecb => cipher.blocks_to(false, &data[..whole], &mut out[..whole]),
+        Mode::Ctr => cipher.ctr_xor_to(&mut st.ctr, &data[..whole], &mut out[..whole]),
+        _ => out[..whole].copy_from_slice(&data[..whole]),
+    }
+    let done = if matches!(mode, Mode::Ecb | Mode::Ctr) {
+        whole
+    } else {
+        0
+    };
+    out[whole..data.len()].copy_from_slice(&data[whole..]);
     if mode.is_block_mode() {
         pad(padding, &mut out[data.len()..]);
-        st.blocks(out);
+        st.blocks(&mut out[done..]);
     } else {
-        st.stream(out);
+        st.stream(&mut out[done..]);
+    }
+    Ok(())
+}
+
+/// One-shot decryption without padding (or any stream mode) from `data` into `out` of the
+/// same length.
+pub fn decrypt_into_unpadded(
+    cipher: &Sm4,
+    mode: Mode,
+    iv: Option<&[u8]>,
+    data: &[u8],
+    out: &mut [u8],
+) -> Result<()> {
+    let (iv, padding) = check_params(mode, iv, Some(Padding::None))?;
+    debug_assert_eq!(padding, Padding::None);
+    if out.len() != data.len() {
+        return Err(Error::InvalidLength {
+            what: "output buffer",
+            expected: "the input length",
+            got: out.len(),
+        });
+    }
+    if mode.is_block_mode() && !data.len().is_multiple_of(BLOCK_SIZE) {
+        return Err(Error::InvalidLength {
+            what: "ciphertext",
+            expected: "a multiple of 16 bytes",
+            got: data.len(),
+        });
+    }
+    let mut st = State::new(cipher, mode, true, iv);
+    let whole = data.len() / BLOCK_SIZE * BLOCK_SIZE;
+    match mode {
+        Mode::Ecb => cipher.blocks_to(true, data, out),
+        Mode::Ctr => {
+            cipher.ctr_xor_to(&mut st.ctr, &data[..whole], &mut out[..whole]);
+            out[whole..].copy_from_slice(&data[whole..]);
+            st.stream(&mut out[whole..]);
+        }
+        _ => {
+            out.copy_from_slice(data);
+            if mode.is_block_mode() {
+                st.blocks(out);
+            } else {
+                st.stream(out);
+            }
+        }
     }
     Ok(())
 }
@@ -413,7 +457,7 @@ pub fn decrypt_in_place(
         st.stream(data);
         return Ok(data.len());
     }
-    if data.len() % BLOCK_SIZE != 0 {
+    if !data.len().is_multiple_of(BLOCK_SIZE) {
         return Err(Error::InvalidLength {
             what: "ciphertext",
             expected: "a multiple of 16 bytes",
@@ -503,7 +547,10 @@ impl Streamer {
         let total = self.buf_len + data.len();
         let mut blocks = total / BLOCK_SIZE;
         // A decryptor that unpads keeps the last whole block back for finalize().
-        if self.st.decrypt && self.padding != Padding::None && total % BLOCK_SIZE == 0 && blocks > 0
+        if self.st.decrypt
+            && self.padding != Padding::None
+            && total.is_multiple_of(BLOCK_SIZE)
+            && blocks > 0
         {
             blocks -= 1;
         }

@@ -1,38 +1,46 @@
 //! Portable, constant-time SM4 rounds: a bitsliced S-box.
 //!
-//! Sixteen blocks go through the rounds together. In each round the 64 S-box inputs
-//! (4 bytes of 16 blocks) are transposed into eight 64-bit bit planes, the S-box is
-//! evaluated as a boolean circuit on the planes, and the planes are transposed back.
-//! The circuit uses the affine-equivalence of the SM4 S-box with inversion in
-//! GF(2^8) = GF(2)[x]/(x^8+x^7+x^6+x^5+x^4+x^2+1):
+//! Bulk: 64 blocks at a time, fully bitsliced (bit k of word i of 64 blocks in one u64;
+//! the rotations of L become plane renamings, transposes only on load and store).
+//! Fewer blocks (single blocks of the serial modes, tails): 16 at a time, where each round
+//! transposes the 64 S-box inputs (4 bytes of 16 blocks) into eight bit planes and back.
 //!
-//! `S(x) = A·(A·x + C)^-1 + C`, `A` circulant, `C = 0xd3` (see `derive_affine.py`,
-//! which finds and checks this representation against the table of GB/T 32907 §6.2).
+//! The circuit uses the affine-equivalence of the SM4 S-box with inversion in GF(2^8)
+//! (`S(x) = A·(A·x + C)^-1 + C` over GF(2)[x]/(x^8+x^7+x^6+x^5+x^4+x^2+1)), with the
+//! inversion done in the isomorphic tower field GF((2^4)^2): GF(16) = GF(2)[z]/(z^4+z+1),
+//! GF(256) = GF(16)[y]/(y^2 + y + λ), λ = z^3. The field isomorphism is folded into the
+//! affine maps, so the S-box is `S(x) = M_out·inv_tower(M_in·x + c_in) + C`.
+//! `derive_affine.py` derives `M_in`, `c_in`, `M_out` and checks them against the §6.2
+//! table for all 256 inputs.
 //!
-//! The inversion is `x^254` (4 multiplications, 7 squarings), all AND/XOR on planes:
-//! no branch and no memory access depends on the data or the key.
+//! Everything is AND/XOR/NOT on planes: no branch and no memory access depends on the
+//! data or the key.
 
 use super::ROUNDS;
 
-/// Rows of `A` (output bit i = parity(row[i] & x)); from `derive_affine.py`.
-const A_ROWS: [u8; 8] = [0xa7, 0x4f, 0x9e, 0x3d, 0x7a, 0xf4, 0xe9, 0xd3];
-/// The constant `C` of the representation.
-const C: u8 = 0xd3;
+/// Rows of `M_in` (output bit i = parity(row[i] & x)) and `c_in`: x ↦ tower(A·x + C).
+const IN_ROWS: [u8; 8] = [0xd8, 0x65, 0xbe, 0xe3, 0x93, 0x40, 0xc4, 0x7f];
+const IN_C: u8 = 0xac;
+/// Rows of `M_out` = A·Φ^-1 and the constant C = 0xd3.
+const OUT_ROWS: [u8; 8] = [0x93, 0x45, 0xe4, 0x95, 0x1a, 0xba, 0x57, 0x19];
+const OUT_C: u8 = 0xd3;
 
 type Planes = [u64; 8];
+/// A GF(16) element in bit planes (coefficients of 1, z, z^2, z^3).
+type Nib = [u64; 4];
 
-/// `A·x + C` on bit planes (A and C are public constants).
+/// `M·x + c` on bit planes (M and c are public constants).
 #[inline(always)]
-fn affine(x: &Planes) -> Planes {
+fn affine(x: &Planes, rows: &[u8; 8], c: u8) -> Planes {
     let mut out = [0u64; 8];
     for (i, o) in out.iter_mut().enumerate() {
         let mut acc = 0u64;
         for (j, p) in x.iter().enumerate() {
-            if (A_ROWS[i] >> j) & 1 == 1 {
+            if (rows[i] >> j) & 1 == 1 {
                 acc ^= *p;
             }
         }
-        if (C >> i) & 1 == 1 {
+        if (c >> i) & 1 == 1 {
             acc = !acc;
         }
         *o = acc;
@@ -40,62 +48,66 @@ fn affine(x: &Planes) -> Planes {
     out
 }
 
-/// Reduces a 15-coefficient product modulo x^8+x^7+x^6+x^5+x^4+x^2+1.
+/// GF(16) product modulo z^4 + z + 1.
 #[inline(always)]
-fn reduce(mut p: [u64; 15]) -> Planes {
-    // x^8 = x^7+x^6+x^5+x^4+x^2+1; fold from the top so carries cascade correctly.
-    for k in (8..15).rev() {
-        let v = p[k];
-        p[k - 1] ^= v;
-        p[k - 2] ^= v;
-        p[k - 3] ^= v;
-        p[k - 4] ^= v;
-        p[k - 6] ^= v;
-        p[k - 8] ^= v;
-    }
-    [p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]]
-}
-
-#[inline(always)]
-fn gf_mul(a: &Planes, b: &Planes) -> Planes {
-    let mut p = [0u64; 15];
-    for i in 0..8 {
-        for j in 0..8 {
+fn g16_mul(a: &Nib, b: &Nib) -> Nib {
+    let mut p = [0u64; 7];
+    for i in 0..4 {
+        for j in 0..4 {
             p[i + j] ^= a[i] & b[j];
         }
     }
-    reduce(p)
-}
-
-#[inline(always)]
-fn gf_sqr(a: &Planes) -> Planes {
-    let mut p = [0u64; 15];
-    for i in 0..8 {
-        p[2 * i] = a[i];
+    // z^k = z^(k-4)·(z + 1), folded from the top.
+    for k in (4..7).rev() {
+        let v = p[k];
+        p[k - 4] ^= v;
+        p[k - 3] ^= v;
     }
-    reduce(p)
+    [p[0], p[1], p[2], p[3]]
 }
 
-/// `x^254` = x^-1 (0 maps to 0).
+/// GF(16) square (linear: a0 + a1 z^2 + a2 z^4 + a3 z^6, reduced).
 #[inline(always)]
-fn gf_inv(x: &Planes) -> Planes {
-    let x2 = gf_sqr(x);
-    let x3 = gf_mul(&x2, x);
-    let x6 = gf_sqr(&x3);
-    let x12 = gf_sqr(&x6);
-    let x14 = gf_mul(&x12, &x2);
-    let x15 = gf_mul(&x12, &x3);
-    let x30 = gf_sqr(&x15);
-    let x60 = gf_sqr(&x30);
-    let x120 = gf_sqr(&x60);
-    let x240 = gf_sqr(&x120);
-    gf_mul(&x240, &x14)
+fn g16_sqr(a: &Nib) -> Nib {
+    [a[0] ^ a[2], a[2], a[1] ^ a[3], a[3]]
+}
+
+/// Multiplication by λ = z^3 (linear).
+#[inline(always)]
+fn g16_mul_lambda(a: &Nib) -> Nib {
+    [a[1], a[1] ^ a[2], a[2] ^ a[3], a[0] ^ a[3]]
+}
+
+/// GF(16) inverse as a^14 = a^2·a^4·a^8 (0 maps to 0).
+#[inline(always)]
+fn g16_inv(a: &Nib) -> Nib {
+    let a2 = g16_sqr(a);
+    let a4 = g16_sqr(&a2);
+    let a8 = g16_sqr(&a4);
+    g16_mul(&g16_mul(&a2, &a4), &a8)
+}
+
+/// Inversion in GF((2^4)^2): (a·y + b)^-1 = a·d·y + (a + b)·d with
+/// d = (a^2·λ + a·b + b^2)^-1 (0 maps to 0).
+#[inline(always)]
+fn tower_inv(x: &Planes) -> Planes {
+    let b: Nib = [x[0], x[1], x[2], x[3]];
+    let a: Nib = [x[4], x[5], x[6], x[7]];
+    let ab = g16_mul(&a, &b);
+    let l = g16_mul_lambda(&g16_sqr(&a));
+    let b2 = g16_sqr(&b);
+    let delta: Nib = core::array::from_fn(|i| l[i] ^ ab[i] ^ b2[i]);
+    let d = g16_inv(&delta);
+    let hi = g16_mul(&a, &d);
+    let a_b: Nib = core::array::from_fn(|i| a[i] ^ b[i]);
+    let lo = g16_mul(&a_b, &d);
+    [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
 }
 
 /// The S-box on 64 bytes held as bit planes.
 #[inline(always)]
 fn sbox_planes(x: &Planes) -> Planes {
-    affine(&gf_inv(&affine(x)))
+    affine(&tower_inv(&affine(x, &IN_ROWS, IN_C)), &OUT_ROWS, OUT_C)
 }
 
 /// Transposes the 8x8 bit matrix held in `x` (row k = byte k, column j = bit j).
@@ -149,12 +161,32 @@ fn tau16(words: &mut [u32; 16]) {
     }
 }
 
-/// §6.2 τ of one word (the key schedule uses this).
+/// §6.2 τ of one word: its four bytes as the rows of an 8x8 bit matrix, transposed into
+/// eight (4-bit) planes, through the same circuit, and back. Used by the key schedule and
+/// the single-block path.
 pub(crate) fn tau(word: u32) -> u32 {
-    let mut w = [0u32; 16];
-    w[0] = word;
-    tau16(&mut w);
-    w[0]
+    let x = transpose8x8(u64::from(word));
+    let planes: Planes = core::array::from_fn(|j| (x >> (8 * j)) & 0xff);
+    let s = sbox_planes(&planes);
+    // The constants of the affine maps also flip the unused bits: mask each plane.
+    let y = s
+        .iter()
+        .enumerate()
+        .fold(0u64, |acc, (j, p)| acc | ((p & 0xff) << (8 * j)));
+    transpose8x8(y) as u32
+}
+
+/// §7.1 on one block with scalar words and [`tau`]: the latency path of the serial modes.
+fn crypt1(rk: &[u32; ROUNDS], block: &mut [u8]) {
+    let w = |i: usize| u32::from_be_bytes(block[4 * i..4 * i + 4].try_into().unwrap());
+    let mut x = [w(0), w(1), w(2), w(3)];
+    for (r, &k) in rk.iter().enumerate() {
+        let t = x[(r + 1) % 4] ^ x[(r + 2) % 4] ^ x[(r + 3) % 4] ^ k;
+        x[r % 4] ^= l(tau(t));
+    }
+    for i in 0..4 {
+        block[4 * i..4 * i + 4].copy_from_slice(&x[3 - i].to_be_bytes());
+    }
 }
 
 /// §6.2 L: B ^ (B <<< 2) ^ (B <<< 10) ^ (B <<< 18) ^ (B <<< 24).
@@ -166,7 +198,7 @@ fn l(b: u32) -> u32 {
 /// §7.1 the 32 rounds on up to 16 blocks (`data.len()` = 16·n, n ≤ 16).
 fn crypt16(rk: &[u32; ROUNDS], data: &mut [u8]) {
     let n = data.len() / 16;
-    debug_assert!(n <= 16 && data.len() % 16 == 0);
+    debug_assert!(n <= 16 && data.len().is_multiple_of(16));
     let mut x = [[0u32; 16]; 4];
     for (b, block) in data.chunks_exact(16).enumerate() {
         for i in 0..4 {
@@ -199,9 +231,127 @@ fn crypt16(rk: &[u32; ROUNDS], data: &mut [u8]) {
     }
 }
 
-/// Runs the rounds with `rk` on every block of `data` (a whole number of blocks).
+/// Transposes the 64x64 bit matrix `a` in place: bit c of `a[r]` moves to bit r of `a[c]`.
+fn transpose64(a: &mut [u64; 64]) {
+    let mut j = 32;
+    let mut m: u64 = 0x0000_0000_ffff_ffff;
+    while j != 0 {
+        let mut k = 0;
+        while k < 64 {
+            // Swap the upper-right and lower-left j x j blocks of each 2j x 2j block.
+            let t = ((a[k] >> j) ^ a[k + j]) & m;
+            a[k] ^= t << j;
+            a[k + j] ^= t;
+            k = (k + j + 1) & !j;
+        }
+        j >>= 1;
+        m ^= m << j;
+    }
+}
+
+/// One round on fully bitsliced words: `x0[k]` holds bit k of word X0 of 64 blocks.
+/// §7.1: X0 ^= L(τ(X1 ^ X2 ^ X3 ^ rk)); the rotations of L are plane renamings.
+#[inline(always)]
+fn round64(x0: &mut [u64; 32], x1: &[u64; 32], x2: &[u64; 32], x3: &[u64; 32], rk: u32) {
+    let mut t = [0u64; 32];
+    for k in 0..32 {
+        // The round key is secret: a mask, not a branch.
+        let key = 0u64.wrapping_sub(u64::from((rk >> k) & 1));
+        t[k] = x1[k] ^ x2[k] ^ x3[k] ^ key;
+    }
+    // τ: the S-box on each byte (planes 8j..8j+8 are the bits of byte j).
+    let mut s = [0u64; 32];
+    for j in 0..4 {
+        let byte: Planes = core::array::from_fn(|m| t[8 * j + m]);
+        s[8 * j..8 * j + 8].copy_from_slice(&sbox_planes(&byte));
+    }
+    // L: bit k of (s <<< n) is bit (k - n) mod 32 of s.
+    for k in 0..32 {
+        x0[k] ^= s[k] ^ s[(k + 30) % 32] ^ s[(k + 22) % 32] ^ s[(k + 14) % 32] ^ s[(k + 8) % 32];
+    }
+}
+
+/// §7.1 on exactly 64 blocks (1024 bytes) with the whole state bitsliced: the bit-matrix
+/// transposes happen once per block, not once per round.
+fn crypt64(rk: &[u32; ROUNDS], data: &mut [u8]) {
+    debug_assert_eq!(data.len(), 1024);
+    // Rows: word 2h in the low half, word 2h + 1 in the high half, one row per block.
+    let mut planes = [[0u64; 64]; 2];
+    for (b, block) in data.chunks_exact(16).enumerate() {
+        let w = |i: usize| {
+            u64::from(u32::from_be_bytes(
+                block[4 * i..4 * i + 4].try_into().unwrap(),
+            ))
+        };
+        planes[0][b] = w(0) | (w(1) << 32);
+        planes[1][b] = w(2) | (w(3) << 32);
+    }
+    transpose64(&mut planes[0]);
+    transpose64(&mut planes[1]);
+    let mut x0: [u64; 32] = planes[0][..32].try_into().unwrap();
+    let mut x1: [u64; 32] = planes[0][32..].try_into().unwrap();
+    let mut x2: [u64; 32] = planes[1][..32].try_into().unwrap();
+    let mut x3: [u64; 32] = planes[1][32..].try_into().unwrap();
+    for r in (0..ROUNDS).step_by(4) {
+        round64(&mut x0, &x1, &x2, &x3, rk[r]);
+        round64(&mut x1, &x2, &x3, &x0, rk[r + 1]);
+        round64(&mut x2, &x3, &x0, &x1, rk[r + 2]);
+        round64(&mut x3, &x0, &x1, &x2, rk[r + 3]);
+    }
+    // (Y0, Y1, Y2, Y3) = (X35, X34, X33, X32) = (x3, x2, x1, x0).
+    planes[0][..32].copy_from_slice(&x3);
+    planes[0][32..].copy_from_slice(&x2);
+    planes[1][..32].copy_from_slice(&x1);
+    planes[1][32..].copy_from_slice(&x0);
+    transpose64(&mut planes[0]);
+    transpose64(&mut planes[1]);
+    for (b, block) in data.chunks_exact_mut(16).enumerate() {
+        let (r0, r1) = (planes[0][b], planes[1][b]);
+        block[0..4].copy_from_slice(&(r0 as u32).to_be_bytes());
+        block[4..8].copy_from_slice(&((r0 >> 32) as u32).to_be_bytes());
+        block[8..12].copy_from_slice(&(r1 as u32).to_be_bytes());
+        block[12..16].copy_from_slice(&((r1 >> 32) as u32).to_be_bytes());
+    }
+}
+
+/// Runs the rounds with `rk` on every block of `data` (a whole number of blocks):
+/// 64 blocks at a time fully bitsliced, the rest 16 at a time.
 pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
-    for chunk in data.chunks_mut(256) {
+    let mut big = data.chunks_exact_mut(1024);
+    for chunk in &mut big {
+        crypt64(rk, chunk);
+    }
+    let rest = big.into_remainder();
+    if rest.len() == 16 {
+        crypt1(rk, rest);
+        return;
+    }
+    for chunk in rest.chunks_mut(256) {
         crypt16(rk, chunk);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpose64_moves_bit_r_c_to_c_r() {
+        for (r, c) in [
+            (0usize, 0usize),
+            (0, 63),
+            (63, 0),
+            (5, 40),
+            (40, 5),
+            (31, 32),
+            (62, 1),
+        ] {
+            let mut a = [0u64; 64];
+            a[r] = 1 << c;
+            transpose64(&mut a);
+            for (i, v) in a.iter().enumerate() {
+                assert_eq!(*v, if i == c { 1 << r } else { 0 }, "({r},{c})");
+            }
+        }
     }
 }

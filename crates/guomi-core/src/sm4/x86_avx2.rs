@@ -10,7 +10,10 @@
 //! Sixteen blocks are in flight (two ymm groups of eight blocks, words transposed so
 //! each register holds word i of eight blocks); single blocks use one xmm group.
 #![allow(unsafe_code)]
+// Register groups are indexed by position (g) across several arrays at once.
+#![allow(clippy::needless_range_loop)]
 
+use super::ghash::HPowers;
 use super::ROUNDS;
 use core::arch::x86_64::*;
 
@@ -80,10 +83,11 @@ unsafe fn k256() -> K256 {
     }
 }
 
-/// S-box on every byte of a ymm.
+/// S-box on every byte of a ymm. `VAES`: one 256-bit `vaesenclast` instead of two
+/// 128-bit `aesenclast` with a lane extract/insert (callers enable the `vaes` feature).
 #[inline(always)]
-unsafe fn sbox256(k: &K256, x: __m256i) -> __m256i {
-    // SAFETY: called only from functions with avx2 + aes enabled.
+unsafe fn sbox256<const VAES: bool>(k: &K256, x: __m256i) -> __m256i {
+    // SAFETY: called only from functions with avx2 + aes (and vaes when VAES) enabled.
     unsafe {
         let lo = _mm256_and_si256(x, k.mask0f);
         let hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), k.mask0f);
@@ -92,9 +96,13 @@ unsafe fn sbox256(k: &K256, x: __m256i) -> __m256i {
             _mm256_shuffle_epi8(k.pre_hi, hi),
         );
         let y = _mm256_shuffle_epi8(y, k.isr);
-        let z0 = _mm_aesenclast_si128(_mm256_castsi256_si128(y), _mm_setzero_si128());
-        let z1 = _mm_aesenclast_si128(_mm256_extracti128_si256(y, 1), _mm_setzero_si128());
-        let z = _mm256_inserti128_si256(_mm256_castsi128_si256(z0), z1, 1);
+        let z = if VAES {
+            _mm256_aesenclast_epi128(y, _mm256_setzero_si256())
+        } else {
+            let z0 = _mm_aesenclast_si128(_mm256_castsi256_si128(y), _mm_setzero_si128());
+            let z1 = _mm_aesenclast_si128(_mm256_extracti128_si256(y, 1), _mm_setzero_si128());
+            _mm256_inserti128_si256(_mm256_castsi128_si256(z0), z1, 1)
+        };
         let lo = _mm256_and_si256(z, k.mask0f);
         let hi = _mm256_and_si256(_mm256_srli_epi16(z, 4), k.mask0f);
         _mm256_xor_si256(
@@ -140,9 +148,30 @@ unsafe fn transpose256(a: __m256i, b: __m256i, c: __m256i, d: __m256i) -> [__m25
     }
 }
 
+/// §7.1 one round on G groups: X0 ^= T(X1 ^ X2 ^ X3 ^ rk), T = L ∘ τ.
+#[inline(always)]
+unsafe fn round256<const G: usize, const VAES: bool>(
+    k: &K256,
+    x0: &mut [__m256i; G],
+    x1: &[__m256i; G],
+    x2: &[__m256i; G],
+    x3: &[__m256i; G],
+    key: u32,
+) {
+    // SAFETY: AVX2 + AES enabled by the callers.
+    unsafe {
+        let kk = _mm256_set1_epi32(key as i32);
+        for g in 0..G {
+            let t = _mm256_xor_si256(_mm256_xor_si256(x1[g], x2[g]), _mm256_xor_si256(x3[g], kk));
+            let s = sbox256::<VAES>(k, t);
+            x0[g] = _mm256_xor_si256(x0[g], l256(k, s));
+        }
+    }
+}
+
 /// G groups of 8 blocks (128·G bytes at `p`) through the 32 rounds.
 #[inline(always)]
-unsafe fn rounds256<const G: usize>(k: &K256, rk: &[u32; ROUNDS], p: *mut u8) {
+unsafe fn rounds256<const G: usize, const VAES: bool>(k: &K256, rk: &[u32; ROUNDS], p: *mut u8) {
     // SAFETY: the caller guarantees 128·G readable and writable bytes at `p`; AVX2 + AES
     // are enabled on the calling function.
     unsafe {
@@ -157,18 +186,15 @@ unsafe fn rounds256<const G: usize>(k: &K256, rk: &[u32; ROUNDS], p: *mut u8) {
                 x[i][g] = t[i];
             }
         }
-        for (r, &key) in rk.iter().enumerate() {
-            let kk = _mm256_set1_epi32(key as i32);
-            let (i0, i1, i2, i3) = (r % 4, (r + 1) % 4, (r + 2) % 4, (r + 3) % 4);
-            for g in 0..G {
-                let t = _mm256_xor_si256(
-                    _mm256_xor_si256(x[i1][g], x[i2][g]),
-                    _mm256_xor_si256(x[i3][g], kk),
-                );
-                let s = sbox256(k, t);
-                x[i0][g] = _mm256_xor_si256(x[i0][g], l256(k, s));
-            }
+        let [mut x0, mut x1, mut x2, mut x3] = x;
+        // Unrolled by four so that the roles of the words rotate without any indexing.
+        for r in (0..ROUNDS).step_by(4) {
+            round256::<G, VAES>(k, &mut x0, &x1, &x2, &x3, rk[r]);
+            round256::<G, VAES>(k, &mut x1, &x2, &x3, &x0, rk[r + 1]);
+            round256::<G, VAES>(k, &mut x2, &x3, &x0, &x1, rk[r + 2]);
+            round256::<G, VAES>(k, &mut x3, &x0, &x1, &x2, rk[r + 3]);
         }
+        let x = [x0, x1, x2, x3];
         for g in 0..G {
             // R(X32..X35) = (X35, X34, X33, X32).
             let t = transpose256(x[3][g], x[2][g], x[1][g], x[0][g]);
@@ -180,94 +206,190 @@ unsafe fn rounds256<const G: usize>(k: &K256, rk: &[u32; ROUNDS], p: *mut u8) {
     }
 }
 
-#[target_feature(enable = "avx2,aes,ssse3")]
-unsafe fn crypt_blocks_avx2(rk: &[u32; ROUNDS], data: &mut [u8]) {
-    // SAFETY: AVX2 + AES enabled here; every pointer range below lies inside `data` or
-    // inside the local buffer.
+#[inline(always)]
+unsafe fn crypt_blocks_impl<const VAES: bool>(rk: &[u32; ROUNDS], data: &mut [u8]) {
+    // SAFETY: AVX2 + AES (+ VAES) enabled by the callers; every pointer range below lies
+    // inside `data` or inside the local buffer.
     unsafe {
         let k = k256();
-        let mut chunks = data.chunks_exact_mut(256);
+        let mut chunks = data.chunks_exact_mut(512);
         for c in &mut chunks {
-            rounds256::<2>(&k, rk, c.as_mut_ptr());
+            rounds256::<4, VAES>(&k, rk, c.as_mut_ptr());
+        }
+        let rest = chunks.into_remainder();
+        let mut chunks = rest.chunks_exact_mut(256);
+        for c in &mut chunks {
+            rounds256::<2, VAES>(&k, rk, c.as_mut_ptr());
         }
         let rest = chunks.into_remainder();
         let mut r128 = rest.chunks_exact_mut(128);
         for c in &mut r128 {
-            rounds256::<1>(&k, rk, c.as_mut_ptr());
+            rounds256::<1, VAES>(&k, rk, c.as_mut_ptr());
         }
         let tail = r128.into_remainder();
         if !tail.is_empty() {
             let mut buf = [0u8; 128];
             buf[..tail.len()].copy_from_slice(tail);
-            rounds256::<1>(&k, rk, buf.as_mut_ptr());
+            rounds256::<1, VAES>(&k, rk, buf.as_mut_ptr());
             tail.copy_from_slice(&buf[..tail.len()]);
             buf.fill(0);
         }
     }
 }
 
-/// Every block of `data` (whole blocks).
-pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
-    // SAFETY: this backend is selected only when `cpu::detected() >= Avx2`, which checks
-    // AVX2, AES-NI and SSSE3.
-    unsafe { crypt_blocks_avx2(rk, data) }
+#[target_feature(enable = "avx2,aes,ssse3")]
+unsafe fn crypt_blocks_avx2(rk: &[u32; ROUNDS], data: &mut [u8]) {
+    // SAFETY: AVX2 + AES enabled here.
+    unsafe { crypt_blocks_impl::<false>(rk, data) }
 }
 
-/// One block (latency path: a single 128-bit group).
-#[target_feature(enable = "avx2,aes,ssse3")]
-unsafe fn crypt_block_aesni(rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
-    // SAFETY: AES-NI + SSSE3 enabled here; all loads/stores are of local arrays.
+#[target_feature(enable = "avx2,aes,ssse3,vaes")]
+unsafe fn crypt_blocks_vaes(rk: &[u32; ROUNDS], data: &mut [u8]) {
+    // SAFETY: AVX2 + AES + VAES enabled here.
+    unsafe { crypt_blocks_impl::<true>(rk, data) }
+}
+
+/// Every block of `data` (whole blocks). Uses 256-bit `vaesenclast` when the CPU has VAES.
+pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
+    if std::arch::is_x86_feature_detected!("vaes") {
+        // SAFETY: this backend is selected only when `cpu::detected() >= Avx2` (AVX2,
+        // AES-NI, SSSE3 checked), and VAES was just detected.
+        unsafe { crypt_blocks_vaes(rk, data) }
+    } else {
+        // SAFETY: as above, without VAES.
+        unsafe { crypt_blocks_avx2(rk, data) }
+    }
+}
+
+/// τ then the parts of L on one block whose words are broadcast to all lanes (so the
+/// ShiftRows inside `aesenclast` is the identity). Returns (s ^ (s <<< 24), rol2(...)):
+/// L(s) is their XOR.
+#[inline(always)]
+unsafe fn tau_l1(t: __m128i) -> (__m128i, __m128i) {
+    // SAFETY: AES-NI + SSSE3 enabled by the callers.
     unsafe {
         let m0f = _mm_set1_epi8(0x0f);
-        let (pl, ph, ql, qh, isr) = (
-            c128(&PRE_LO),
-            c128(&PRE_HI),
-            c128(&POST_LO),
-            c128(&POST_HI),
-            c128(&INV_SHIFT_ROWS),
+        let y = _mm_xor_si128(
+            _mm_shuffle_epi8(c128(&PRE_LO), _mm_and_si128(t, m0f)),
+            _mm_shuffle_epi8(c128(&PRE_HI), _mm_and_si128(_mm_srli_epi16(t, 4), m0f)),
         );
-        let (r8, r16, r24) = (c128(&ROL8), c128(&ROL16), c128(&ROL24));
-        let w = _mm_shuffle_epi8(c128(block), c128(&BSWAP32));
-        // Word i of the block in lane 0 of x[i].
-        let mut x = [
-            w,
-            _mm_srli_si128(w, 4),
-            _mm_srli_si128(w, 8),
-            _mm_srli_si128(w, 12),
-        ];
-        for (r, &key) in rk.iter().enumerate() {
-            let (i0, i1, i2, i3) = (r % 4, (r + 1) % 4, (r + 2) % 4, (r + 3) % 4);
-            let t = _mm_xor_si128(
-                _mm_xor_si128(x[i1], x[i2]),
-                _mm_xor_si128(x[i3], _mm_cvtsi32_si128(key as i32)),
-            );
-            let y = _mm_xor_si128(
-                _mm_shuffle_epi8(pl, _mm_and_si128(t, m0f)),
-                _mm_shuffle_epi8(ph, _mm_and_si128(_mm_srli_epi16(t, 4), m0f)),
-            );
-            let z = _mm_aesenclast_si128(_mm_shuffle_epi8(y, isr), _mm_setzero_si128());
-            let s = _mm_xor_si128(
-                _mm_shuffle_epi8(ql, _mm_and_si128(z, m0f)),
-                _mm_shuffle_epi8(qh, _mm_and_si128(_mm_srli_epi16(z, 4), m0f)),
-            );
-            let a = _mm_xor_si128(
-                s,
-                _mm_xor_si128(_mm_shuffle_epi8(s, r8), _mm_shuffle_epi8(s, r16)),
-            );
-            let a2 = _mm_or_si128(_mm_slli_epi32(a, 2), _mm_srli_epi32(a, 30));
-            x[i0] = _mm_xor_si128(
-                x[i0],
-                _mm_xor_si128(_mm_xor_si128(s, _mm_shuffle_epi8(s, r24)), a2),
-            );
-        }
-        let mut out = [0u32; 4];
-        for i in 0..4 {
-            out[i] = _mm_cvtsi128_si32(x[3 - i]) as u32;
-        }
-        for i in 0..4 {
-            block[4 * i..4 * i + 4].copy_from_slice(&out[i].to_be_bytes());
-        }
+        let z = _mm_aesenclast_si128(y, _mm_setzero_si128());
+        let s = _mm_xor_si128(
+            _mm_shuffle_epi8(c128(&POST_LO), _mm_and_si128(z, m0f)),
+            _mm_shuffle_epi8(c128(&POST_HI), _mm_and_si128(_mm_srli_epi16(z, 4), m0f)),
+        );
+        let a = _mm_xor_si128(
+            s,
+            _mm_xor_si128(
+                _mm_shuffle_epi8(s, c128(&ROL8)),
+                _mm_shuffle_epi8(s, c128(&ROL16)),
+            ),
+        );
+        let a2 = _mm_or_si128(_mm_slli_epi32(a, 2), _mm_srli_epi32(a, 30));
+        (_mm_xor_si128(s, _mm_shuffle_epi8(s, c128(&ROL24))), a2)
     }
+}
+
+/// Round `r` of the single-block path: X_{r+4} (into `x0`) = X_r ^ L(τ(t)); `x2`, `x3`
+/// are X_{r+2}, X_{r+3}, which give the next round's input.
+#[inline(always)]
+unsafe fn step1(
+    t: &mut __m128i,
+    x0: &mut __m128i,
+    x2: __m128i,
+    x3: __m128i,
+    rk: &[u32; ROUNDS],
+    r: usize,
+) {
+    // SAFETY: AES-NI + SSSE3 enabled by the callers.
+    unsafe {
+        let (c, a2) = tau_l1(*t);
+        let x0c = _mm_xor_si128(*x0, c);
+        if r + 1 < ROUNDS {
+            let pre = _mm_xor_si128(_mm_xor_si128(x2, x3), _mm_set1_epi32(rk[r + 1] as i32));
+            *t = _mm_xor_si128(_mm_xor_si128(pre, x0c), a2);
+        }
+        *x0 = _mm_xor_si128(x0c, a2);
+    }
+}
+
+/// One block held in an xmm (bytes as in memory) through the rounds.
+#[inline(always)]
+unsafe fn block1(rk: &[u32; ROUNDS], v: __m128i) -> __m128i {
+    // SAFETY: AES-NI + SSSE3 enabled by the callers.
+    unsafe {
+        let bswap = c128(&BSWAP32);
+        let w = _mm_shuffle_epi8(v, bswap);
+        // Word i broadcast to every lane of x_i.
+        let (mut x0, mut x1, mut x2, mut x3) = (
+            _mm_shuffle_epi32(w, 0x00),
+            _mm_shuffle_epi32(w, 0x55),
+            _mm_shuffle_epi32(w, 0xaa),
+            _mm_shuffle_epi32(w, 0xff),
+        );
+        // The next round's input t_{i+1} = (X_{i+2} ^ X_{i+3} ^ rk_{i+1} ^ X_i ^ c) ^ a2 takes
+        // one XOR after L; everything else is off the critical path.
+        let mut t = _mm_xor_si128(
+            _mm_xor_si128(x1, x2),
+            _mm_xor_si128(x3, _mm_set1_epi32(rk[0] as i32)),
+        );
+        for r in (0..ROUNDS).step_by(4) {
+            step1(&mut t, &mut x0, x2, x3, rk, r);
+            step1(&mut t, &mut x1, x3, x0, rk, r + 1);
+            step1(&mut t, &mut x2, x0, x1, rk, r + 2);
+            step1(&mut t, &mut x3, x1, x2, rk, r + 3);
+        }
+        let y = _mm_unpacklo_epi64(_mm_unpacklo_epi32(x3, x2), _mm_unpacklo_epi32(x1, x0));
+        _mm_shuffle_epi8(y, bswap)
+    }
+}
+
+#[target_feature(enable = "avx2,aes,ssse3")]
+unsafe fn crypt_block_aesni(rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
+    // SAFETY: AES-NI + SSSE3 enabled here; 16-byte load/store of `block`.
+    unsafe {
+        let v = block1(rk, _mm_loadu_si128(block.as_ptr().cast()));
+        _mm_storeu_si128(block.as_mut_ptr().cast(), v);
+    }
+}
+
+#[target_feature(enable = "avx2,aes,ssse3")]
+unsafe fn serial_aesni(
+    rk: &[u32; ROUNDS],
+    mode: super::Serial,
+    reg: &mut [u8; 16],
+    data: &mut [u8],
+) {
+    // SAFETY: features enabled here; every 16-byte access lies inside `reg` or `data`.
+    unsafe {
+        let mut r = _mm_loadu_si128(reg.as_ptr().cast());
+        for b in data.chunks_exact_mut(16) {
+            let q = b.as_mut_ptr().cast::<__m128i>();
+            let p = _mm_loadu_si128(q);
+            match mode {
+                super::Serial::CbcEncrypt => {
+                    r = block1(rk, _mm_xor_si128(p, r));
+                    _mm_storeu_si128(q, r);
+                }
+                super::Serial::CbcMac => r = block1(rk, _mm_xor_si128(p, r)),
+                super::Serial::CfbEncrypt => {
+                    r = _mm_xor_si128(p, block1(rk, r));
+                    _mm_storeu_si128(q, r);
+                }
+                super::Serial::Ofb => {
+                    r = block1(rk, r);
+                    _mm_storeu_si128(q, _mm_xor_si128(p, r));
+                }
+            }
+        }
+        _mm_storeu_si128(reg.as_mut_ptr().cast(), r);
+    }
+}
+
+/// A serial mode over whole blocks of `data`, chaining through `reg`.
+pub(crate) fn serial(rk: &[u32; ROUNDS], mode: super::Serial, reg: &mut [u8; 16], data: &mut [u8]) {
+    // SAFETY: selected only when the CPU has AVX2 + AES-NI (cpu::detected() >= Avx2).
+    unsafe { serial_aesni(rk, mode, reg, data) }
 }
 
 /// One block.
@@ -369,7 +491,7 @@ unsafe fn gfmul(a: __m128i, b: __m128i) -> __m128i {
 }
 
 #[target_feature(enable = "pclmulqdq,ssse3,sse2")]
-unsafe fn powers_pclmul(h: &[u8; 16], out: &mut [[u64; 2]; 16]) {
+unsafe fn powers_pclmul(h: &[u8; 16], out: &mut HPowers) {
     // SAFETY: PCLMULQDQ enabled here; loads/stores are of local arrays.
     unsafe {
         // H' = H·x in the byte-reversed domain: a 1-bit left shift, reduced by POLY.
@@ -384,33 +506,40 @@ unsafe fn powers_pclmul(h: &[u8; 16], out: &mut [[u64; 2]; 16]) {
     }
 }
 
-/// H^1..H^16 (as H'^k) for [`ghash`] and the AVX-512 GHASH.
-pub(crate) fn ghash_powers(h: &[u8; 16], out: &mut [[u64; 2]; 16]) {
+/// H^1..H^32 (as H'^k) for [`ghash`] and the AVX-512 GHASH.
+pub(crate) fn ghash_powers(h: &[u8; 16], out: &mut HPowers) {
     // SAFETY: only called for backends >= Avx2, whose detection checks PCLMULQDQ and SSSE3.
     unsafe { powers_pclmul(h, out) }
 }
 
 #[target_feature(enable = "pclmulqdq,ssse3,sse2")]
-unsafe fn ghash_pclmul(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) {
+unsafe fn ghash_pclmul(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
     // SAFETY: PCLMULQDQ + SSSE3 enabled here; every 16-byte load is inside `data`.
     unsafe {
         let mut acc = bswap128(_mm_loadu_si128(y.as_ptr().cast()));
-        let mut blocks = data.chunks_exact(128);
+        // Karatsuba: (h.lo ^ h.hi) of H^1..H^16 in the low qword.
+        let hk: [__m128i; 16] = core::array::from_fn(|i| {
+            let h = ld(&powers[i]);
+            _mm_xor_si128(h, _mm_shuffle_epi32(h, 78))
+        });
+        let mut blocks = data.chunks_exact(256);
         for c in &mut blocks {
-            // (acc ^ X0)·H^8 ^ X1·H^7 ^ ... ^ X7·H^1, one reduction.
+            // (acc ^ X0)·H^16 ^ X1·H^15 ^ ... ^ X15·H^1, one reduction.
             let mut lo = _mm_setzero_si128();
             let mut mid = lo;
             let mut hi = lo;
-            for i in 0..8 {
+            for i in 0..16 {
                 let mut x = bswap128(_mm_loadu_si128(c.as_ptr().add(16 * i).cast()));
                 if i == 0 {
                     x = _mm_xor_si128(x, acc);
                 }
-                let (l, m, h) = clmul_wide(x, ld(&powers[7 - i]));
-                lo = _mm_xor_si128(lo, l);
-                mid = _mm_xor_si128(mid, m);
-                hi = _mm_xor_si128(hi, h);
+                let h = ld(&powers[15 - i]);
+                let xs = _mm_xor_si128(x, _mm_shuffle_epi32(x, 78));
+                lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, h, 0x00));
+                hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(x, h, 0x11));
+                mid = _mm_xor_si128(mid, _mm_clmulepi64_si128(xs, hk[15 - i], 0x00));
             }
+            let mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
             acc = reduce(lo, mid, hi);
         }
         let h1 = ld(&powers[0]);
@@ -423,7 +552,42 @@ unsafe fn ghash_pclmul(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) {
 }
 
 /// GHASH of whole blocks into `y`.
-pub(crate) fn ghash(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) {
+pub(crate) fn ghash(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
     // SAFETY: only used for backends >= Avx2 (PCLMULQDQ and SSSE3 checked by detection).
     unsafe { ghash_pclmul(powers, y, data) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::{self, Backend};
+
+    /// Both S-box variants (with and without VAES) against the portable rounds.
+    #[test]
+    fn vaes_and_aesni_paths_agree_with_portable() {
+        if !Backend::Avx2.is_supported() {
+            return;
+        }
+        let c = super::super::Sm4::with_backend(&[0x5c; 16], Backend::Portable);
+        let rk = &c.rk.enc;
+        for n in [1usize, 2, 7, 8, 9, 16, 17, 32, 33, 64, 65, 100] {
+            let data: Vec<u8> = (0..16 * n).map(|i| (i * 7 + n) as u8).collect();
+            let mut want = data.clone();
+            super::super::soft::crypt_blocks(rk, &mut want);
+            let mut a = data.clone();
+            // SAFETY: AVX2 + AES checked above (Backend::Avx2 is supported).
+            unsafe { crypt_blocks_avx2(rk, &mut a) };
+            assert_eq!(a, want, "aes-ni n={n}");
+            if std::arch::is_x86_feature_detected!("vaes") {
+                let mut b = data.clone();
+                // SAFETY: VAES detected just above.
+                unsafe { crypt_blocks_vaes(rk, &mut b) };
+                assert_eq!(b, want, "vaes n={n}");
+            }
+            let mut one: [u8; 16] = data[..16].try_into().unwrap();
+            crypt_block(rk, &mut one);
+            assert_eq!(&one[..], &want[..16]);
+        }
+        let _ = cpu::available();
+    }
 }

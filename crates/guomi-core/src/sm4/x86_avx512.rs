@@ -9,7 +9,10 @@
 //!
 //! GHASH: four blocks per zmm with VPCLMULQDQ, sixteen blocks per reduction.
 #![allow(unsafe_code)]
+// Register groups are indexed by position (g) across several arrays at once.
+#![allow(clippy::needless_range_loop)]
 
+use super::ghash::HPowers;
 use super::ROUNDS;
 use core::arch::x86_64::*;
 
@@ -45,18 +48,93 @@ unsafe fn transpose512(a: __m512i, b: __m512i, c: __m512i, d: __m512i) -> [__m51
     }
 }
 
+/// §7.1 one round on G groups: X0 ^= T(X1 ^ X2 ^ X3 ^ rk), T = L ∘ τ.
+#[inline(always)]
+unsafe fn round512<const G: usize>(
+    x0: &mut [__m512i; G],
+    x1: &[__m512i; G],
+    x2: &[__m512i; G],
+    x3: &[__m512i; G],
+    key: u32,
+) {
+    // SAFETY: avx512f/bw/vl + gfni enabled by the callers.
+    unsafe {
+        let m1 = _mm512_set1_epi64(M1);
+        let m2 = _mm512_set1_epi64(M2);
+        let kk = _mm512_set1_epi32(key as i32);
+        for g in 0..G {
+            // τ by GFNI: affine map into the AES field, then inversion + affine map out.
+            let t = _mm512_ternarylogic_epi32::<0x96>(x1[g], x2[g], _mm512_xor_si512(x3[g], kk));
+            let s = _mm512_gf2p8affine_epi64_epi8::<C1>(t, m1);
+            let s = _mm512_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
+            // L: s ^ (s <<< 2) ^ (s <<< 10) ^ (s <<< 18) ^ (s <<< 24), XORed into X0.
+            let a = _mm512_ternarylogic_epi32::<0x96>(
+                s,
+                _mm512_rol_epi32::<2>(s),
+                _mm512_rol_epi32::<10>(s),
+            );
+            let b = _mm512_ternarylogic_epi32::<0x96>(
+                x0[g],
+                _mm512_rol_epi32::<18>(s),
+                _mm512_rol_epi32::<24>(s),
+            );
+            x0[g] = _mm512_xor_si512(a, b);
+        }
+    }
+}
+
+/// The 32 rounds on G transposed groups; returns (X35, X34, X33, X32) per group.
+#[inline(always)]
+unsafe fn rounds_transposed<const G: usize>(
+    rk: &[u32; ROUNDS],
+    x: [[__m512i; G]; 4],
+) -> [[__m512i; G]; 4] {
+    // SAFETY: avx512f/bw/vl + gfni enabled by the callers.
+    unsafe {
+        let [mut x0, mut x1, mut x2, mut x3] = x;
+        // Unrolled by four so that the roles of the words rotate without any indexing.
+        for r in (0..ROUNDS).step_by(4) {
+            round512(&mut x0, &x1, &x2, &x3, rk[r]);
+            round512(&mut x1, &x2, &x3, &x0, rk[r + 1]);
+            round512(&mut x2, &x3, &x0, &x1, rk[r + 2]);
+            round512(&mut x3, &x0, &x1, &x2, rk[r + 3]);
+        }
+        // §7.1: (Y0, Y1, Y2, Y3) = R(X32, X33, X34, X35) = (X35, X34, X33, X32).
+        [x3, x2, x1, x0]
+    }
+}
+
+/// Group g of the output words back to block order: four zmm of four blocks each.
+#[inline(always)]
+unsafe fn untranspose<const G: usize>(
+    y: &[[__m512i; G]; 4],
+    g: usize,
+    bswap: __m512i,
+) -> [__m512i; 4] {
+    // SAFETY: AVX-512F/BW enabled by the callers.
+    unsafe {
+        let t = transpose512(y[0][g], y[1][g], y[2][g], y[3][g]);
+        t.map(|v| _mm512_shuffle_epi8(v, bswap))
+    }
+}
+
 /// G groups of 16 blocks (256·G bytes at `p`) through the 32 rounds.
 #[inline(always)]
 unsafe fn rounds512<const G: usize>(rk: &[u32; ROUNDS], p: *mut u8) {
-    // SAFETY: the caller guarantees 256·G readable and writable bytes at `p` and enables
-    // avx512f/bw/vl + gfni.
+    // SAFETY: forwarded: the caller's guarantee on `p` covers both source and destination.
+    unsafe { rounds512_to::<G>(rk, p, p) }
+}
+
+/// G groups of 16 blocks from `src` to `dst` (256·G bytes each; the same buffer or disjoint).
+#[inline(always)]
+unsafe fn rounds512_to<const G: usize>(rk: &[u32; ROUNDS], src: *const u8, dst: *mut u8) {
+    // SAFETY: the caller guarantees 256·G readable bytes at `src`, writable at `dst`, and
+    // enables avx512f/bw/vl + gfni. All loads happen before the stores.
     unsafe {
         let bswap = bswap_mask512();
-        let m1 = _mm512_set1_epi64(M1);
-        let m2 = _mm512_set1_epi64(M2);
         let mut x = [[_mm512_setzero_si512(); G]; 4];
         for g in 0..G {
-            let q = p.add(256 * g);
+            let q = src.add(256 * g);
             let r: [__m512i; 4] = core::array::from_fn(|i| {
                 _mm512_shuffle_epi8(_mm512_loadu_si512(q.add(64 * i).cast()), bswap)
             });
@@ -65,38 +143,272 @@ unsafe fn rounds512<const G: usize>(rk: &[u32; ROUNDS], p: *mut u8) {
                 x[i][g] = t[i];
             }
         }
-        for (r, &key) in rk.iter().enumerate() {
-            let kk = _mm512_set1_epi32(key as i32);
-            let (i0, i1, i2, i3) = (r % 4, (r + 1) % 4, (r + 2) % 4, (r + 3) % 4);
-            for g in 0..G {
-                // T(X1 ^ X2 ^ X3 ^ rk): τ by GFNI, then L.
-                let t = _mm512_ternarylogic_epi32::<0x96>(
-                    x[i1][g],
-                    x[i2][g],
-                    _mm512_xor_si512(x[i3][g], kk),
-                );
-                let s = _mm512_gf2p8affine_epi64_epi8::<C1>(t, m1);
-                let s = _mm512_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
-                let a = _mm512_ternarylogic_epi32::<0x96>(
-                    s,
-                    _mm512_rol_epi32::<2>(s),
-                    _mm512_rol_epi32::<10>(s),
-                );
-                let b = _mm512_ternarylogic_epi32::<0x96>(
-                    x[i0][g],
-                    _mm512_rol_epi32::<18>(s),
-                    _mm512_rol_epi32::<24>(s),
-                );
-                x[i0][g] = _mm512_xor_si512(a, b);
-            }
-        }
+        let y = rounds_transposed(rk, x);
         for g in 0..G {
-            let t = transpose512(x[3][g], x[2][g], x[1][g], x[0][g]);
-            let q = p.add(256 * g);
-            for (i, v) in t.iter().enumerate() {
-                _mm512_storeu_si512(q.add(64 * i).cast(), _mm512_shuffle_epi8(*v, bswap));
+            let q = dst.add(256 * g);
+            for (i, v) in untranspose(&y, g, bswap).iter().enumerate() {
+                _mm512_storeu_si512(q.add(64 * i).cast(), *v);
             }
         }
+    }
+}
+
+/// Sixteen blocks given as four zmm (bytes as in memory) into transposed words.
+#[inline(always)]
+unsafe fn transpose_in(r: [__m512i; 4], bswap: __m512i) -> [__m512i; 4] {
+    // SAFETY: AVX-512F/BW enabled by the callers.
+    unsafe {
+        let r = r.map(|v| _mm512_shuffle_epi8(v, bswap));
+        transpose512(r[0], r[1], r[2], r[3])
+    }
+}
+
+/// What a chained kernel does around the block cipher.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Chain {
+    /// XTS: C = E(P ^ T) ^ T with tweaks from a buffer.
+    Xex,
+    /// CBC decryption: P_i = D(C_i) ^ C_{i-1}.
+    CbcDecrypt,
+    /// CFB decryption: P_i = C_i ^ E(C_{i-1}).
+    CfbDecrypt,
+}
+
+/// 16·G blocks in place at `p` (256·G bytes) in one of the [`Chain`] modes. `aux` holds
+/// the tweaks (Xex); `iv` is the ciphertext block before `p` (CBC/CFB). Outputs are
+/// written from the highest address down, so every ciphertext block is read before the
+/// store that overwrites it.
+#[inline(always)]
+unsafe fn chained512<const G: usize>(
+    rk: &[u32; ROUNDS],
+    chain: Chain,
+    p: *mut u8,
+    aux: *const u8,
+    iv: __m128i,
+) {
+    // SAFETY: 256·G readable/writable bytes at `p` (and readable at `aux` for Xex);
+    // avx512f/bw/vl + gfni enabled by the callers.
+    unsafe {
+        let bswap = bswap_mask512();
+        let ivb = _mm512_broadcast_i32x4(iv);
+        // [iv, C0, C1, C2]: the blocks preceding the first four.
+        let shifted_first = _mm512_alignr_epi64::<6>(_mm512_loadu_si512(p.cast()), ivb);
+        let mut x = [[_mm512_setzero_si512(); G]; 4];
+        for g in 0..G {
+            let r: [__m512i; 4] = core::array::from_fn(|i| {
+                let off = 256 * g + 64 * i;
+                match chain {
+                    Chain::Xex => _mm512_xor_si512(
+                        _mm512_loadu_si512(p.add(off).cast()),
+                        _mm512_loadu_si512(aux.add(off).cast()),
+                    ),
+                    Chain::CbcDecrypt => _mm512_loadu_si512(p.add(off).cast()),
+                    Chain::CfbDecrypt if off == 0 => shifted_first,
+                    Chain::CfbDecrypt => _mm512_loadu_si512(p.add(off - 16).cast()),
+                }
+            });
+            let t = transpose_in(r, bswap);
+            for i in 0..4 {
+                x[i][g] = t[i];
+            }
+        }
+        let y = rounds_transposed(rk, x);
+        for g in (0..G).rev() {
+            let out = untranspose(&y, g, bswap);
+            for i in (0..4).rev() {
+                let off = 256 * g + 64 * i;
+                let mask = match chain {
+                    Chain::Xex => _mm512_loadu_si512(aux.add(off).cast()),
+                    Chain::CbcDecrypt if off == 0 => shifted_first,
+                    Chain::CbcDecrypt => _mm512_loadu_si512(p.add(off - 16).cast()),
+                    Chain::CfbDecrypt => _mm512_loadu_si512(p.add(off).cast()),
+                };
+                _mm512_storeu_si512(p.add(off).cast(), _mm512_xor_si512(out[i], mask));
+            }
+        }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
+unsafe fn chained_gfni(
+    rk: &[u32; ROUNDS],
+    chain: Chain,
+    reg: &mut [u8; 16],
+    data: &mut [u8],
+    aux: &[u8],
+) -> usize {
+    // SAFETY: features enabled here; every 2048-byte chunk lies inside `data` (and `aux`,
+    // which the caller makes at least as long for Xex).
+    unsafe {
+        let mut done = 0;
+        while data.len() - done >= 2048 {
+            let p = data.as_mut_ptr().add(done);
+            let iv = _mm_loadu_si128(reg.as_ptr().cast());
+            // The last ciphertext block of this chunk chains into the next one.
+            let last = _mm_loadu_si128(p.add(2048 - 16).cast());
+            let a = if chain == Chain::Xex {
+                aux.as_ptr().add(done)
+            } else {
+                aux.as_ptr()
+            };
+            chained512::<8>(rk, chain, p, a, iv);
+            if chain != Chain::Xex {
+                _mm_storeu_si128(reg.as_mut_ptr().cast(), last);
+            }
+            done += 2048;
+        }
+        done
+    }
+}
+
+/// XTS whole blocks: `data ^= tweaks; E/D; ^= tweaks` for the longest prefix of 128-block
+/// chunks; returns how many bytes it did (the caller finishes the rest).
+pub(crate) fn xex(rk: &[u32; ROUNDS], tweaks: &[u8], data: &mut [u8]) -> usize {
+    assert!(tweaks.len() >= data.len() / 2048 * 2048);
+    let mut unused = [0u8; 16];
+    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW/VL, GFNI).
+    unsafe { chained_gfni(rk, Chain::Xex, &mut unused, data, tweaks) }
+}
+
+/// CBC decryption of the longest prefix of 128-block chunks (`reg` = previous ciphertext,
+/// updated); returns the bytes done.
+pub(crate) fn cbc_decrypt(rk_dec: &[u32; ROUNDS], reg: &mut [u8; 16], data: &mut [u8]) -> usize {
+    // SAFETY: as `xex`.
+    unsafe { chained_gfni(rk_dec, Chain::CbcDecrypt, reg, data, &[]) }
+}
+
+/// CFB decryption of the longest prefix of 128-block chunks; returns the bytes done.
+pub(crate) fn cfb_decrypt(rk_enc: &[u32; ROUNDS], reg: &mut [u8; 16], data: &mut [u8]) -> usize {
+    // SAFETY: as `xex`.
+    unsafe { chained_gfni(rk_enc, Chain::CfbDecrypt, reg, data, &[]) }
+}
+
+/// Dword position p of a transposed register holds block 4·(p mod 4) + p/4 of its group.
+const LANE_BLOCK: [u32; 16] = [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15];
+
+/// CTR on 16·G blocks: counters built directly in transposed form (no loads, no
+/// transposition on the way in), keystream XORed into `p` (256·G bytes).
+/// Requires that the low 32 bits of `ctr` do not wrap within the 16·G blocks.
+#[inline(always)]
+unsafe fn ctr_groups<const G: usize>(rk: &[u32; ROUNDS], ctr: u128, src: *const u8, dst: *mut u8) {
+    // SAFETY: 256·G readable bytes at `src` and writable bytes at `dst` (equal or
+    // disjoint); features enabled by the caller.
+    unsafe {
+        let bswap = bswap_mask512();
+        let lanes = _mm512_loadu_si512(LANE_BLOCK.as_ptr().cast());
+        let low = _mm512_add_epi32(_mm512_set1_epi32(ctr as u32 as i32), lanes);
+        let w0 = _mm512_set1_epi32((ctr >> 96) as u32 as i32);
+        let w1 = _mm512_set1_epi32((ctr >> 64) as u32 as i32);
+        let w2 = _mm512_set1_epi32((ctr >> 32) as u32 as i32);
+        let x3: [__m512i; G] =
+            core::array::from_fn(|g| _mm512_add_epi32(low, _mm512_set1_epi32(16 * g as i32)));
+        let y = rounds_transposed::<G>(rk, [[w0; G], [w1; G], [w2; G], x3]);
+        for g in 0..G {
+            for (i, v) in untranspose(&y, g, bswap).iter().enumerate() {
+                let off = 256 * g + 64 * i;
+                let d = _mm512_xor_si512(_mm512_loadu_si512(src.add(off).cast()), *v);
+                _mm512_storeu_si512(dst.add(off).cast(), d);
+            }
+        }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
+unsafe fn ctr_gfni(
+    rk: &[u32; ROUNDS],
+    counter: &mut u128,
+    src: *const u8,
+    dst: *mut u8,
+    len: usize,
+) {
+    // SAFETY: `len` readable bytes at `src`, writable at `dst` (the same buffer or disjoint
+    // ones); features enabled here; every offset below stays below `len`.
+    unsafe {
+        let mut off = 0;
+        for (step, blocks) in [(2048usize, 128u32), (256, 16)] {
+            while len - off >= step {
+                let ctr = *counter;
+                if (ctr as u32) <= u32::MAX - (blocks - 1) {
+                    if blocks == 128 {
+                        ctr_groups::<8>(rk, ctr, src.add(off), dst.add(off));
+                    } else {
+                        ctr_groups::<1>(rk, ctr, src.add(off), dst.add(off));
+                    }
+                    *counter = ctr.wrapping_add(blocks as u128);
+                } else {
+                    core::ptr::copy(src.add(off), dst.add(off), step);
+                    ctr_generic(
+                        rk,
+                        counter,
+                        core::slice::from_raw_parts_mut(dst.add(off), step),
+                    );
+                }
+                off += step;
+            }
+        }
+        if off < len {
+            core::ptr::copy(src.add(off), dst.add(off), len - off);
+            ctr_generic(
+                rk,
+                counter,
+                core::slice::from_raw_parts_mut(dst.add(off), len - off),
+            );
+        }
+    }
+}
+
+/// CTR through the ECB kernel: counter blocks in a buffer, encrypted, XORed.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
+unsafe fn ctr_generic(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) {
+    let mut buf = [0u8; 1024];
+    for chunk in data.chunks_mut(1024) {
+        let ks = &mut buf[..chunk.len()];
+        for b in ks.chunks_exact_mut(16) {
+            b.copy_from_slice(&counter.to_be_bytes());
+            *counter = counter.wrapping_add(1);
+        }
+        // SAFETY: features enabled on this function.
+        unsafe { crypt_blocks_gfni(rk, ks) };
+        super::xor_in_place(chunk, ks);
+    }
+    buf.fill(0);
+}
+
+/// CTR keystream (128-bit big-endian counter) XORed into whole blocks of `data`.
+pub(crate) fn ctr_xor(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) {
+    let p = data.as_mut_ptr();
+    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW/VL, GFNI); the
+    // source and destination are the same `data.len()` bytes.
+    unsafe { ctr_gfni(rk, counter, p, p, data.len()) }
+}
+
+/// CTR from `src` into `dst` (same length, whole blocks).
+pub(crate) fn ctr_xor_to(rk: &[u32; ROUNDS], counter: &mut u128, src: &[u8], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len());
+    // SAFETY: as `ctr_xor`; `src` and `dst` are distinct borrows of equal length.
+    unsafe { ctr_gfni(rk, counter, src.as_ptr(), dst.as_mut_ptr(), src.len()) }
+}
+
+/// One round on one xmm group (the latency path).
+#[inline(always)]
+unsafe fn round128(
+    x0: &mut __m128i,
+    x1: __m128i,
+    x2: __m128i,
+    x3: __m128i,
+    key: u32,
+    m1: __m128i,
+    m2: __m128i,
+) {
+    // SAFETY: avx512vl + gfni enabled by the callers.
+    unsafe {
+        let t =
+            _mm_ternarylogic_epi32::<0x96>(x1, x2, _mm_xor_si128(x3, _mm_set1_epi32(key as i32)));
+        let s = _mm_gf2p8affine_epi64_epi8::<C1>(t, m1);
+        let s = _mm_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
+        let a = _mm_ternarylogic_epi32::<0x96>(s, _mm_rol_epi32::<2>(s), _mm_rol_epi32::<10>(s));
+        let b = _mm_ternarylogic_epi32::<0x96>(*x0, _mm_rol_epi32::<18>(s), _mm_rol_epi32::<24>(s));
+        *x0 = _mm_xor_si128(a, b);
     }
 }
 
@@ -115,27 +427,20 @@ unsafe fn rounds128(rk: &[u32; ROUNDS], p: *mut u8) {
         let t1 = _mm_unpackhi_epi32(r[0], r[1]);
         let t2 = _mm_unpacklo_epi32(r[2], r[3]);
         let t3 = _mm_unpackhi_epi32(r[2], r[3]);
-        let mut x = [
+        let x = [
             _mm_unpacklo_epi64(t0, t2),
             _mm_unpackhi_epi64(t0, t2),
             _mm_unpacklo_epi64(t1, t3),
             _mm_unpackhi_epi64(t1, t3),
         ];
-        for (r, &key) in rk.iter().enumerate() {
-            let kk = _mm_set1_epi32(key as i32);
-            let (i0, i1, i2, i3) = (r % 4, (r + 1) % 4, (r + 2) % 4, (r + 3) % 4);
-            let t = _mm_ternarylogic_epi32::<0x96>(x[i1], x[i2], _mm_xor_si128(x[i3], kk));
-            let s = _mm_gf2p8affine_epi64_epi8::<C1>(t, m1);
-            let s = _mm_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
-            let a =
-                _mm_ternarylogic_epi32::<0x96>(s, _mm_rol_epi32::<2>(s), _mm_rol_epi32::<10>(s));
-            let b = _mm_ternarylogic_epi32::<0x96>(
-                x[i0],
-                _mm_rol_epi32::<18>(s),
-                _mm_rol_epi32::<24>(s),
-            );
-            x[i0] = _mm_xor_si128(a, b);
+        let [mut x0, mut x1, mut x2, mut x3] = x;
+        for r in (0..ROUNDS).step_by(4) {
+            round128(&mut x0, x1, x2, x3, rk[r], m1, m2);
+            round128(&mut x1, x2, x3, x0, rk[r + 1], m1, m2);
+            round128(&mut x2, x3, x0, x1, rk[r + 2], m1, m2);
+            round128(&mut x3, x0, x1, x2, rk[r + 3], m1, m2);
         }
+        let x = [x0, x1, x2, x3];
         let t0 = _mm_unpacklo_epi32(x[3], x[2]);
         let t1 = _mm_unpackhi_epi32(x[3], x[2]);
         let t2 = _mm_unpacklo_epi32(x[1], x[0]);
@@ -152,13 +457,120 @@ unsafe fn rounds128(rk: &[u32; ROUNDS], p: *mut u8) {
     }
 }
 
+/// Round `r` of the single-block path: X_{r+4} (into `x0`) = X_r ^ L(τ(t)), and the next
+/// round's input t = (X_{r+2} ^ X_{r+3} ^ rk_{r+1}) ^ a ^ b, one `vpternlogd` after L
+/// (the XOR of the older words is off the critical path).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn step1(
+    t: &mut __m128i,
+    x0: &mut __m128i,
+    x1: __m128i,
+    x2: __m128i,
+    x3: __m128i,
+    rk: &[u32; ROUNDS],
+    r: usize,
+    m1: __m128i,
+    m2: __m128i,
+) {
+    // SAFETY: avx512vl + gfni enabled by the callers.
+    unsafe {
+        let _ = x1;
+        let s = _mm_gf2p8affine_epi64_epi8::<C1>(*t, m1);
+        let s = _mm_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
+        let a = _mm_ternarylogic_epi32::<0x96>(s, _mm_rol_epi32::<2>(s), _mm_rol_epi32::<10>(s));
+        let b = _mm_ternarylogic_epi32::<0x96>(*x0, _mm_rol_epi32::<18>(s), _mm_rol_epi32::<24>(s));
+        if r + 1 < ROUNDS {
+            let pre = _mm_ternarylogic_epi32::<0x96>(x2, x3, _mm_set1_epi32(rk[r + 1] as i32));
+            *t = _mm_ternarylogic_epi32::<0x96>(pre, a, b);
+        }
+        *x0 = _mm_xor_si128(a, b);
+    }
+}
+
+/// One block held in an xmm (bytes as in memory) through the rounds: the latency path
+/// of the serial modes (no memory round trip between blocks).
+#[inline(always)]
+unsafe fn block1(rk: &[u32; ROUNDS], v: __m128i) -> __m128i {
+    // SAFETY: avx512vl + gfni enabled by the callers.
+    unsafe {
+        let bswap = _mm_loadu_si128(BSWAP32.as_ptr().cast());
+        let m1 = _mm_set1_epi64x(M1);
+        let m2 = _mm_set1_epi64x(M2);
+        let w = _mm_shuffle_epi8(v, bswap);
+        // Word i in lane 0 of x_i (the other lanes carry harmless junk).
+        let (mut x0, mut x1, mut x2, mut x3) = (
+            w,
+            _mm_srli_si128(w, 4),
+            _mm_srli_si128(w, 8),
+            _mm_srli_si128(w, 12),
+        );
+        // Latency-minimal schedule: the next round's input
+        // t_{i+1} = (X_{i+2} ^ X_{i+3} ^ rk_{i+1}) ^ a ^ b is one vpternlogd after L, where
+        // X_{i+4} = a ^ b; the XOR of the older words is computed off the critical path.
+        let mut t =
+            _mm_ternarylogic_epi32::<0x96>(x1, x2, _mm_xor_si128(x3, _mm_set1_epi32(rk[0] as i32)));
+        for r in (0..ROUNDS).step_by(4) {
+            step1(&mut t, &mut x0, x1, x2, x3, rk, r, m1, m2);
+            step1(&mut t, &mut x1, x2, x3, x0, rk, r + 1, m1, m2);
+            step1(&mut t, &mut x2, x3, x0, x1, rk, r + 2, m1, m2);
+            step1(&mut t, &mut x3, x0, x1, x2, rk, r + 3, m1, m2);
+        }
+        let y = _mm_unpacklo_epi64(_mm_unpacklo_epi32(x3, x2), _mm_unpacklo_epi32(x1, x0));
+        _mm_shuffle_epi8(y, bswap)
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
+unsafe fn serial_gfni(
+    rk: &[u32; ROUNDS],
+    mode: super::Serial,
+    reg: &mut [u8; 16],
+    data: &mut [u8],
+) {
+    // SAFETY: features enabled here; every 16-byte access lies inside `reg` or `data`.
+    unsafe {
+        let mut r = _mm_loadu_si128(reg.as_ptr().cast());
+        for b in data.chunks_exact_mut(16) {
+            let q = b.as_mut_ptr().cast::<__m128i>();
+            let p = _mm_loadu_si128(q);
+            match mode {
+                // C_i = E(P_i ^ C_{i-1})
+                super::Serial::CbcEncrypt => {
+                    r = block1(rk, _mm_xor_si128(p, r));
+                    _mm_storeu_si128(q, r);
+                }
+                // Y_i = E(Y_{i-1} ^ B_i), nothing written
+                super::Serial::CbcMac => r = block1(rk, _mm_xor_si128(p, r)),
+                // C_i = P_i ^ E(C_{i-1})
+                super::Serial::CfbEncrypt => {
+                    r = _mm_xor_si128(p, block1(rk, r));
+                    _mm_storeu_si128(q, r);
+                }
+                // O_i = E(O_{i-1}), C_i = P_i ^ O_i
+                super::Serial::Ofb => {
+                    r = block1(rk, r);
+                    _mm_storeu_si128(q, _mm_xor_si128(p, r));
+                }
+            }
+        }
+        _mm_storeu_si128(reg.as_mut_ptr().cast(), r);
+    }
+}
+
+/// A serial mode over whole blocks of `data`, chaining through `reg`.
+pub(crate) fn serial(rk: &[u32; ROUNDS], mode: super::Serial, reg: &mut [u8; 16], data: &mut [u8]) {
+    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512VL and GFNI checked).
+    unsafe { serial_gfni(rk, mode, reg, data) }
+}
+
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
 unsafe fn crypt_blocks_gfni(rk: &[u32; ROUNDS], data: &mut [u8]) {
     // SAFETY: features enabled here; every pointer range lies inside `data` or a local buffer.
     unsafe {
-        let mut c4 = data.chunks_exact_mut(1024);
+        let mut c4 = data.chunks_exact_mut(2048);
         for c in &mut c4 {
-            rounds512::<4>(rk, c.as_mut_ptr());
+            rounds512::<8>(rk, c.as_mut_ptr());
         }
         let rest = c4.into_remainder();
         let mut c1 = rest.chunks_exact_mut(256);
@@ -180,6 +592,29 @@ unsafe fn crypt_blocks_gfni(rk: &[u32; ROUNDS], data: &mut [u8]) {
     }
 }
 
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
+unsafe fn crypt_blocks_to_gfni(rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) {
+    // SAFETY: features enabled here; `src` and `dst` have equal lengths (checked by the
+    // caller) and every 2048-byte range lies inside both.
+    unsafe {
+        let n = src.len() / 2048 * 2048;
+        let mut off = 0;
+        while off < n {
+            rounds512_to::<8>(rk, src.as_ptr().add(off), dst.as_mut_ptr().add(off));
+            off += 2048;
+        }
+        dst[off..].copy_from_slice(&src[off..]);
+        crypt_blocks_gfni(rk, &mut dst[off..]);
+    }
+}
+
+/// Every block of `src` into `dst` (equal lengths, whole blocks).
+pub(crate) fn crypt_blocks_to(rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) {
+    assert_eq!(src.len(), dst.len());
+    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW/VL and GFNI).
+    unsafe { crypt_blocks_to_gfni(rk, src, dst) }
+}
+
 /// Every block of `data` (whole blocks).
 pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
     // SAFETY: this backend is selected only when `cpu::detected() >= Avx512`, which checks
@@ -189,13 +624,10 @@ pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni")]
 unsafe fn crypt_block_gfni(rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
-    // SAFETY: features enabled here; the buffer is local.
+    // SAFETY: features enabled here; 16-byte load/store of `block`.
     unsafe {
-        let mut buf = [0u8; 64];
-        buf[..16].copy_from_slice(block);
-        rounds128(rk, buf.as_mut_ptr());
-        block.copy_from_slice(&buf[..16]);
-        buf.fill(0);
+        let v = block1(rk, _mm_loadu_si128(block.as_ptr().cast()));
+        _mm_storeu_si128(block.as_mut_ptr().cast(), v);
     }
 }
 
@@ -225,54 +657,58 @@ pub(crate) fn tau(w: u32) -> u32 {
 // per zmm, sixteen blocks per reduction.
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,ssse3")]
-unsafe fn ghash_vpclmul(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) {
+unsafe fn ghash_vpclmul(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
     // SAFETY: features enabled here; each 64-byte load lies inside `data`.
     unsafe {
         let rev = _mm512_broadcast_i32x4(_mm_set_epi8(
             0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
         ));
-        // Lane j of register i multiplies block 4i + j of a 16-block group by H^(16 - 4i - j).
-        let hp: [__m512i; 4] = core::array::from_fn(|i| {
-            let l = |j: usize| _mm_loadu_si128(powers[15 - 4 * i - j].as_ptr().cast());
+        // Lane j of register i multiplies block 4i + j of a 32-block group by H^(32 - 4i - j);
+        // registers 4..8 alone serve a 16-block group.
+        let hp: [__m512i; 8] = core::array::from_fn(|i| {
+            let l = |j: usize| _mm_loadu_si128(powers[31 - 4 * i - j].as_ptr().cast());
             let v = _mm512_castsi128_si512(l(0));
             let v = _mm512_inserti32x4::<1>(v, l(1));
             let v = _mm512_inserti32x4::<2>(v, l(2));
             _mm512_inserti32x4::<3>(v, l(3))
         });
-        let mut acc = _mm_shuffle_epi8(
-            _mm_loadu_si128(y.as_ptr().cast()),
-            _mm512_castsi512_si128(rev),
-        );
-        let mut groups = data.chunks_exact(256);
-        for c in &mut groups {
+        // Karatsuba: (h.lo ^ h.hi) precomputed in the low qword of each lane.
+        let hk: [__m512i; 8] =
+            hp.map(|h| _mm512_xor_si512(h, _mm512_shuffle_epi32::<_MM_PERM_BADC>(h)));
+        let rev128 = _mm512_castsi512_si128(rev);
+        let mut acc = _mm_shuffle_epi8(_mm_loadu_si128(y.as_ptr().cast()), rev128);
+        // One reduction per `n` zmm (4n blocks), starting at power register 8 - n.
+        let group = |acc: __m128i, p: *const u8, n: usize| -> __m128i {
             let mut lo = _mm512_setzero_si512();
             let mut mid = lo;
             let mut hi = lo;
-            for i in 0..4 {
-                let mut x =
-                    _mm512_shuffle_epi8(_mm512_loadu_si512(c.as_ptr().add(64 * i).cast()), rev);
+            for i in 0..n {
+                let mut x = _mm512_shuffle_epi8(_mm512_loadu_si512(p.add(64 * i).cast()), rev);
                 if i == 0 {
                     x = _mm512_xor_si512(x, _mm512_castsi128_si512(acc));
                 }
-                let h = hp[i];
-                lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(x, h, 0x00));
-                hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(x, h, 0x11));
-                mid = _mm512_ternarylogic_epi64::<0x96>(
-                    mid,
-                    _mm512_clmulepi64_epi128(x, h, 0x01),
-                    _mm512_clmulepi64_epi128(x, h, 0x10),
-                );
+                let k = 8 - n + i;
+                let xs = _mm512_xor_si512(x, _mm512_shuffle_epi32::<_MM_PERM_BADC>(x));
+                lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(x, hp[k], 0x00));
+                hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(x, hp[k], 0x11));
+                mid = _mm512_xor_si512(mid, _mm512_clmulepi64_epi128(xs, hk[k], 0x00));
             }
-            acc = super::x86_avx2::reduce(fold(lo), fold(mid), fold(hi));
+            let (lo, hi) = (fold(lo), fold(hi));
+            let mid = _mm_xor_si128(fold(mid), _mm_xor_si128(lo, hi));
+            super::x86_avx2::reduce(lo, mid, hi)
+        };
+        let mut off = 0;
+        while data.len() - off >= 512 {
+            acc = group(acc, data.as_ptr().add(off), 8);
+            off += 512;
         }
-        let rest = groups.remainder();
-        let _ = powers;
-        _mm_storeu_si128(
-            y.as_mut_ptr().cast(),
-            _mm_shuffle_epi8(acc, _mm512_castsi512_si128(rev)),
-        );
-        if !rest.is_empty() {
-            super::x86_avx2::ghash(powers, y, rest);
+        if data.len() - off >= 256 {
+            acc = group(acc, data.as_ptr().add(off), 4);
+            off += 256;
+        }
+        _mm_storeu_si128(y.as_mut_ptr().cast(), _mm_shuffle_epi8(acc, rev128));
+        if off < data.len() {
+            super::x86_avx2::ghash(powers, y, &data[off..]);
         }
     }
 }
@@ -292,7 +728,7 @@ unsafe fn fold(v: __m512i) -> __m128i {
 }
 
 /// GHASH of whole blocks into `y`.
-pub(crate) fn ghash(powers: &[[u64; 2]; 16], y: &mut [u8; 16], data: &[u8]) {
+pub(crate) fn ghash(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
     // SAFETY: selected only for the Avx512 backend, whose detection checks VPCLMULQDQ,
     // PCLMULQDQ and AVX-512 F/BW/VL.
     unsafe { ghash_vpclmul(powers, y, data) }

@@ -10,7 +10,7 @@
 //!
 //! Data units must be at least 16 bytes; a final partial block uses ciphertext stealing.
 
-use super::{xor_in_place, Sm4, BLOCK_SIZE, CHUNK};
+use super::{xor_in_place, Sm4, BLOCK_SIZE};
 use crate::cpu::{self, Backend};
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
@@ -168,17 +168,35 @@ impl Sm4Xts {
 
     /// XEX over whole blocks, a chunk at a time; `t` advances past them.
     fn xex_blocks(&self, t: &mut [u8; 16], d: &mut [u8], decrypt: bool) {
-        let mut tw = [0u8; CHUNK];
-        for chunk in d.chunks_mut(CHUNK) {
+        const TW: usize = 2048;
+        let mut tw = [0u8; TW];
+        // Keep T as a number: little-endian for IEEE, big-endian (bit-reflected) for GB.
+        let mut v = match self.std {
+            Standard::Ieee => u128::from_le_bytes(*t),
+            Standard::Gb => u128::from_be_bytes(*t),
+        };
+        for chunk in d.chunks_mut(TW) {
             let n = chunk.len();
             for b in tw[..n].chunks_exact_mut(BLOCK_SIZE) {
-                b.copy_from_slice(t);
-                mul_alpha(t, self.std);
+                match self.std {
+                    Standard::Ieee => {
+                        b.copy_from_slice(&v.to_le_bytes());
+                        v = (v << 1) ^ (0x87 & 0u128.wrapping_sub(v >> 127));
+                    }
+                    Standard::Gb => {
+                        b.copy_from_slice(&v.to_be_bytes());
+                        v = (v >> 1) ^ ((0xe1 << 120) & 0u128.wrapping_sub(v & 1));
+                    }
+                }
             }
-            xor_in_place(chunk, &tw[..n]);
-            self.data.blocks(decrypt, chunk);
-            xor_in_place(chunk, &tw[..n]);
+            self.data.xex(decrypt, &tw[..n], chunk);
         }
+        *t = match self.std {
+            Standard::Ieee => v.to_le_bytes(),
+            Standard::Gb => v.to_be_bytes(),
+        };
+        v = 0;
+        let _ = v;
         tw.zeroize();
     }
 }
