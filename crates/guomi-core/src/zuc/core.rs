@@ -76,7 +76,7 @@ pub(crate) fn load_128(key: &[u8; 16], iv: &[u8; 16]) -> State {
 /// (the initialization-mode input; 0 in working mode). A result of 0 cannot occur
 /// (the cells are never 0), and 2^31 - 1 stands for 0 as the standard requires.
 #[inline(always)]
-fn feedback(s0: u32, s4: u32, s10: u32, s13: u32, s15: u32, u: u32) -> u32 {
+pub(crate) fn feedback(s0: u32, s4: u32, s10: u32, s13: u32, s15: u32, u: u32) -> u32 {
     let v = (u64::from(s15) << 15)
         + (u64::from(s13) << 17)
         + (u64::from(s10) << 21)

@@ -22,10 +22,10 @@ pub mod eia3;
 pub mod guard;
 pub mod many;
 mod soft;
-// #[cfg(target_arch = "x86_64")]
-// mod x86_avx2;
-// #[cfg(target_arch = "x86_64")]
-// mod x86_avx512;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 pub mod zuc256;
 
 use self::core::State;
@@ -55,6 +55,15 @@ pub(crate) struct Kernel {
 }
 
 pub(crate) fn kernel(backend: Backend) -> Kernel {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if backend >= Backend::Avx512 {
+            return x86_avx512::KERNEL;
+        }
+        if backend >= Backend::Avx2 {
+            return x86_avx2::KERNEL;
+        }
+    }
     let _ = backend;
     Kernel {
         init: soft::init,
