@@ -32,8 +32,31 @@ pub(crate) trait Lanes: Copy {
     fn xor3(self, b: Self, c: Self) -> Self {
         self.xor(b).xor(c)
     }
+    /// (self | b) & c
+    fn or_and(self, b: Self, c: Self) -> Self {
+        self.or(b).and(c)
+    }
+    /// (self << 16) | (lo >> 16)
+    fn concat16(self, lo: Self) -> Self {
+        self.shl::<16>().or(lo.shr::<16>())
+    }
     /// S = (S0, S1, S0, S1) on every 32-bit lane (GM/T 0001.1 §3.4).
     fn sbox(self) -> Self;
+    /// `rows[t]` holds keystream word t of every lane; writes lane i's 16 words to
+    /// `out[i][offset..offset + 16]` for every i < out.len() (a transposition).
+    fn store_columns(rows: &[Self; 16], out: &mut [Vec<u32>], offset: usize) {
+        let mut tmp = [0u32; 16];
+        let mut cols = [[0u32; 16]; 16];
+        for (t, r) in rows.iter().enumerate() {
+            r.store(&mut tmp);
+            for (lane, c) in cols.iter_mut().enumerate().take(Self::N) {
+                c[t] = tmp[lane];
+            }
+        }
+        for (o, c) in out.iter_mut().zip(cols.iter()) {
+            o[offset..offset + 16].copy_from_slice(c);
+        }
+    }
 }
 
 /// a + b mod 2^31 - 1 for a, b in [1, 2^31 - 1] (never 0).
@@ -46,7 +69,7 @@ fn add31<V: Lanes>(a: V, b: V) -> V {
 /// x · 2^K mod 2^31 - 1 (a 31-bit rotation); K2 = 31 - K.
 #[inline(always)]
 fn rot31<V: Lanes, const K: i32, const K2: i32>(x: V) -> V {
-    x.shl::<K>().or(x.shr::<K2>()).and(V::splat(0x7fff_ffff))
+    x.shl::<K>().or_and(x.shr::<K2>(), V::splat(0x7fff_ffff))
 }
 
 /// §3.2: 2^15·s15 + 2^17·s13 + 2^21·s10 + 2^20·s4 + (1 + 2^8)·s0 mod 2^31 - 1.
@@ -84,8 +107,8 @@ fn round<V: Lanes>(c: impl Fn(usize) -> V, r1: &mut V, r2: &mut V) -> (V, V) {
     let w = x0.xor(*r1).add(*r2);
     let w1 = r1.add(x1);
     let w2 = r2.xor(x2);
-    let u = l1(w1.shl::<16>().or(w2.shr::<16>()));
-    let v = l2(w2.shl::<16>().or(w1.shr::<16>()));
+    let u = l1(w1.concat16(w2));
+    let v = l2(w2.concat16(w1));
     *r1 = u.sbox();
     *r2 = v.sbox();
     (w, x3)
@@ -111,11 +134,31 @@ pub(crate) fn keystream_lanes<V: Lanes>(states: &[State], words: usize, out: &mu
     }
     col.fill(0);
     let (mut r1, mut r2) = (V::splat(0), V::splat(0));
-    for _ in 0..32 {
-        let (w, _) = round(|k| s[k], &mut r1, &mut r2);
-        let v = add31(feedback(s[0], s[4], s[10], s[13], s[15]), w.shr::<1>());
-        s.copy_within(1..16, 0);
-        s[15] = v;
+    // 32 initialization rounds, the LFSR addressed circularly (two turns of 16).
+    for _ in 0..2 {
+        macro_rules! init_round {
+            ($t:expr) => {{
+                let (w, _) = round(|k| s[($t + k) & 15], &mut r1, &mut r2);
+                let c = |k: usize| s[($t + k) & 15];
+                s[$t] = add31(feedback(c(0), c(4), c(10), c(13), c(15)), w.shr::<1>());
+            }};
+        }
+        init_round!(0);
+        init_round!(1);
+        init_round!(2);
+        init_round!(3);
+        init_round!(4);
+        init_round!(5);
+        init_round!(6);
+        init_round!(7);
+        init_round!(8);
+        init_round!(9);
+        init_round!(10);
+        init_round!(11);
+        init_round!(12);
+        init_round!(13);
+        init_round!(14);
+        init_round!(15);
     }
     let _ = round(|k| s[k], &mut r1, &mut r2);
     let v = feedback(s[0], s[4], s[10], s[13], s[15]);
@@ -127,12 +170,12 @@ pub(crate) fn keystream_lanes<V: Lanes>(states: &[State], words: usize, out: &mu
         o.clear();
         o.resize(16 * blocks, 0);
     }
-    let mut z = [[0u32; 16]; 16];
+    let mut z = [V::splat(0); 16];
     for blk in 0..blocks {
         macro_rules! step {
             ($t:expr) => {{
                 let (w, x3) = round(|k| s[($t + k) & 15], &mut r1, &mut r2);
-                w.xor(x3).store(&mut z[$t]);
+                z[$t] = w.xor(x3);
                 s[$t] = feedback(
                     s[$t],
                     s[($t + 4) & 15],
@@ -158,15 +201,7 @@ pub(crate) fn keystream_lanes<V: Lanes>(states: &[State], words: usize, out: &mu
         step!(13);
         step!(14);
         step!(15);
-        for (lane, o) in out.iter_mut().enumerate() {
-            let dst = &mut o[16 * blk..16 * blk + 16];
-            for t in 0..16 {
-                dst[t] = z[t][lane];
-            }
-        }
-    }
-    for row in z.iter_mut() {
-        row.fill(0);
+        V::store_columns(&z, out, 16 * blk);
     }
 }
 

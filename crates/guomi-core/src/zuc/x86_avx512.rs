@@ -131,9 +131,10 @@ impl<const VBMI: bool> Fsm for Xmm<VBMI> {
     }
 }
 
-/// Whether the CPU has AVX512-VBMI (for the register-table S0).
+/// Whether the CPU has AVX512-VBMI and VBMI2 (register-table S0, `vpshldd`).
 fn has_vbmi() -> bool {
     std::arch::is_x86_feature_detected!("avx512vbmi")
+        && std::arch::is_x86_feature_detected!("avx512vbmi2")
 }
 
 fn init(st: &mut State) {
@@ -196,9 +197,11 @@ unsafe fn mac_words_avx512(msg: &[u8], z: &[u32]) -> u32 {
     unsafe { mac_words_clmul(msg, z, bitrev_gfni) }
 }
 
-/// Sixteen 32-bit lanes (sixteen independent streams) in a zmm register.
+/// Sixteen 32-bit lanes (sixteen independent streams) in a zmm register. `VBMI`: S0 by
+/// register-table `vpermi2b` and the half-word concatenation by `vpshldd`
+/// (AVX512-VBMI/VBMI2), else nibble `vpshufb` and shifts.
 #[derive(Clone, Copy)]
-struct Zmm(__m512i);
+struct Zmm<const VBMI: bool>(__m512i);
 
 #[inline(always)]
 unsafe fn bytes64(b: &[u8; 16]) -> __m512i {
@@ -208,7 +211,7 @@ unsafe fn bytes64(b: &[u8; 16]) -> __m512i {
 
 // SAFETY (every method): `Zmm` values exist only inside `keystream_x16_avx512`, compiled
 // with and selected for AVX-512 F/BW + GFNI.
-impl Lanes for Zmm {
+impl<const VBMI: bool> Lanes for Zmm<VBMI> {
     const N: usize = 16;
     #[inline(always)]
     fn splat(x: u32) -> Self {
@@ -257,6 +260,23 @@ impl Lanes for Zmm {
         unsafe { Zmm(_mm512_ternarylogic_epi32::<0x96>(self.0, b.0, c.0)) }
     }
     #[inline(always)]
+    fn or_and(self, b: Self, c: Self) -> Self {
+        unsafe { Zmm(_mm512_ternarylogic_epi32::<0xa8>(self.0, b.0, c.0)) }
+    }
+    #[inline(always)]
+    fn concat16(self, lo: Self) -> Self {
+        if VBMI {
+            unsafe { Zmm(_mm512_shldi_epi32::<16>(self.0, lo.0)) }
+        } else {
+            unsafe {
+                Zmm(_mm512_or_si512(
+                    _mm512_slli_epi32::<16>(self.0),
+                    _mm512_srli_epi32::<16>(lo.0),
+                ))
+            }
+        }
+    }
+    #[inline(always)]
     fn sbox(self) -> Self {
         unsafe {
             let x = self.0;
@@ -273,7 +293,58 @@ impl Lanes for Zmm {
                 _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(GF_T)),
                 _mm512_set1_epi64(GF_N),
             );
-            Zmm(_mm512_mask_blend_epi8(0xaaaa_aaaa_aaaa_aaaa, s1, s0))
+            // sel ? S0 : S1, S0 on the odd bytes.
+            Zmm(_mm512_ternarylogic_epi32::<0xca>(
+                _mm512_set1_epi32(0xff00_ff00u32 as i32),
+                s0,
+                s1,
+            ))
+        }
+    }
+    #[inline(always)]
+    fn store_columns(rows: &[Self; 16], out: &mut [Vec<u32>], offset: usize) {
+        unsafe {
+            let c = Self::transpose(rows);
+            for (o, col) in out.iter_mut().zip(c.iter()) {
+                let dst = &mut o[offset..offset + 16];
+                _mm512_storeu_si512(dst.as_mut_ptr().cast(), *col);
+            }
+        }
+    }
+}
+
+impl<const VBMI: bool> Zmm<VBMI> {
+    /// 16×16 transposition of 32-bit words: unpack 32 / 64-bit pairs inside 128-bit
+    /// lanes, then a 4×4 transposition of the 128-bit lanes with `vshufi32x4`.
+    #[inline(always)]
+    unsafe fn transpose(r: &[Self; 16]) -> [__m512i; 16] {
+        // SAFETY: AVX-512F.
+        unsafe {
+            let mut a = [_mm512_setzero_si512(); 16];
+            for i in 0..8 {
+                a[2 * i] = _mm512_unpacklo_epi32(r[2 * i].0, r[2 * i + 1].0);
+                a[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i].0, r[2 * i + 1].0);
+            }
+            // b[4i + j], 128-bit lane k: rows 4i..4i+3 of stream 4k + j.
+            let mut b = [_mm512_setzero_si512(); 16];
+            for i in 0..4 {
+                b[4 * i] = _mm512_unpacklo_epi64(a[4 * i], a[4 * i + 2]);
+                b[4 * i + 1] = _mm512_unpackhi_epi64(a[4 * i], a[4 * i + 2]);
+                b[4 * i + 2] = _mm512_unpacklo_epi64(a[4 * i + 1], a[4 * i + 3]);
+                b[4 * i + 3] = _mm512_unpackhi_epi64(a[4 * i + 1], a[4 * i + 3]);
+            }
+            let mut c = [_mm512_setzero_si512(); 16];
+            for j in 0..4 {
+                let e0 = _mm512_shuffle_i32x4::<0x44>(b[j], b[4 + j]);
+                let e1 = _mm512_shuffle_i32x4::<0xee>(b[j], b[4 + j]);
+                let e2 = _mm512_shuffle_i32x4::<0x44>(b[8 + j], b[12 + j]);
+                let e3 = _mm512_shuffle_i32x4::<0xee>(b[8 + j], b[12 + j]);
+                c[j] = _mm512_shuffle_i32x4::<0x88>(e0, e2);
+                c[4 + j] = _mm512_shuffle_i32x4::<0xdd>(e0, e2);
+                c[8 + j] = _mm512_shuffle_i32x4::<0x88>(e1, e3);
+                c[12 + j] = _mm512_shuffle_i32x4::<0xdd>(e1, e3);
+            }
+            c
         }
     }
 }
@@ -282,12 +353,23 @@ impl Lanes for Zmm {
 pub(crate) fn keystream_x16(states: &[State], words: usize, out: &mut [Vec<u32>]) {
     // SAFETY: called only when the active backend is AVX-512 (F/BW/VL + GFNI checked by
     // cpu::detect).
-    unsafe { keystream_x16_avx512(states, words, out) }
+    unsafe {
+        if has_vbmi() {
+            keystream_x16_vbmi(states, words, out)
+        } else {
+            keystream_x16_avx512(states, words, out)
+        }
+    }
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni,avx2")]
 unsafe fn keystream_x16_avx512(states: &[State], words: usize, out: &mut [Vec<u32>]) {
-    super::many::keystream_lanes::<Zmm>(states, words, out);
+    super::many::keystream_lanes::<Zmm<false>>(states, words, out);
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni,avx2")]
+unsafe fn keystream_x16_vbmi(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+    super::many::keystream_lanes::<Zmm<true>>(states, words, out);
 }
 
 #[cfg(test)]
@@ -319,5 +401,34 @@ mod tests {
             assert_eq!(got, want);
         }
         let _ = (generate::<Xmm<false>>, init::<Xmm<false>>);
+    }
+
+    /// Both 16-lane variants against single streams.
+    #[test]
+    fn both_lane_variants_agree() {
+        if !crate::cpu::Backend::Avx512.is_supported() {
+            return;
+        }
+        let states: Vec<State> = (0..13u8)
+            .map(|i| load_128(&[i; 16], &[i ^ 0x5a; 16]))
+            .collect();
+        let mut want = Vec::new();
+        for st in &states {
+            let mut st = st.clone();
+            super::super::soft::init(&mut st);
+            let mut w = vec![0u32; 48];
+            super::super::soft::generate(&mut st, &mut w);
+            want.push(w);
+        }
+        let mut got = vec![Vec::new(); states.len()];
+        // SAFETY: AVX-512 F/BW/VL + GFNI checked above.
+        unsafe { keystream_x16_avx512(&states, 40, &mut got) };
+        assert_eq!(got, want);
+        if has_vbmi() {
+            let mut got = vec![Vec::new(); states.len()];
+            // SAFETY: VBMI/VBMI2 checked.
+            unsafe { keystream_x16_vbmi(&states, 40, &mut got) };
+            assert_eq!(got, want);
+        }
     }
 }
