@@ -127,8 +127,8 @@ pub(crate) fn keystream_lanes<V: Lanes>(states: &[State], words: usize, out: &mu
             col[lane] = st.s[k];
         }
         // Unused lanes run on a copy of lane 0 (any valid state).
-        for lane in states.len()..n {
-            col[lane] = states[0].s[k];
+        for c in col.iter_mut().take(n).skip(states.len()) {
+            *c = states[0].s[k];
         }
         *cell = V::load(&col);
     }

@@ -119,10 +119,12 @@ pub(crate) struct Xmm(__m128i);
 impl Fsm for Xmm {
     #[inline(always)]
     fn from_regs(r1: u32, r2: u32) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe { Xmm(_mm_set_epi32(0, 0, r2 as i32, r1 as i32)) }
     }
     #[inline(always)]
     fn regs(self) -> (u32, u32) {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe {
             (
                 _mm_cvtsi128_si32(self.0) as u32,
@@ -137,6 +139,7 @@ impl Fsm for Xmm {
     }
     #[inline(always)]
     fn next(self, x1: u32, x2: u32) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe {
             let x = _mm_set_epi32(0, 0, x2 as i32, x1 as i32);
             let w = _mm_blend_epi32::<0b0010>(_mm_add_epi32(self.0, x), _mm_xor_si128(self.0, x));
@@ -213,6 +216,7 @@ pub(crate) unsafe fn mac_words_clmul(
     debug_assert!(z.len() > msg.len() / 4);
     // SAFETY: SSE2/SSSE3/SSE4.1/PCLMULQDQ (this backend's requirements); every load
     // reads within `msg` / `z` (bounds checked by the slicing below).
+    // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
     unsafe {
         let mut acc = _mm_setzero_si128();
         let n = msg.len() / 4;
@@ -275,44 +279,54 @@ impl Lanes for Ymm {
     const N: usize = 8;
     #[inline(always)]
     fn splat(x: u32) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe { Ymm(_mm256_set1_epi32(x as i32)) }
     }
     #[inline(always)]
     fn load(w: &[u32]) -> Self {
         assert!(w.len() >= 8);
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe { Ymm(_mm256_loadu_si256(w.as_ptr().cast())) }
     }
     #[inline(always)]
     fn store(self, w: &mut [u32]) {
         assert!(w.len() >= 8);
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast(), self.0) }
     }
     #[inline(always)]
     fn add(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe { Ymm(_mm256_add_epi32(self.0, o.0)) }
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe { Ymm(_mm256_xor_si256(self.0, o.0)) }
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe { Ymm(_mm256_and_si256(self.0, o.0)) }
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe { Ymm(_mm256_or_si256(self.0, o.0)) }
     }
     #[inline(always)]
     fn shl<const K: i32>(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe { Ymm(_mm256_slli_epi32::<K>(self.0)) }
     }
     #[inline(always)]
     fn shr<const K: i32>(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe { Ymm(_mm256_srli_epi32::<K>(self.0)) }
     }
     #[inline(always)]
     fn rol<const K: i32, const K2: i32>(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe {
             Ymm(_mm256_or_si256(
                 _mm256_slli_epi32::<K>(self.0),
@@ -322,6 +336,7 @@ impl Lanes for Ymm {
     }
     #[inline(always)]
     fn sbox(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe {
             let x = self.0;
             let m = _mm256_set1_epi8(0x0f);
@@ -366,6 +381,7 @@ impl Lanes for Ymm {
 pub(crate) fn keystream_x8(states: &[State], words: usize, out: &mut [Vec<u32>]) {
     // SAFETY: called only when the active backend is AVX2 or better (cpu::detect checked
     // AVX2 and AES-NI).
+    // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
     unsafe { keystream_x8_avx2(states, words, out) }
 }
 

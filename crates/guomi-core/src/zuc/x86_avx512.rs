@@ -89,10 +89,12 @@ struct Xmm<const VBMI: bool>(__m128i);
 impl<const VBMI: bool> Fsm for Xmm<VBMI> {
     #[inline(always)]
     fn from_regs(r1: u32, r2: u32) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Xmm(_mm_set_epi32(0, 0, r2 as i32, r1 as i32)) }
     }
     #[inline(always)]
     fn regs(self) -> (u32, u32) {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe {
             (
                 _mm_cvtsi128_si32(self.0) as u32,
@@ -107,6 +109,7 @@ impl<const VBMI: bool> Fsm for Xmm<VBMI> {
     }
     #[inline(always)]
     fn next(self, x1: u32, x2: u32) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe {
             let x = _mm_set_epi32(0, 0, x2 as i32, x1 as i32);
             // W1 = R1 ⊞ X1 (lane 0), W2 = R2 ⊕ X2 (lane 1).
@@ -140,6 +143,7 @@ fn has_vbmi() -> bool {
 fn init(st: &mut State) {
     // SAFETY: this kernel is selected only when `cpu::detected() >= Avx512`; VBMI is
     // checked separately.
+    // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
     unsafe {
         if has_vbmi() {
             init_vbmi(st)
@@ -215,59 +219,73 @@ impl<const VBMI: bool> Lanes for Zmm<VBMI> {
     const N: usize = 16;
     #[inline(always)]
     fn splat(x: u32) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Zmm(_mm512_set1_epi32(x as i32)) }
     }
     #[inline(always)]
     fn load(w: &[u32]) -> Self {
         assert!(w.len() >= 16);
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Zmm(_mm512_loadu_si512(w.as_ptr().cast())) }
     }
     #[inline(always)]
     fn store(self, w: &mut [u32]) {
         assert!(w.len() >= 16);
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { _mm512_storeu_si512(w.as_mut_ptr().cast(), self.0) }
     }
     #[inline(always)]
     fn add(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Zmm(_mm512_add_epi32(self.0, o.0)) }
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Zmm(_mm512_xor_si512(self.0, o.0)) }
     }
     #[inline(always)]
     fn and(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Zmm(_mm512_and_si512(self.0, o.0)) }
     }
     #[inline(always)]
     fn or(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Zmm(_mm512_or_si512(self.0, o.0)) }
     }
     #[inline(always)]
     fn shl<const K: i32>(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Zmm(_mm512_sllv_epi32(self.0, _mm512_set1_epi32(K))) }
     }
     #[inline(always)]
     fn shr<const K: i32>(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Zmm(_mm512_srlv_epi32(self.0, _mm512_set1_epi32(K))) }
     }
     #[inline(always)]
     fn rol<const K: i32, const K2: i32>(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Zmm(_mm512_rol_epi32::<K>(self.0)) }
     }
     #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Zmm(_mm512_ternarylogic_epi32::<0x96>(self.0, b.0, c.0)) }
     }
     #[inline(always)]
     fn or_and(self, b: Self, c: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { Zmm(_mm512_ternarylogic_epi32::<0xa8>(self.0, b.0, c.0)) }
     }
     #[inline(always)]
     fn concat16(self, lo: Self) -> Self {
         if VBMI {
+            // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
             unsafe { Zmm(_mm512_shldi_epi32::<16>(self.0, lo.0)) }
         } else {
+            // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
             unsafe {
                 Zmm(_mm512_or_si512(
                     _mm512_slli_epi32::<16>(self.0),
@@ -278,6 +296,7 @@ impl<const VBMI: bool> Lanes for Zmm<VBMI> {
     }
     #[inline(always)]
     fn sbox(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe {
             let x = self.0;
             let m = _mm512_set1_epi8(0x0f);
@@ -303,6 +322,7 @@ impl<const VBMI: bool> Lanes for Zmm<VBMI> {
     }
     #[inline(always)]
     fn store_columns(rows: &[Self; 16], out: &mut [Vec<u32>], offset: usize) {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe {
             let c = Self::transpose(rows);
             for (o, col) in out.iter_mut().zip(c.iter()) {
@@ -353,6 +373,7 @@ impl<const VBMI: bool> Zmm<VBMI> {
 pub(crate) fn keystream_x16(states: &[State], words: usize, out: &mut [Vec<u32>]) {
     // SAFETY: called only when the active backend is AVX-512 (F/BW/VL + GFNI checked by
     // cpu::detect).
+    // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
     unsafe {
         if has_vbmi() {
             keystream_x16_vbmi(states, words, out)
@@ -391,12 +412,14 @@ mod tests {
         let mut got = [0u32; 100];
         // SAFETY: AVX-512 F/VL/BW + GFNI checked above.
         unsafe { init_avx512(&mut st) };
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe { generate_avx512(&mut st, &mut got) };
         assert_eq!(got, want);
         if has_vbmi() {
             let mut st = load_128(&[3u8; 16], &[5u8; 16]);
             // SAFETY: VBMI checked.
             unsafe { init_vbmi(&mut st) };
+            // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
             unsafe { generate_vbmi(&mut st, &mut got) };
             assert_eq!(got, want);
         }
