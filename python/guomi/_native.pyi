@@ -1,5 +1,6 @@
 # Type stubs for the compiled module guomi._native (crates/guomi-python).
 # One section per submodule; the public, documented API is in the guomi.* modules.
+from collections.abc import Iterable
 from typing import Optional, Sequence, Union
 
 _Bytes = Union[bytes, bytearray, memoryview]
@@ -68,10 +69,22 @@ class zuc:
     class EEA3:
         def __init__(self, key: _Bytes, *, allow_keystream_reuse: bool = False) -> None: ...
         def encrypt(
-            self, count: int, bearer: int, direction: int, data: _Bytes, *, length_bits: Optional[int] = None
+            self,
+            count: int,
+            bearer: int,
+            direction: int,
+            data: _Bytes,
+            *,
+            length_bits: int | None = None,
         ) -> bytes: ...
         def decrypt(
-            self, count: int, bearer: int, direction: int, data: _Bytes, *, length_bits: Optional[int] = None
+            self,
+            count: int,
+            bearer: int,
+            direction: int,
+            data: _Bytes,
+            *,
+            length_bits: int | None = None,
         ) -> bytes: ...
         def is_used(self, count: int, bearer: int, direction: int) -> bool: ...
         @property
@@ -84,11 +97,23 @@ class zuc:
     def zuc256_keystream(key: _Bytes, iv: _Bytes, words: int) -> bytes: ...
     @staticmethod
     def eea3(
-        key: _Bytes, count: int, bearer: int, direction: int, data: _Bytes, *, length_bits: Optional[int] = None
+        key: _Bytes,
+        count: int,
+        bearer: int,
+        direction: int,
+        data: _Bytes,
+        *,
+        length_bits: int | None = None,
     ) -> bytes: ...
     @staticmethod
     def eia3(
-        key: _Bytes, count: int, bearer: int, direction: int, data: _Bytes, *, length_bits: Optional[int] = None
+        key: _Bytes,
+        count: int,
+        bearer: int,
+        direction: int,
+        data: _Bytes,
+        *,
+        length_bits: int | None = None,
     ) -> bytes: ...
     @staticmethod
     def eia3_verify(
@@ -99,17 +124,31 @@ class zuc:
         data: _Bytes,
         mac: _Bytes,
         *,
-        length_bits: Optional[int] = None,
+        length_bits: int | None = None,
     ) -> bool: ...
     @staticmethod
     def zuc256_mac(
-        key: _Bytes, iv: _Bytes, data: _Bytes, *, tag_bits: int = 32, length_bits: Optional[int] = None
+        key: _Bytes,
+        iv: _Bytes,
+        data: _Bytes,
+        *,
+        tag_bits: int = 32,
+        length_bits: int | None = None,
     ) -> bytes: ...
     @staticmethod
     def zuc256_mac_verify(
-        key: _Bytes, iv: _Bytes, data: _Bytes, tag: _Bytes, *, length_bits: Optional[int] = None
+        key: _Bytes,
+        iv: _Bytes,
+        data: _Bytes,
+        tag: _Bytes,
+        *,
+        length_bits: int | None = None,
     ) -> bool: ...
     @staticmethod
-    def eea3_many(items: Sequence[tuple[_Bytes, int, int, int, _Bytes]], *, threads: Optional[int] = None) -> list[bytes]: ...
+    def eea3_many(
+        items: Iterable[tuple[_Bytes, int, int, int, _Bytes]], *, threads: int | None = None
+    ) -> list[bytes]: ...
     @staticmethod
-    def eia3_many(items: Sequence[tuple[_Bytes, int, int, int, _Bytes]], *, threads: Optional[int] = None) -> list[bytes]: ...
+    def eia3_many(
+        items: Iterable[tuple[_Bytes, int, int, int, _Bytes]], *, threads: int | None = None
+    ) -> list[bytes]: ...
