@@ -23,7 +23,7 @@ pub(crate) fn iv(count: u32, bearer: u8, direction: u8) -> [u8; 16] {
 }
 
 /// Message words folded per keystream refill.
-const CHUNK: usize = 64;
+const CHUNK: usize = 256;
 
 /// Document 1 §4.4-4.5 on an initialized generator: with L = `bits`,
 /// T = ⊕_{i: M_i = 1} z_i, T ^= z_L, MAC = T ⊕ z_{32(L'-1)}, L' = ceil((L + 64) / 32),

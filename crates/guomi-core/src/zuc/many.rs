@@ -7,7 +7,7 @@
 //! folding, PCLMULQDQ on x86) per packet.
 
 use super::core::{self as zc, State};
-use super::{check_framing, eea3 as e3, eia3 as i3, kernel, key128, xor_words};
+use super::{check_framing, eea3 as e3, eia3 as i3, kernel, key128};
 use crate::cpu::{self, Backend};
 use crate::error::Result;
 use rayon::prelude::*;
@@ -320,6 +320,7 @@ pub fn eea3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<Vec<u
     let backend = cpu::active();
     let prepared = validate(items, e3::iv, |len| len.div_ceil(4))?;
     let total = items.iter().map(|i| i.4.len()).sum();
+    let xor_words = kernel(backend).xor_words;
     Ok(parallel(items.len(), total, threads, |lo, hi| {
         let mut outs: Vec<Vec<u8>> = items[lo..hi].iter().map(|i| vec![0u8; i.4.len()]).collect();
         run_serial(backend, &prepared[lo..hi], |i, ks| {

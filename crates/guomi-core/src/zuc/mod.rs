@@ -52,6 +52,9 @@ pub(crate) struct Kernel {
     /// words, `z` the keystream words z_j .. z_{j+n} (n + 1 words). Returns
     /// ⊕ over the set message bits i of the 32-bit keystream window at bit i.
     pub(crate) mac_words: fn(&[u8], &[u32]) -> u32,
+    /// `out = input ⊕ z` (or `out ^= z` when `input` is None), z as big-endian words;
+    /// `out.len() == 4 * z.len()`.
+    pub(crate) xor_words: fn(Option<&[u8]>, &mut [u8], &[u32]),
 }
 
 pub(crate) fn kernel(backend: Backend) -> Kernel {
@@ -69,6 +72,7 @@ pub(crate) fn kernel(backend: Backend) -> Kernel {
         init: soft::init,
         generate: soft::generate,
         mac_words: mac_words_portable,
+        xor_words: xor_words_portable,
     }
 }
 
@@ -89,6 +93,8 @@ pub(crate) fn mac_words_portable(msg: &[u8], z: &[u32]) -> u32 {
 
 /// Keystream words generated per refill of the streaming buffer.
 const BUF_WORDS: usize = 64;
+/// Keystream words generated per generator call for bulk data.
+const BULK_WORDS: usize = 512;
 
 /// The ZUC keystream generator, streaming: successive calls continue the keystream.
 /// Keystream word z_i is emitted as 4 big-endian bytes.
@@ -206,16 +212,18 @@ impl Zuc {
             self.pos += take;
             done = take;
         }
-        // 2. Whole blocks, generated straight into a stack buffer.
-        let mut z = [0u32; BUF_WORDS];
+        // 2. Whole blocks, generated straight into a stack buffer (large, so that the
+        // per-call cost of the generator is spread over many words).
+        let mut z = [0u32; BULK_WORDS];
         while n - done >= 4 * BUF_WORDS {
-            (self.kernel.generate)(&mut self.state, &mut z);
-            xor_words(
-                input.map(|i| &i[done..done + 4 * BUF_WORDS]),
-                &mut out[done..done + 4 * BUF_WORDS],
-                &z,
+            let words = ((n - done) / 4).min(BULK_WORDS) / BUF_WORDS * BUF_WORDS;
+            (self.kernel.generate)(&mut self.state, &mut z[..words]);
+            (self.kernel.xor_words)(
+                input.map(|i| &i[done..done + 4 * words]),
+                &mut out[done..done + 4 * words],
+                &z[..words],
             );
-            done += 4 * BUF_WORDS;
+            done += 4 * words;
         }
         z.zeroize();
         // 3. The tail, through the buffer.
@@ -248,7 +256,7 @@ fn xor_bytes(input: Option<&[u8]>, out: &mut [u8], ks: &[u8]) {
 
 /// `out = in ⊕ z` with z as big-endian words; `out.len() == 4 * z.len()`.
 #[inline]
-pub(crate) fn xor_words(input: Option<&[u8]>, out: &mut [u8], z: &[u32]) {
+pub(crate) fn xor_words_portable(input: Option<&[u8]>, out: &mut [u8], z: &[u32]) {
     debug_assert_eq!(out.len(), 4 * z.len());
     match input {
         Some(i) => {

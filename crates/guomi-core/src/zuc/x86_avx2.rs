@@ -23,6 +23,7 @@ pub(crate) const KERNEL: Kernel = Kernel {
     init,
     generate,
     mac_words,
+    xor_words,
 };
 
 /// S0's 4-bit functions P1 and P2, and TA[u] = ((u << 4) <<< 1) ⊕ (P3[u] << 1), so that
@@ -181,6 +182,40 @@ unsafe fn generate_avx2(st: &mut State, out: &mut [u32]) {
     super::core::generate::<Xmm>(st, out);
 }
 
+/// `out = input ⊕ z` (or `out ^= z`), z as big-endian words, 32 bytes at a time.
+pub(crate) fn xor_words(input: Option<&[u8]>, out: &mut [u8], z: &[u32]) {
+    // SAFETY: selected only when the CPU has AVX2 (cpu::detect).
+    unsafe { xor_words_avx2(input, out, z) }
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn xor_words_avx2(input: Option<&[u8]>, out: &mut [u8], z: &[u32]) {
+    let n = z.len();
+    assert!(out.len() == 4 * n && input.is_none_or(|i| i.len() == 4 * n));
+    let mut k = 0;
+    // SAFETY: AVX2 enabled; every load/store covers bytes 4k..4k + 32 <= 4n of the
+    // checked slices, or words k..k + 8 <= n of `z`.
+    unsafe {
+        let bswap = _mm256_setr_epi8(
+            3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10,
+            9, 8, 15, 14, 13, 12,
+        );
+        while k + 8 <= n {
+            let ks = _mm256_shuffle_epi8(_mm256_loadu_si256(z.as_ptr().add(k).cast()), bswap);
+            let src = match input {
+                Some(i) => _mm256_loadu_si256(i.as_ptr().add(4 * k).cast()),
+                None => _mm256_loadu_si256(out.as_ptr().add(4 * k).cast()),
+            };
+            _mm256_storeu_si256(
+                out.as_mut_ptr().add(4 * k).cast(),
+                _mm256_xor_si256(src, ks),
+            );
+            k += 8;
+        }
+    }
+    super::xor_words_portable(input.map(|i| &i[4 * k..]), &mut out[4 * k..], &z[k..]);
+}
+
 /// Reverses the bits of every byte (two nibble lookups).
 #[inline(always)]
 unsafe fn bitrev_bytes(x: __m128i) -> __m128i {
@@ -221,16 +256,14 @@ pub(crate) unsafe fn mac_words_clmul(
         let mut acc = _mm_setzero_si128();
         let n = msg.len() / 4;
         let mut j = 0;
-        while j + 4 <= n {
+        // K_j = z_j ∥ z_{j+1} as 64-bit lanes: dwords (z_{j+1}, z_j) — one pshufd of
+        // the loaded words (z_j, z_{j+1}, z_{j+2}, z_{j+3}) gives K_j and K_{j+1}.
+        while j + 5 <= n {
             let m = bitrev(_mm_loadu_si128(msg[4 * j..4 * j + 16].as_ptr().cast()));
-            let k01 = _mm_set_epi64x(
-                ((u64::from(z[j + 1]) << 32) | u64::from(z[j + 2])) as i64,
-                ((u64::from(z[j]) << 32) | u64::from(z[j + 1])) as i64,
-            );
-            let k23 = _mm_set_epi64x(
-                ((u64::from(z[j + 3]) << 32) | u64::from(z[j + 4])) as i64,
-                ((u64::from(z[j + 2]) << 32) | u64::from(z[j + 3])) as i64,
-            );
+            let z0 = _mm_loadu_si128(z[j..j + 4].as_ptr().cast());
+            let z2 = _mm_loadu_si128(z[j + 2..j + 6].as_ptr().cast());
+            let k01 = _mm_shuffle_epi32::<0b01_10_00_01>(z0);
+            let k23 = _mm_shuffle_epi32::<0b01_10_00_01>(z2);
             // Message words 0..3 zero-extended to 64-bit lanes.
             let m01 = _mm_cvtepu32_epi64(m);
             let m23 = _mm_cvtepu32_epi64(_mm_srli_si128::<8>(m));

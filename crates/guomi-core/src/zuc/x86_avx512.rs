@@ -21,6 +21,7 @@ pub(crate) const KERNEL: Kernel = Kernel {
     init,
     generate,
     mac_words,
+    xor_words: super::x86_avx2::xor_words,
 };
 
 /// GFNI matrices (row for output bit i in byte 7 - i).
