@@ -38,12 +38,14 @@ pub(crate) fn mac_with(
     let rem = (bits % 32) as u32;
     let nmsg = full + usize::from(rem != 0);
     let mut ks = [0u32; CHUNK + 1];
+    let mut dirty = 2;
     z.words(&mut ks[..1]);
     let mut t = 0u32;
     let mut prev = 0u32; // z_{j-1} after each chunk
     let mut j = 0;
     while j < full {
         let take = CHUNK.min(full - j);
+        dirty = dirty.max(take + 1);
         z.words(&mut ks[1..=take]);
         t ^= mac_words(&data[4 * j..4 * (j + take)], &ks[..=take]);
         prev = ks[take - 1];
@@ -73,7 +75,7 @@ pub(crate) fn mac_with(
     t ^= window_at_l;
     let mut last = [0u32; 1];
     z.words(&mut last);
-    ks.zeroize();
+    ks[..dirty].zeroize();
     t ^ last[0]
 }
 

@@ -105,6 +105,8 @@ pub struct Zuc {
     buf: [u8; 4 * BUF_WORDS],
     /// Unused keystream bytes are `buf[pos..]`.
     pos: usize,
+    /// Whether `buf` ever held keystream (so that drop wipes it).
+    used: bool,
 }
 
 impl ::core::fmt::Debug for Zuc {
@@ -115,7 +117,9 @@ impl ::core::fmt::Debug for Zuc {
 
 impl Drop for Zuc {
     fn drop(&mut self) {
-        self.buf.zeroize();
+        if self.used {
+            self.buf.zeroize();
+        }
     }
 }
 
@@ -128,6 +132,7 @@ impl Zuc {
             kernel,
             buf: [0; 4 * BUF_WORDS],
             pos: 4 * BUF_WORDS,
+            used: false,
         }
     }
 
@@ -180,6 +185,7 @@ impl Zuc {
         }
         z.zeroize();
         self.pos = 0;
+        self.used = true;
     }
 
     /// Writes the next `out.len()` keystream bytes into `out`.
@@ -215,6 +221,7 @@ impl Zuc {
         // 2. Whole blocks, generated straight into a stack buffer (large, so that the
         // per-call cost of the generator is spread over many words).
         let mut z = [0u32; BULK_WORDS];
+        let mut dirty = 0;
         while n - done >= 4 * BUF_WORDS {
             let words = ((n - done) / 4).min(BULK_WORDS) / BUF_WORDS * BUF_WORDS;
             (self.kernel.generate)(&mut self.state, &mut z[..words]);
@@ -224,8 +231,9 @@ impl Zuc {
                 &z[..words],
             );
             done += 4 * words;
+            dirty = dirty.max(words);
         }
-        z.zeroize();
+        z[..dirty].zeroize();
         // 3. The tail, through the buffer.
         if done < n {
             self.refill();
