@@ -321,7 +321,13 @@ impl PyZuc {
     }
 }
 
-/// 128-EEA3 encryptor bound to one key that refuses keystream reuse.
+/// EEA3(key, *, allow_keystream_reuse=False)
+///
+/// A 128-EEA3 encryptor bound to one key that refuses keystream reuse: encrypt() raises
+/// guomi.exceptions.KeystreamReuse on a second encryption under the same (count, bearer,
+/// direction), before producing output. decrypt() is never restricted.
+/// allow_keystream_reuse=True turns the check off (dangerous: a repeated COUNT silently
+/// breaks confidentiality; see docs/zuc.md).
 #[pyclass(module = "guomi.zuc", name = "EEA3", frozen)]
 struct PyEea3 {
     guard: Mutex<Eea3Guard>,
