@@ -53,20 +53,65 @@ fn gmul4(mut a: u32, b: u32) -> u32 {
     r
 }
 
-/// x^-1 (0 for 0) of four byte lanes: x^254 by the chain 2, 3, 6, 12, 14, 15, 30, 60,
-/// 120, 240, 254.
+/// Multiplication in GF(2)[x]/(x^8 + x^7 + x^3 + x + 1) (compile time only).
+const fn gmul8(mut a: u32, mut b: u32) -> u32 {
+    let mut r = 0;
+    while b != 0 {
+        if b & 1 == 1 {
+            r ^= a;
+        }
+        b >>= 1;
+        a <<= 1;
+        if a & 0x100 != 0 {
+            a ^= 0x18b;
+        }
+    }
+    r
+}
+
+/// Columns of the GF(2)-linear map x -> x^(2^k) (squaring is linear in characteristic 2).
+const fn frobenius_cols(k: u32) -> [u32; 8] {
+    let mut cols = [0u32; 8];
+    let mut i = 0;
+    while i < 8 {
+        let mut v = 1u32 << i;
+        let mut j = 0;
+        while j < k {
+            v = gmul8(v, v);
+            j += 1;
+        }
+        cols[i] = v;
+        i += 1;
+    }
+    cols
+}
+
+const SQ1: [u32; 8] = frobenius_cols(1);
+const SQ2: [u32; 8] = frobenius_cols(2);
+const SQ4: [u32; 8] = frobenius_cols(4);
+
+/// A GF(2)-linear map of four byte lanes, given by the images of the 8 basis bits;
+/// masks instead of lookups.
+#[inline(always)]
+fn linear4(x: u32, cols: &[u32; 8]) -> u32 {
+    let mut r = 0;
+    for (i, col) in cols.iter().enumerate() {
+        let mask = ((x >> i) & 0x0101_0101).wrapping_mul(0xff);
+        r ^= mask & col.wrapping_mul(0x0101_0101);
+    }
+    r
+}
+
+/// x^-1 (0 for 0) of four byte lanes: x^254 = x^240 · x^14 with x^2, x^12 = (x^3)^4 and
+/// x^240 = (x^15)^16 as linear (Frobenius) maps and four multiplications.
 #[inline(always)]
 fn ginv4(x: u32) -> u32 {
-    let x2 = gmul4(x, x);
+    let x2 = linear4(x, &SQ1);
     let x3 = gmul4(x2, x);
-    let x6 = gmul4(x3, x3);
-    let x12 = gmul4(x6, x6);
+    let x12 = linear4(x3, &SQ2);
     let x14 = gmul4(x12, x2);
     let x15 = gmul4(x12, x3);
-    let x30 = gmul4(x15, x15);
-    let x60 = gmul4(x30, x30);
-    let x120 = gmul4(x60, x60);
-    let x240 = gmul4(x120, x120);
+    let x240 = linear4(x15, &SQ4);
     gmul4(x240, x14)
 }
 
