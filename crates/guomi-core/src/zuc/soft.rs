@@ -1,15 +1,17 @@
 //! Portable ZUC backend: plain Rust, no secret-indexed memory and no secret-dependent
 //! branches.
 //!
-//! * S0 (GM/T 0001.1 §3.4) is computed from its design (ZUC design and evaluation report,
-//!   §3.2: a three-round unbalanced Feistel network of the 4-bit functions P1, P2, P3
-//!   followed by a rotation). Each 4-bit function is a 64-bit constant read with a
+//! * S0 (GM/T 0001.1 §3.4) is computed from its design (the ZUC design and evaluation
+//!   report: a three-round Feistel-like network of the 4-bit functions P1, P2, P3
+//!   followed by a rotation; the decomposition was re-derived from the printed table and
+//!   is checked against it in the tests). Each 4-bit function is a 64-bit constant read with a
 //!   variable *shift* (`(P >> 4·i) & 15`), which is a register operation, not a memory
 //!   access.
 //! * S1 is the inversion in GF(2^8) = GF(2)[x]/(x^8 + x^7 + x^3 + x + 1) followed by an
 //!   affine map (S1(x) = M·x^-1 ⊕ 0x55; the matrix M and the field were derived from the
-//!   printed table and are checked against it in the tests). The inversion is x^254,
-//!   computed with masked shift-and-xor multiplication on four bytes at once (SWAR).
+//!   printed table and are checked against it in the tests). The inversion is x^254 on
+//!   four bytes at once (SWAR): the Frobenius powers x^2, x^4, x^16 as masked linear
+//!   maps and four masked shift-and-xor multiplications.
 //!
 //! This is constant time on CPUs whose shifts take a fixed time for any count (all
 //! mainstream 64-bit CPUs), but slow (tens of MB/s): the x86 backends compute the same
