@@ -2,6 +2,8 @@
 # One section per submodule; the public, documented API is in the guomi.* modules.
 from collections.abc import Sequence
 from typing import Optional, Union
+from collections.abc import Iterable
+from typing import Optional, Sequence, Union
 
 _Bytes = Union[bytes, bytearray, memoryview]
 
@@ -200,10 +202,22 @@ class zuc:
     class EEA3:
         def __init__(self, key: _Bytes, *, allow_keystream_reuse: bool = False) -> None: ...
         def encrypt(
-            self, count: int, bearer: int, direction: int, data: _Bytes, *, length_bits: Optional[int] = None
+            self,
+            count: int,
+            bearer: int,
+            direction: int,
+            data: _Bytes,
+            *,
+            length_bits: int | None = None,
         ) -> bytes: ...
         def decrypt(
-            self, count: int, bearer: int, direction: int, data: _Bytes, *, length_bits: Optional[int] = None
+            self,
+            count: int,
+            bearer: int,
+            direction: int,
+            data: _Bytes,
+            *,
+            length_bits: int | None = None,
         ) -> bytes: ...
         def is_used(self, count: int, bearer: int, direction: int) -> bool: ...
         @property
@@ -224,6 +238,7 @@ class zuc:
         data: _Bytes,
         *,
         length_bits: Optional[int] = None,
+        length_bits: int | None = None,
     ) -> bytes: ...
     @staticmethod
     def eia3(
@@ -234,6 +249,7 @@ class zuc:
         data: _Bytes,
         *,
         length_bits: Optional[int] = None,
+        length_bits: int | None = None,
     ) -> bytes: ...
     @staticmethod
     def eia3_verify(
@@ -244,15 +260,25 @@ class zuc:
         data: _Bytes,
         mac: _Bytes,
         *,
-        length_bits: Optional[int] = None,
+        length_bits: int | None = None,
     ) -> bool: ...
     @staticmethod
     def zuc256_mac(
-        key: _Bytes, iv: _Bytes, data: _Bytes, *, tag_bits: int = 32, length_bits: Optional[int] = None
+        key: _Bytes,
+        iv: _Bytes,
+        data: _Bytes,
+        *,
+        tag_bits: int = 32,
+        length_bits: int | None = None,
     ) -> bytes: ...
     @staticmethod
     def zuc256_mac_verify(
-        key: _Bytes, iv: _Bytes, data: _Bytes, tag: _Bytes, *, length_bits: Optional[int] = None
+        key: _Bytes,
+        iv: _Bytes,
+        data: _Bytes,
+        tag: _Bytes,
+        *,
+        length_bits: int | None = None,
     ) -> bool: ...
     @staticmethod
     def eea3_many(
@@ -261,4 +287,9 @@ class zuc:
     @staticmethod
     def eia3_many(
         items: Sequence[tuple[_Bytes, int, int, int, _Bytes]], *, threads: Optional[int] = None
+        items: Iterable[tuple[_Bytes, int, int, int, _Bytes]], *, threads: int | None = None
+    ) -> list[bytes]: ...
+    @staticmethod
+    def eia3_many(
+        items: Iterable[tuple[_Bytes, int, int, int, _Bytes]], *, threads: int | None = None
     ) -> list[bytes]: ...

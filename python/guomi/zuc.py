@@ -83,51 +83,25 @@ def keystream(key: BytesLike, iv: BytesLike, words: int) -> bytes:
     return _zuc.keystream(key, iv, words)
 
 
-def eea3(
-    key: BytesLike,
-    count: int,
-    bearer: int,
-    direction: int,
-    data: BytesLike,
-    *,
-    length_bits: int | None = None,
-) -> bytes:
-    """128-EEA3 encryption or decryption (the same operation).
+#: ``eea3(key, count, bearer, direction, data, *, length_bits=None) -> bytes``
+#:
+#: 128-EEA3 encryption or decryption (the same operation). ``key``: 16 bytes; ``count``:
+#: 32-bit COUNT; ``bearer``: 0..31; ``direction``: 0 (uplink) or 1 (downlink). Returns
+#: ``ceil(length_bits / 8)`` bytes with the unused trailing bits zero. Never encrypt two
+#: messages under the same key, count, bearer and direction: see :class:`EEA3`.
+#: (The compiled function itself, for the lowest per-call overhead.)
+eea3 = _zuc.eea3
 
-    ``key``: 16 bytes; ``count``: 32-bit COUNT; ``bearer``: 0..31; ``direction``: 0
-    (uplink) or 1 (downlink). Returns ``ceil(length_bits / 8)`` bytes, unused trailing
-    bits zero. Never encrypt two messages under the same key, count, bearer and
-    direction: see :class:`EEA3`.
-    """
-    return _zuc.eea3(key, count, bearer, direction, data, length_bits=length_bits)
+#: ``eia3(key, count, bearer, direction, data, *, length_bits=None) -> bytes``
+#:
+#: 128-EIA3 MAC (4 bytes) of the first ``length_bits`` bits of ``data``.
+eia3 = _zuc.eia3
 
-
-def eia3(
-    key: BytesLike,
-    count: int,
-    bearer: int,
-    direction: int,
-    data: BytesLike,
-    *,
-    length_bits: int | None = None,
-) -> bytes:
-    """128-EIA3 MAC (4 bytes) of the first ``length_bits`` bits of ``data``."""
-    return _zuc.eia3(key, count, bearer, direction, data, length_bits=length_bits)
-
-
-def eia3_verify(
-    key: BytesLike,
-    count: int,
-    bearer: int,
-    direction: int,
-    data: BytesLike,
-    mac: BytesLike,
-    *,
-    length_bits: int | None = None,
-) -> bool:
-    """Whether ``mac`` is the 128-EIA3 MAC of ``data`` (constant-time comparison; a
-    ``mac`` that is not 4 bytes is simply ``False``)."""
-    return _zuc.eia3_verify(key, count, bearer, direction, data, mac, length_bits=length_bits)
+#: ``eia3_verify(key, count, bearer, direction, data, mac, *, length_bits=None) -> bool``
+#:
+#: Whether ``mac`` is the 128-EIA3 MAC of ``data`` (constant-time comparison; a ``mac``
+#: that is not 4 bytes is simply ``False``).
+eia3_verify = _zuc.eia3_verify
 
 
 def zuc256_keystream(key: BytesLike, iv: BytesLike, words: int) -> bytes:
@@ -189,68 +163,23 @@ def eia3_many(items: Iterable[Item], *, threads: int | None = None) -> list[byte
     return _zuc.eia3_many(items, threads=threads)
 
 
-class EEA3:
-    """A 128-EEA3 encryptor bound to one key that refuses keystream reuse.
-
-    EEA3 is a stream cipher: its keystream depends only on (key, COUNT, BEARER,
-    DIRECTION). Encrypting two messages with the same four values gives an attacker
-    ``P1 XOR P2`` -- often enough to recover both. ``EEA3(key).encrypt(...)`` remembers
-    every (COUNT, BEARER, DIRECTION) it has encrypted under (for the object's lifetime)
-    and raises :class:`guomi.exceptions.KeystreamReuse` on a second encryption under the
-    same triple, before producing any output. :meth:`decrypt` is never restricted.
-
-    ``allow_keystream_reuse=True`` turns the check off, for callers whose protocol
-    already guarantees unique COUNT values (e.g. PDCP with a persisted HFN/SN). It is
-    dangerous: a single repeated COUNT after a restart, a state rollback or a
-    misconfigured bearer silently breaks confidentiality, and this object can no longer
-    tell you. The guard's memory lasts only as long as the object, is per process, and
-    grows by one entry per encrypted packet.
-    """
-
-    __slots__ = ("_inner",)
-
-    def __init__(self, key: BytesLike, *, allow_keystream_reuse: bool = False) -> None:
-        self._inner = _zuc.EEA3(key, allow_keystream_reuse=allow_keystream_reuse)
-
-    def encrypt(
-        self,
-        count: int,
-        bearer: int,
-        direction: int,
-        data: BytesLike,
-        *,
-        length_bits: int | None = None,
-    ) -> bytes:
-        """128-EEA3 encryption (see :func:`eea3`); raises
-        :class:`~guomi.exceptions.KeystreamReuse` if (count, bearer, direction) was
-        already used by this object. Invalid arguments do not use up the triple."""
-        return self._inner.encrypt(count, bearer, direction, data, length_bits=length_bits)
-
-    def decrypt(
-        self,
-        count: int,
-        bearer: int,
-        direction: int,
-        data: BytesLike,
-        *,
-        length_bits: int | None = None,
-    ) -> bytes:
-        """128-EEA3 decryption (never restricted)."""
-        return self._inner.decrypt(count, bearer, direction, data, length_bits=length_bits)
-
-    def is_used(self, count: int, bearer: int, direction: int) -> bool:
-        """Whether this object already encrypted under (count, bearer, direction)."""
-        return self._inner.is_used(count, bearer, direction)
-
-    @property
-    def used_count(self) -> int:
-        """How many distinct (count, bearer, direction) were used for encryption."""
-        return self._inner.used_count
-
-    @property
-    def allow_keystream_reuse(self) -> bool:
-        """Whether the reuse check is turned off."""
-        return self._inner.allow_keystream_reuse
-
-    def __repr__(self) -> str:
-        return f"<guomi.zuc.EEA3 object, {self.used_count} keystreams used>"
+#: ``EEA3(key, *, allow_keystream_reuse=False)``: a 128-EEA3 encryptor bound to one key
+#: that refuses keystream reuse.
+#:
+#: EEA3 is a stream cipher: its keystream depends only on (key, COUNT, BEARER,
+#: DIRECTION). Encrypting two messages with the same four values gives an attacker
+#: ``P1 XOR P2`` -- often enough to recover both. ``EEA3(key).encrypt(count, bearer,
+#: direction, data, *, length_bits=None)`` remembers every (COUNT, BEARER, DIRECTION) it
+#: has encrypted under (for the object's lifetime) and raises
+#: :class:`guomi.exceptions.KeystreamReuse` on a second encryption under the same triple,
+#: before producing any output; invalid arguments do not use up a triple.
+#: ``decrypt(...)`` is never restricted. ``is_used(count, bearer, direction)``,
+#: ``used_count`` and ``allow_keystream_reuse`` report the state.
+#:
+#: ``allow_keystream_reuse=True`` turns the check off, for callers whose protocol already
+#: guarantees unique COUNT values (e.g. PDCP with a persisted HFN/SN). It is dangerous: a
+#: single repeated COUNT after a restart, a state rollback or a misconfigured bearer
+#: silently breaks confidentiality, and this object can no longer tell you. The guard's
+#: memory lasts only as long as the object, is per process, and grows by one entry per
+#: encrypted packet.
+EEA3 = _zuc.EEA3

@@ -421,3 +421,46 @@ fn many_matches_one_by_one() {
         Err(Error::InvalidValue(_))
     ));
 }
+
+/// Large batches take the threaded path (rayon); results are the same and in order.
+#[test]
+fn many_threaded_path() {
+    let keys: Vec<[u8; 16]> = (0..120u8).map(|i| [i; 16]).collect();
+    let datas: Vec<Vec<u8>> = (0..120usize)
+        .map(|i| vec![(i * 7) as u8; 600 + (i * 13) % 900])
+        .collect();
+    let items: Vec<many::Item<'_>> = (0..120)
+        .map(|i| {
+            (
+                &keys[i][..],
+                i as u32,
+                (i % 32) as u8,
+                (i % 2) as u8,
+                &datas[i][..],
+            )
+        })
+        .collect();
+    assert!(datas.iter().map(Vec::len).sum::<usize>() > 64 * 1024);
+    let expect_c: Vec<Vec<u8>> = items
+        .iter()
+        .map(|&(k, c, b, d, m)| eea3(k, c, b, d, m, None).unwrap())
+        .collect();
+    let expect_m: Vec<[u8; 4]> = items
+        .iter()
+        .map(|&(k, c, b, d, m)| eia3(k, c, b, d, m, None).unwrap())
+        .collect();
+    each_backend(|b| {
+        for threads in [Some(0), Some(2), Some(5)] {
+            assert_eq!(
+                many::eea3_many(&items, threads).unwrap(),
+                expect_c,
+                "{b:?} {threads:?}"
+            );
+            assert_eq!(
+                many::eia3_many(&items, threads).unwrap(),
+                expect_m,
+                "{b:?} {threads:?}"
+            );
+        }
+    });
+}

@@ -80,7 +80,12 @@ fn zuc256_keystream<'py>(
     })
 }
 
-/// 128-EEA3.
+/// eea3(key, count, bearer, direction, data, *, length_bits=None) -> bytes
+///
+/// 128-EEA3 (3GPP confidentiality) encryption or decryption of the first `length_bits`
+/// bits of `data` (all of it by default). key: 16 bytes; count: 32-bit COUNT; bearer:
+/// 0..31; direction: 0 or 1. Returns ceil(length_bits / 8) bytes, unused trailing bits
+/// zero. Never encrypt twice under the same (key, count, bearer, direction).
 #[pyfunction]
 #[pyo3(signature = (key, count, bearer, direction, data, *, length_bits=None))]
 fn eea3<'py>(
@@ -103,7 +108,9 @@ fn eea3<'py>(
     })
 }
 
-/// 128-EIA3 MAC (4 bytes).
+/// eia3(key, count, bearer, direction, data, *, length_bits=None) -> bytes
+///
+/// 128-EIA3 (3GPP integrity) MAC, 4 bytes, of the first `length_bits` bits of `data`.
 #[pyfunction]
 #[pyo3(signature = (key, count, bearer, direction, data, *, length_bits=None))]
 fn eia3<'py>(
@@ -124,7 +131,10 @@ fn eia3<'py>(
     Ok(PyBytes::new(py, &mac))
 }
 
-/// Constant-time check of a 128-EIA3 MAC.
+/// eia3_verify(key, count, bearer, direction, data, mac, *, length_bits=None) -> bool
+///
+/// Whether `mac` is the 128-EIA3 MAC of `data` (constant-time comparison; a `mac` that
+/// is not 4 bytes is False).
 #[pyfunction]
 #[pyo3(signature = (key, count, bearer, direction, data, mac, *, length_bits=None))]
 #[allow(clippy::too_many_arguments)]
@@ -311,7 +321,13 @@ impl PyZuc {
     }
 }
 
-/// 128-EEA3 encryptor bound to one key that refuses keystream reuse.
+/// EEA3(key, *, allow_keystream_reuse=False)
+///
+/// A 128-EEA3 encryptor bound to one key that refuses keystream reuse: encrypt() raises
+/// guomi.exceptions.KeystreamReuse on a second encryption under the same (count, bearer,
+/// direction), before producing output. decrypt() is never restricted.
+/// allow_keystream_reuse=True turns the check off (dangerous: a repeated COUNT silently
+/// breaks confidentiality; see docs/zuc.md).
 #[pyclass(module = "guomi.zuc", name = "EEA3", frozen)]
 struct PyEea3 {
     guard: Mutex<Eea3Guard>,

@@ -76,7 +76,7 @@ pub(crate) fn load_128(key: &[u8; 16], iv: &[u8; 16]) -> State {
 /// (the initialization-mode input; 0 in working mode). A result of 0 cannot occur
 /// (the cells are never 0), and 2^31 - 1 stands for 0 as the standard requires.
 #[inline(always)]
-fn feedback(s0: u32, s4: u32, s10: u32, s13: u32, s15: u32, u: u32) -> u32 {
+pub(crate) fn feedback(s0: u32, s4: u32, s10: u32, s13: u32, s15: u32, u: u32) -> u32 {
     let v = (u64::from(s15) << 15)
         + (u64::from(s13) << 17)
         + (u64::from(s10) << 21)
@@ -101,18 +101,38 @@ fn reorganize(s: &[u32; 16], t: usize) -> (u32, u32, u32, u32) {
 }
 
 /// §3.6.1 initialization: 32 rounds of BitReorganization, F and LFSRWithInitialisationMode(W >> 1),
-/// then §3.6.2 the first working-mode round whose output is discarded.
+/// then §3.6.2 the first working-mode round whose output is discarded. The 32 rounds
+/// run as two turns of 16 with the LFSR addressed circularly (no shifting).
 #[inline(always)]
 pub(crate) fn init<F: Fsm>(st: &mut State) {
     let mut f = F::from_regs(0, 0);
     let s = &mut st.s;
-    for _ in 0..32 {
-        let (x0, x1, x2, _) = reorganize(s, 0);
-        let w = f.w(x0);
-        f = f.next(x1, x2);
-        let v = feedback(s[0], s[4], s[10], s[13], s[15], w >> 1);
-        s.copy_within(1..16, 0);
-        s[15] = v;
+    for _ in 0..2 {
+        macro_rules! round {
+            ($t:expr) => {{
+                let (x0, x1, x2, _) = reorganize(s, $t);
+                let w = f.w(x0);
+                f = f.next(x1, x2);
+                let c = |k: usize| s[($t + k) & 15];
+                s[$t] = feedback(c(0), c(4), c(10), c(13), c(15), w >> 1);
+            }};
+        }
+        round!(0);
+        round!(1);
+        round!(2);
+        round!(3);
+        round!(4);
+        round!(5);
+        round!(6);
+        round!(7);
+        round!(8);
+        round!(9);
+        round!(10);
+        round!(11);
+        round!(12);
+        round!(13);
+        round!(14);
+        round!(15);
     }
     let (_, x1, x2, _) = reorganize(s, 0);
     f = f.next(x1, x2);

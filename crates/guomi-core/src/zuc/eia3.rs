@@ -23,7 +23,7 @@ pub(crate) fn iv(count: u32, bearer: u8, direction: u8) -> [u8; 16] {
 }
 
 /// Message words folded per keystream refill.
-const CHUNK: usize = 64;
+const CHUNK: usize = 256;
 
 /// Document 1 §4.4-4.5 on an initialized generator: with L = `bits`,
 /// T = ⊕_{i: M_i = 1} z_i, T ^= z_L, MAC = T ⊕ z_{32(L'-1)}, L' = ceil((L + 64) / 32),
@@ -38,12 +38,14 @@ pub(crate) fn mac_with(
     let rem = (bits % 32) as u32;
     let nmsg = full + usize::from(rem != 0);
     let mut ks = [0u32; CHUNK + 1];
+    let mut dirty = 2;
     z.words(&mut ks[..1]);
     let mut t = 0u32;
     let mut prev = 0u32; // z_{j-1} after each chunk
     let mut j = 0;
     while j < full {
         let take = CHUNK.min(full - j);
+        dirty = dirty.max(take + 1);
         z.words(&mut ks[1..=take]);
         t ^= mac_words(&data[4 * j..4 * (j + take)], &ks[..=take]);
         prev = ks[take - 1];
@@ -73,8 +75,36 @@ pub(crate) fn mac_with(
     t ^= window_at_l;
     let mut last = [0u32; 1];
     z.words(&mut last);
-    ks.zeroize();
+    ks[..dirty].zeroize();
     t ^ last[0]
+}
+
+/// Document 1 §4.4-4.5 on a precomputed keystream `ks` = z_0 .. z_{L'-1}
+/// (L' = ceil(L / 32) + 2 words); used by the batch code.
+pub(crate) fn mac_from_keystream(
+    mac_words: fn(&[u8], &[u32]) -> u32,
+    data: &[u8],
+    bits: u64,
+    ks: &[u32],
+) -> u32 {
+    let full = (bits / 32) as usize;
+    let rem = (bits % 32) as u32;
+    let mut t = mac_words(&data[..4 * full], &ks[..=full]);
+    let nmsg = full + usize::from(rem != 0);
+    if rem != 0 {
+        let mut last = [0u8; 4];
+        let nbytes = rem.div_ceil(8) as usize;
+        last[..nbytes].copy_from_slice(&data[4 * full..4 * full + nbytes]);
+        let m = u32::from_be_bytes(last) & (u32::MAX << (32 - rem));
+        t ^= mac_words(&m.to_be_bytes(), &ks[full..full + 2]);
+        last.zeroize();
+    }
+    let window_at_l = if rem == 0 {
+        ks[nmsg]
+    } else {
+        (ks[nmsg - 1] << rem) | (ks[nmsg] >> (32 - rem))
+    };
+    t ^ window_at_l ^ ks[nmsg + 1]
 }
 
 /// 128-EIA3 MAC (4 bytes) of the first `length_bits` bits of `data` (all when `None`),

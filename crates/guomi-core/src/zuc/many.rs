@@ -1,24 +1,358 @@
-//! Many EEA3 / EIA3 packets in one call.
+//! Many EEA3 / EIA3 packets in one call: multi-buffer SIMD, one packet per 32-bit lane
+//! (AVX2: 8 lanes, AVX-512: 16 lanes), optionally spread over threads (rayon).
+//!
+//! Packets are sorted by length so that the lanes of a group need about the same number
+//! of keystream words. Each group runs the generic ZUC below on vectors of lanes; the
+//! keystream is then XORed (EEA3) or folded (EIA3, with the backend's single-stream
+//! folding, PCLMULQDQ on x86) per packet.
 
+use super::core::{self as zc, State};
+use super::{check_framing, eea3 as e3, eia3 as i3, kernel, key128};
+use crate::cpu::{self, Backend};
 use crate::error::Result;
+use rayon::prelude::*;
 
 /// One packet: (key, COUNT, BEARER, DIRECTION, data); the whole of `data` is processed.
 pub type Item<'a> = (&'a [u8], u32, u8, u8, &'a [u8]);
 
-/// 128-EEA3 of every packet, in order.
-pub fn eea3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<Vec<u8>>> {
-    let _ = threads;
+/// A vector of 32-bit lanes, with what ZUC needs.
+pub(crate) trait Lanes: Copy {
+    const N: usize;
+    fn splat(x: u32) -> Self;
+    fn load(w: &[u32]) -> Self;
+    fn store(self, w: &mut [u32]);
+    fn add(self, o: Self) -> Self;
+    fn xor(self, o: Self) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn shl<const K: i32>(self) -> Self;
+    fn shr<const K: i32>(self) -> Self;
+    /// Rotation left by K (K2 = 32 - K).
+    fn rol<const K: i32, const K2: i32>(self) -> Self;
+    fn xor3(self, b: Self, c: Self) -> Self {
+        self.xor(b).xor(c)
+    }
+    /// (self | b) & c
+    fn or_and(self, b: Self, c: Self) -> Self {
+        self.or(b).and(c)
+    }
+    /// (self << 16) | (lo >> 16)
+    fn concat16(self, lo: Self) -> Self {
+        self.shl::<16>().or(lo.shr::<16>())
+    }
+    /// S = (S0, S1, S0, S1) on every 32-bit lane (GM/T 0001.1 §3.4).
+    fn sbox(self) -> Self;
+    /// `rows[t]` holds keystream word t of every lane; writes lane i's 16 words to
+    /// `out[i][offset..offset + 16]` for every i < out.len() (a transposition).
+    fn store_columns(rows: &[Self; 16], out: &mut [Vec<u32>], offset: usize) {
+        let mut tmp = [0u32; 16];
+        let mut cols = [[0u32; 16]; 16];
+        for (t, r) in rows.iter().enumerate() {
+            r.store(&mut tmp);
+            for (lane, c) in cols.iter_mut().enumerate().take(Self::N) {
+                c[t] = tmp[lane];
+            }
+        }
+        for (o, c) in out.iter_mut().zip(cols.iter()) {
+            o[offset..offset + 16].copy_from_slice(c);
+        }
+    }
+}
+
+/// a + b mod 2^31 - 1 for a, b in [1, 2^31 - 1] (never 0).
+#[inline(always)]
+fn add31<V: Lanes>(a: V, b: V) -> V {
+    let s = a.add(b);
+    s.and(V::splat(0x7fff_ffff)).add(s.shr::<31>())
+}
+
+/// x · 2^K mod 2^31 - 1 (a 31-bit rotation); K2 = 31 - K.
+#[inline(always)]
+fn rot31<V: Lanes, const K: i32, const K2: i32>(x: V) -> V {
+    x.shl::<K>().or_and(x.shr::<K2>(), V::splat(0x7fff_ffff))
+}
+
+/// §3.2: 2^15·s15 + 2^17·s13 + 2^21·s10 + 2^20·s4 + (1 + 2^8)·s0 mod 2^31 - 1.
+#[inline(always)]
+fn feedback<V: Lanes>(s0: V, s4: V, s10: V, s13: V, s15: V) -> V {
+    let a = add31(rot31::<V, 15, 16>(s15), rot31::<V, 17, 14>(s13));
+    let b = add31(rot31::<V, 21, 10>(s10), rot31::<V, 20, 11>(s4));
+    let c = add31(rot31::<V, 8, 23>(s0), s0);
+    add31(add31(a, b), c)
+}
+
+#[inline(always)]
+fn l1<V: Lanes>(x: V) -> V {
+    x.xor3(x.rol::<2, 30>(), x.rol::<10, 22>())
+        .xor3(x.rol::<18, 14>(), x.rol::<24, 8>())
+}
+
+#[inline(always)]
+fn l2<V: Lanes>(x: V) -> V {
+    x.xor3(x.rol::<8, 24>(), x.rol::<14, 18>())
+        .xor3(x.rol::<22, 10>(), x.rol::<30, 2>())
+}
+
+/// One round on lane vectors: returns W and updates R1, R2 (§3.3-3.4). `c(k)` is s_k.
+#[inline(always)]
+fn round<V: Lanes>(c: impl Fn(usize) -> V, r1: &mut V, r2: &mut V) -> (V, V) {
+    let lo16 = V::splat(0xffff);
+    let x0 = c(15)
+        .and(V::splat(0x7fff_8000))
+        .shl::<1>()
+        .or(c(14).and(lo16));
+    let x1 = c(11).shl::<16>().or(c(9).shr::<15>());
+    let x2 = c(7).shl::<16>().or(c(5).shr::<15>());
+    let x3 = c(2).shl::<16>().or(c(0).shr::<15>());
+    let w = x0.xor(*r1).add(*r2);
+    let w1 = r1.add(x1);
+    let w2 = r2.xor(x2);
+    let u = l1(w1.concat16(w2));
+    let v = l2(w2.concat16(w1));
+    *r1 = u.sbox();
+    *r2 = v.sbox();
+    (w, x3)
+}
+
+/// Initializes up to `V::N` loaded states (§3.6.1) and generates `words` keystream words
+/// for each into `out[lane]` (resized to a multiple of 16 >= `words`).
+#[inline(always)]
+pub(crate) fn keystream_lanes<V: Lanes>(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+    let n = V::N;
+    debug_assert!(states.len() <= n && out.len() == states.len());
+    let mut col = [0u32; 16];
+    let mut s: [V; 16] = [V::splat(0); 16];
+    for (k, cell) in s.iter_mut().enumerate() {
+        for (lane, st) in states.iter().enumerate() {
+            col[lane] = st.s[k];
+        }
+        // Unused lanes run on a copy of lane 0 (any valid state).
+        for c in col.iter_mut().take(n).skip(states.len()) {
+            *c = states[0].s[k];
+        }
+        *cell = V::load(&col);
+    }
+    col.fill(0);
+    let (mut r1, mut r2) = (V::splat(0), V::splat(0));
+    // 32 initialization rounds, the LFSR addressed circularly (two turns of 16).
+    for _ in 0..2 {
+        macro_rules! init_round {
+            ($t:expr) => {{
+                let (w, _) = round(|k| s[($t + k) & 15], &mut r1, &mut r2);
+                let c = |k: usize| s[($t + k) & 15];
+                s[$t] = add31(feedback(c(0), c(4), c(10), c(13), c(15)), w.shr::<1>());
+            }};
+        }
+        init_round!(0);
+        init_round!(1);
+        init_round!(2);
+        init_round!(3);
+        init_round!(4);
+        init_round!(5);
+        init_round!(6);
+        init_round!(7);
+        init_round!(8);
+        init_round!(9);
+        init_round!(10);
+        init_round!(11);
+        init_round!(12);
+        init_round!(13);
+        init_round!(14);
+        init_round!(15);
+    }
+    let _ = round(|k| s[k], &mut r1, &mut r2);
+    let v = feedback(s[0], s[4], s[10], s[13], s[15]);
+    s.copy_within(1..16, 0);
+    s[15] = v;
+
+    let blocks = words.div_ceil(16);
+    for o in out.iter_mut() {
+        o.clear();
+        o.resize(16 * blocks, 0);
+    }
+    let mut z = [V::splat(0); 16];
+    for blk in 0..blocks {
+        macro_rules! step {
+            ($t:expr) => {{
+                let (w, x3) = round(|k| s[($t + k) & 15], &mut r1, &mut r2);
+                z[$t] = w.xor(x3);
+                s[$t] = feedback(
+                    s[$t],
+                    s[($t + 4) & 15],
+                    s[($t + 10) & 15],
+                    s[($t + 13) & 15],
+                    s[($t + 15) & 15],
+                );
+            }};
+        }
+        step!(0);
+        step!(1);
+        step!(2);
+        step!(3);
+        step!(4);
+        step!(5);
+        step!(6);
+        step!(7);
+        step!(8);
+        step!(9);
+        step!(10);
+        step!(11);
+        step!(12);
+        step!(13);
+        step!(14);
+        step!(15);
+        V::store_columns(&z, out, 16 * blk);
+    }
+}
+
+/// Keystreams of a group of loaded states, `words` words each, on `backend`.
+fn keystream_group(backend: Backend, states: &[State], words: usize, out: &mut [Vec<u32>]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if backend >= Backend::Avx512 {
+            return super::x86_avx512::keystream_x16(states, words, out);
+        }
+        if backend >= Backend::Avx2 {
+            return super::x86_avx2::keystream_x8(states, words, out);
+        }
+    }
+    // Portable: one stream at a time.
+    let k = kernel(backend);
+    for (st, o) in states.iter().zip(out.iter_mut()) {
+        let mut st = st.clone();
+        (k.init)(&mut st);
+        o.clear();
+        o.resize(words, 0);
+        (k.generate)(&mut st, o);
+    }
+}
+
+fn lanes_for(backend: Backend) -> usize {
+    match backend {
+        Backend::Avx512 if cfg!(target_arch = "x86_64") => 16,
+        Backend::Avx2 if cfg!(target_arch = "x86_64") => 8,
+        _ => 1,
+    }
+}
+
+/// What each packet needs: its loaded state and its number of keystream words.
+fn validate(
+    items: &[Item<'_>],
+    iv: fn(u32, u8, u8) -> [u8; 16],
+    words: fn(usize) -> usize,
+) -> Result<Vec<(State, usize)>> {
     items
         .iter()
-        .map(|&(k, c, b, d, data)| super::eea3(k, c, b, d, data, None))
+        .map(|&(key, count, bearer, direction, data)| {
+            let key = key128(key)?;
+            check_framing(bearer, direction)?;
+            Ok((
+                zc::load_128(key, &iv(count, bearer, direction)),
+                words(data.len()),
+            ))
+        })
         .collect()
 }
 
-/// 128-EIA3 of every packet, in order.
+/// Runs `finish(index, keystream)` for every packet, keystreams made in SIMD groups.
+fn run_serial(
+    backend: Backend,
+    prepared: &[(State, usize)],
+    mut finish: impl FnMut(usize, &[u32]),
+) {
+    let lanes = lanes_for(backend);
+    let mut order: Vec<usize> = (0..prepared.len()).collect();
+    order.sort_by_key(|&i| prepared[i].1);
+    let mut bufs: Vec<Vec<u32>> = vec![Vec::new(); lanes.max(1)];
+    let mut group: Vec<State> = Vec::with_capacity(lanes);
+    for idx in order.chunks(lanes.max(1)) {
+        group.clear();
+        group.extend(idx.iter().map(|&i| prepared[i].0.clone()));
+        let words = idx.iter().map(|&i| prepared[i].1).max().unwrap_or(0);
+        keystream_group(backend, &group, words, &mut bufs[..idx.len()]);
+        for (k, &i) in idx.iter().enumerate() {
+            finish(i, &bufs[k][..prepared[i].1]);
+        }
+    }
+    for b in bufs.iter_mut() {
+        b.iter_mut().for_each(|w| *w = 0);
+    }
+}
+
+fn threads_of(threads: Option<usize>) -> usize {
+    match threads {
+        None | Some(1) => 1,
+        Some(0) => rayon::current_num_threads(),
+        Some(n) => n,
+    }
+}
+
+/// Splits the work over `threads` threads (when it pays) and runs `work` on each part.
+fn parallel<R: Send>(
+    n: usize,
+    total_bytes: usize,
+    threads: Option<usize>,
+    work: impl Fn(usize, usize) -> Vec<R> + Sync,
+) -> Vec<R> {
+    let threads = threads_of(threads);
+    if threads <= 1 || n < 32 || total_bytes < 64 * 1024 {
+        return work(0, n);
+    }
+    let chunk = n.div_ceil(threads).max(16);
+    let run = || {
+        (0..n.div_ceil(chunk))
+            .into_par_iter()
+            .map(|c| work(c * chunk, ((c + 1) * chunk).min(n)))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .flatten()
+            .collect()
+    };
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) if threads != rayon::current_num_threads() => pool.install(run),
+        _ => run(),
+    }
+}
+
+/// 128-EEA3 of every packet, in order. `threads`: `None` or `Some(1)` runs on the
+/// calling thread; `Some(0)` uses every core; `Some(n)` at most `n` threads.
+pub fn eea3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<Vec<u8>>> {
+    let backend = cpu::active();
+    let prepared = validate(items, e3::iv, |len| len.div_ceil(4))?;
+    let total = items.iter().map(|i| i.4.len()).sum();
+    let xor_words = kernel(backend).xor_words;
+    Ok(parallel(items.len(), total, threads, |lo, hi| {
+        let mut outs: Vec<Vec<u8>> = items[lo..hi].iter().map(|i| vec![0u8; i.4.len()]).collect();
+        run_serial(backend, &prepared[lo..hi], |i, ks| {
+            let data = items[lo + i].4;
+            let out = &mut outs[i];
+            let whole = data.len() / 4 * 4;
+            xor_words(Some(&data[..whole]), &mut out[..whole], &ks[..whole / 4]);
+            if whole < data.len() {
+                let last = ks[whole / 4].to_be_bytes();
+                for (k, (o, d)) in out[whole..].iter_mut().zip(&data[whole..]).enumerate() {
+                    *o = d ^ last[k];
+                }
+            }
+        });
+        outs
+    }))
+}
+
+/// 128-EIA3 MAC of every packet, in order (`threads` as in [`eea3_many`]).
 pub fn eia3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<[u8; 4]>> {
-    let _ = threads;
-    items
-        .iter()
-        .map(|&(k, c, b, d, data)| super::eia3(k, c, b, d, data, None))
-        .collect()
+    let backend = cpu::active();
+    // L' = ceil(L / 32) + 2 words, L = 8·len.
+    let prepared = validate(items, i3::iv, |len| (8 * len).div_ceil(32) + 2)?;
+    let total = items.iter().map(|i| i.4.len()).sum();
+    let mac_words = kernel(backend).mac_words;
+    Ok(parallel(items.len(), total, threads, |lo, hi| {
+        let mut macs = vec![[0u8; 4]; hi - lo];
+        run_serial(backend, &prepared[lo..hi], |i, ks| {
+            let data = items[lo + i].4;
+            macs[i] =
+                i3::mac_from_keystream(mac_words, data, 8 * data.len() as u64, ks).to_be_bytes();
+        });
+        macs
+    }))
 }

@@ -22,10 +22,10 @@ pub mod eia3;
 pub mod guard;
 pub mod many;
 mod soft;
-// #[cfg(target_arch = "x86_64")]
-// mod x86_avx2;
-// #[cfg(target_arch = "x86_64")]
-// mod x86_avx512;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 pub mod zuc256;
 
 use self::core::State;
@@ -52,14 +52,27 @@ pub(crate) struct Kernel {
     /// words, `z` the keystream words z_j .. z_{j+n} (n + 1 words). Returns
     /// ⊕ over the set message bits i of the 32-bit keystream window at bit i.
     pub(crate) mac_words: fn(&[u8], &[u32]) -> u32,
+    /// `out = input ⊕ z` (or `out ^= z` when `input` is None), z as big-endian words;
+    /// `out.len() == 4 * z.len()`.
+    pub(crate) xor_words: fn(Option<&[u8]>, &mut [u8], &[u32]),
 }
 
 pub(crate) fn kernel(backend: Backend) -> Kernel {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if backend >= Backend::Avx512 {
+            return x86_avx512::KERNEL;
+        }
+        if backend >= Backend::Avx2 {
+            return x86_avx2::KERNEL;
+        }
+    }
     let _ = backend;
     Kernel {
         init: soft::init,
         generate: soft::generate,
         mac_words: mac_words_portable,
+        xor_words: xor_words_portable,
     }
 }
 
@@ -80,6 +93,8 @@ pub(crate) fn mac_words_portable(msg: &[u8], z: &[u32]) -> u32 {
 
 /// Keystream words generated per refill of the streaming buffer.
 const BUF_WORDS: usize = 64;
+/// Keystream words generated per generator call for bulk data.
+const BULK_WORDS: usize = 512;
 
 /// The ZUC keystream generator, streaming: successive calls continue the keystream.
 /// Keystream word z_i is emitted as 4 big-endian bytes.
@@ -90,6 +105,8 @@ pub struct Zuc {
     buf: [u8; 4 * BUF_WORDS],
     /// Unused keystream bytes are `buf[pos..]`.
     pos: usize,
+    /// Whether `buf` ever held keystream (so that drop wipes it).
+    used: bool,
 }
 
 impl ::core::fmt::Debug for Zuc {
@@ -100,7 +117,9 @@ impl ::core::fmt::Debug for Zuc {
 
 impl Drop for Zuc {
     fn drop(&mut self) {
-        self.buf.zeroize();
+        if self.used {
+            self.buf.zeroize();
+        }
     }
 }
 
@@ -113,6 +132,7 @@ impl Zuc {
             kernel,
             buf: [0; 4 * BUF_WORDS],
             pos: 4 * BUF_WORDS,
+            used: false,
         }
     }
 
@@ -165,6 +185,7 @@ impl Zuc {
         }
         z.zeroize();
         self.pos = 0;
+        self.used = true;
     }
 
     /// Writes the next `out.len()` keystream bytes into `out`.
@@ -197,18 +218,22 @@ impl Zuc {
             self.pos += take;
             done = take;
         }
-        // 2. Whole blocks, generated straight into a stack buffer.
-        let mut z = [0u32; BUF_WORDS];
+        // 2. Whole blocks, generated straight into a stack buffer (large, so that the
+        // per-call cost of the generator is spread over many words).
+        let mut z = [0u32; BULK_WORDS];
+        let mut dirty = 0;
         while n - done >= 4 * BUF_WORDS {
-            (self.kernel.generate)(&mut self.state, &mut z);
-            xor_words(
-                input.map(|i| &i[done..done + 4 * BUF_WORDS]),
-                &mut out[done..done + 4 * BUF_WORDS],
-                &z,
+            let words = ((n - done) / 4).min(BULK_WORDS) / BUF_WORDS * BUF_WORDS;
+            (self.kernel.generate)(&mut self.state, &mut z[..words]);
+            (self.kernel.xor_words)(
+                input.map(|i| &i[done..done + 4 * words]),
+                &mut out[done..done + 4 * words],
+                &z[..words],
             );
-            done += 4 * BUF_WORDS;
+            done += 4 * words;
+            dirty = dirty.max(words);
         }
-        z.zeroize();
+        z[..dirty].zeroize();
         // 3. The tail, through the buffer.
         if done < n {
             self.refill();
@@ -239,7 +264,7 @@ fn xor_bytes(input: Option<&[u8]>, out: &mut [u8], ks: &[u8]) {
 
 /// `out = in ⊕ z` with z as big-endian words; `out.len() == 4 * z.len()`.
 #[inline]
-pub(crate) fn xor_words(input: Option<&[u8]>, out: &mut [u8], z: &[u32]) {
+pub(crate) fn xor_words_portable(input: Option<&[u8]>, out: &mut [u8], z: &[u32]) {
     debug_assert_eq!(out.len(), 4 * z.len());
     match input {
         Some(i) => {

@@ -89,26 +89,28 @@ fn load(key: &[u8; 32], iv: &[u8; 25], d: &[u8; 16]) -> State {
     let v = |i: usize| u32::from(iv[i]);
     let d = |i: usize| u32::from(d[i]);
     let cell = |a: u32, b: u32, c: u32, e: u32| (a << 23) | (b << 16) | (c << 8) | e;
-    let mut st = State::default();
-    st.s = [
-        cell(k(0), d(0), k(21), k(16)),
-        cell(k(1), d(1), k(22), k(17)),
-        cell(k(2), d(2), k(23), k(18)),
-        cell(k(3), d(3), k(24), k(19)),
-        cell(k(4), d(4), k(25), k(20)),
-        cell(v(0), d(5) | v(17), k(5), k(26)),
-        cell(v(1), d(6) | v(18), k(6), k(27)),
-        cell(v(10), d(7) | v(19), k(7), v(2)),
-        cell(k(8), d(8) | v(20), v(3), v(11)),
-        cell(k(9), d(9) | v(21), v(12), v(4)),
-        cell(v(5), d(10) | v(22), k(10), k(28)),
-        cell(k(11), d(11) | v(23), v(6), v(13)),
-        cell(k(12), d(12) | v(24), v(7), v(14)),
-        cell(k(13), d(13), v(15), v(8)),
-        cell(k(14), d(14) | (k(31) >> 4), v(16), v(9)),
-        cell(k(15), d(15) | (k(31) & 0x0f), k(30), k(29)),
-    ];
-    st
+    State {
+        s: [
+            cell(k(0), d(0), k(21), k(16)),
+            cell(k(1), d(1), k(22), k(17)),
+            cell(k(2), d(2), k(23), k(18)),
+            cell(k(3), d(3), k(24), k(19)),
+            cell(k(4), d(4), k(25), k(20)),
+            cell(v(0), d(5) | v(17), k(5), k(26)),
+            cell(v(1), d(6) | v(18), k(6), k(27)),
+            cell(v(10), d(7) | v(19), k(7), v(2)),
+            cell(k(8), d(8) | v(20), v(3), v(11)),
+            cell(k(9), d(9) | v(21), v(12), v(4)),
+            cell(v(5), d(10) | v(22), k(10), k(28)),
+            cell(k(11), d(11) | v(23), v(6), v(13)),
+            cell(k(12), d(12) | v(24), v(7), v(14)),
+            cell(k(13), d(13), v(15), v(8)),
+            cell(k(14), d(14) | (k(31) >> 4), v(16), v(9)),
+            cell(k(15), d(15) | (k(31) & 0x0f), k(30), k(29)),
+        ],
+        r1: 0,
+        r2: 0,
+    }
 }
 
 pub(crate) fn generator(key: &[u8], iv: &Zuc256Iv, d: &[u8; 16], backend: Backend) -> Result<Zuc> {

@@ -1,0 +1,458 @@
+//! ZUC on x86-64 with AVX-512 (F/BW/VL) + GFNI (no table lookups with secret indexes):
+//!
+//! * S1 = M·x^-1 ⊕ 0x55 over GF(2)[x]/(x^8+x^7+x^3+x+1): `gf2p8affineqb` maps the byte
+//!   into the AES field by an isomorphism T, `gf2p8affineinvqb` inverts there and applies
+//!   M·T^-1 and the constant. Matrices derived from the printed S1 table (the tests
+//!   check every input against it):
+//!   T = 0xdd06c8f01eae7c70, M·T^-1 = 0xb903e5360f14f0e3, constant 0x55;
+//! * S0 from its 4-bit design with `vpshufb` (as in `x86_avx2`);
+//! * single stream: R1 ∥ R2 in an xmm register, L1/L2 with `vprolvd` and `vpternlogd`;
+//! * many streams: 16 streams, one per 32-bit lane of a zmm register;
+//! * 128-EIA3 folding with PCLMULQDQ, the message bits reversed per byte with GFNI.
+#![allow(unsafe_code)]
+
+use super::core::{Fsm, State};
+use super::many::Lanes;
+use super::x86_avx2::{mac_words_clmul, s0_xmm, S0_P1, S0_P2, S0_TA};
+use super::Kernel;
+use core::arch::x86_64::*;
+
+pub(crate) const KERNEL: Kernel = Kernel {
+    init,
+    generate,
+    mac_words,
+    xor_words: super::x86_avx2::xor_words,
+};
+
+/// GFNI matrices (row for output bit i in byte 7 - i).
+const GF_T: i64 = 0xdd06_c8f0_1eae_7c70u64 as i64;
+const GF_N: i64 = 0xb903_e536_0f14_f0e3u64 as i64;
+/// Bit reversal within each byte.
+const GF_REV: i64 = 0x8040_2010_0804_0201u64 as i64;
+
+#[inline(always)]
+unsafe fn s1_xmm(x: __m128i) -> __m128i {
+    // SAFETY: GFNI (checked by cpu::detect for this backend).
+    unsafe {
+        _mm_gf2p8affineinv_epi64_epi8::<0x55>(
+            _mm_gf2p8affine_epi64_epi8::<0>(x, _mm_set1_epi64x(GF_T)),
+            _mm_set1_epi64x(GF_N),
+        )
+    }
+}
+
+/// S0 as printed in GM/T 0001.1 §3.4, for register-resident `vpermi2b` lookups
+/// (a permutation of register contents: no memory access depends on the data).
+const S0_TABLE: [u8; 256] = [
+    0x3e, 0x72, 0x5b, 0x47, 0xca, 0xe0, 0x00, 0x33, 0x04, 0xd1, 0x54, 0x98, 0x09, 0xb9, 0x6d, 0xcb,
+    0x7b, 0x1b, 0xf9, 0x32, 0xaf, 0x9d, 0x6a, 0xa5, 0xb8, 0x2d, 0xfc, 0x1d, 0x08, 0x53, 0x03, 0x90,
+    0x4d, 0x4e, 0x84, 0x99, 0xe4, 0xce, 0xd9, 0x91, 0xdd, 0xb6, 0x85, 0x48, 0x8b, 0x29, 0x6e, 0xac,
+    0xcd, 0xc1, 0xf8, 0x1e, 0x73, 0x43, 0x69, 0xc6, 0xb5, 0xbd, 0xfd, 0x39, 0x63, 0x20, 0xd4, 0x38,
+    0x76, 0x7d, 0xb2, 0xa7, 0xcf, 0xed, 0x57, 0xc5, 0xf3, 0x2c, 0xbb, 0x14, 0x21, 0x06, 0x55, 0x9b,
+    0xe3, 0xef, 0x5e, 0x31, 0x4f, 0x7f, 0x5a, 0xa4, 0x0d, 0x82, 0x51, 0x49, 0x5f, 0xba, 0x58, 0x1c,
+    0x4a, 0x16, 0xd5, 0x17, 0xa8, 0x92, 0x24, 0x1f, 0x8c, 0xff, 0xd8, 0xae, 0x2e, 0x01, 0xd3, 0xad,
+    0x3b, 0x4b, 0xda, 0x46, 0xeb, 0xc9, 0xde, 0x9a, 0x8f, 0x87, 0xd7, 0x3a, 0x80, 0x6f, 0x2f, 0xc8,
+    0xb1, 0xb4, 0x37, 0xf7, 0x0a, 0x22, 0x13, 0x28, 0x7c, 0xcc, 0x3c, 0x89, 0xc7, 0xc3, 0x96, 0x56,
+    0x07, 0xbf, 0x7e, 0xf0, 0x0b, 0x2b, 0x97, 0x52, 0x35, 0x41, 0x79, 0x61, 0xa6, 0x4c, 0x10, 0xfe,
+    0xbc, 0x26, 0x95, 0x88, 0x8a, 0xb0, 0xa3, 0xfb, 0xc0, 0x18, 0x94, 0xf2, 0xe1, 0xe5, 0xe9, 0x5d,
+    0xd0, 0xdc, 0x11, 0x66, 0x64, 0x5c, 0xec, 0x59, 0x42, 0x75, 0x12, 0xf5, 0x74, 0x9c, 0xaa, 0x23,
+    0x0e, 0x86, 0xab, 0xbe, 0x2a, 0x02, 0xe7, 0x67, 0xe6, 0x44, 0xa2, 0x6c, 0xc2, 0x93, 0x9f, 0xf1,
+    0xf6, 0xfa, 0x36, 0xd2, 0x50, 0x68, 0x9e, 0x62, 0x71, 0x15, 0x3d, 0xd6, 0x40, 0xc4, 0xe2, 0x0f,
+    0x8e, 0x83, 0x77, 0x6b, 0x25, 0x05, 0x3f, 0x0c, 0x30, 0xea, 0x70, 0xb7, 0xa1, 0xe8, 0xa9, 0x65,
+    0x8d, 0x27, 0x1a, 0xdb, 0x81, 0xb3, 0xa0, 0xf4, 0x45, 0x7a, 0x19, 0xdf, 0xee, 0x78, 0x34, 0x60,
+];
+
+/// S0 on every byte of an xmm register by two 128-entry `vpermi2b` lookups selected by
+/// the top bit (AVX512-VBMI). `t` holds the table in four zmm registers.
+#[inline(always)]
+unsafe fn s0_vbmi(x: __m128i, t: &[__m512i; 4]) -> __m128i {
+    // SAFETY: AVX512-VBMI/BW (checked before this path is chosen).
+    unsafe {
+        let z = _mm512_castsi128_si512(x);
+        let lo = _mm512_permutex2var_epi8(t[0], z, t[1]);
+        let hi = _mm512_permutex2var_epi8(t[2], z, t[3]);
+        _mm512_castsi512_si128(_mm512_mask_blend_epi8(_mm512_movepi8_mask(z), lo, hi))
+    }
+}
+
+#[inline(always)]
+unsafe fn s0_tables() -> [__m512i; 4] {
+    // SAFETY: AVX-512F; 256 readable bytes.
+    unsafe { core::array::from_fn(|i| _mm512_loadu_si512(S0_TABLE[64 * i..].as_ptr().cast())) }
+}
+
+/// R1, R2 in lanes 0 and 1 of an xmm register; `VBMI` selects the S0 method.
+#[derive(Clone, Copy)]
+struct Xmm<const VBMI: bool>(__m128i);
+
+// SAFETY (every method): `Xmm` values exist only inside `init_avx512` /
+// `generate_avx512`, compiled with and selected for AVX-512VL + GFNI.
+impl<const VBMI: bool> Fsm for Xmm<VBMI> {
+    #[inline(always)]
+    fn from_regs(r1: u32, r2: u32) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Xmm(_mm_set_epi32(0, 0, r2 as i32, r1 as i32)) }
+    }
+    #[inline(always)]
+    fn regs(self) -> (u32, u32) {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe {
+            (
+                _mm_cvtsi128_si32(self.0) as u32,
+                _mm_extract_epi32::<1>(self.0) as u32,
+            )
+        }
+    }
+    #[inline(always)]
+    fn w(self, x0: u32) -> u32 {
+        let (r1, r2) = self.regs();
+        (x0 ^ r1).wrapping_add(r2)
+    }
+    #[inline(always)]
+    fn next(self, x1: u32, x2: u32) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe {
+            let x = _mm_set_epi32(0, 0, x2 as i32, x1 as i32);
+            // W1 = R1 ⊞ X1 (lane 0), W2 = R2 ⊕ X2 (lane 1).
+            let w =
+                _mm_mask_blend_epi32(0b0010, _mm_add_epi32(self.0, x), _mm_xor_si128(self.0, x));
+            // Lane 0 = W1L ∥ W2H, lane 1 = W2L ∥ W1H: one 64-bit rotation.
+            let m = _mm_rol_epi64::<16>(w);
+            // L1 on lane 0 (rotations 2, 10, 18, 24), L2 on lane 1 (8, 14, 22, 30).
+            let a = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 8, 2));
+            let b = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 14, 10));
+            let c = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 22, 18));
+            let d = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 30, 24));
+            let l = _mm_ternarylogic_epi32::<0x96>(_mm_ternarylogic_epi32::<0x96>(m, a, b), c, d);
+            // S0 on the odd bytes (memory order), S1 on the even ones.
+            let s0 = if VBMI {
+                s0_vbmi(l, &s0_tables())
+            } else {
+                s0_xmm(l)
+            };
+            Xmm(_mm_mask_blend_epi8(0xaaaa, s1_xmm(l), s0))
+        }
+    }
+}
+
+/// Whether the CPU has AVX512-VBMI and VBMI2 (register-table S0, `vpshldd`).
+fn has_vbmi() -> bool {
+    std::arch::is_x86_feature_detected!("avx512vbmi")
+        && std::arch::is_x86_feature_detected!("avx512vbmi2")
+}
+
+fn init(st: &mut State) {
+    // SAFETY: this kernel is selected only when `cpu::detected() >= Avx512`; VBMI is
+    // checked separately.
+    // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+    unsafe {
+        if has_vbmi() {
+            init_vbmi(st)
+        } else {
+            init_avx512(st)
+        }
+    }
+}
+
+fn generate(st: &mut State, out: &mut [u32]) {
+    // SAFETY: as above.
+    unsafe {
+        if has_vbmi() {
+            generate_vbmi(st, out)
+        } else {
+            generate_avx512(st, out)
+        }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,gfni,avx2,sse4.1,ssse3,bmi2")]
+unsafe fn init_avx512(st: &mut State) {
+    super::core::init::<Xmm<false>>(st);
+}
+
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,gfni,avx2,sse4.1,ssse3,bmi2")]
+unsafe fn generate_avx512(st: &mut State, out: &mut [u32]) {
+    super::core::generate::<Xmm<false>>(st, out);
+}
+
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi,gfni,avx2,sse4.1,ssse3,bmi2")]
+unsafe fn init_vbmi(st: &mut State) {
+    super::core::init::<Xmm<true>>(st);
+}
+
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi,gfni,avx2,sse4.1,ssse3,bmi2")]
+unsafe fn generate_vbmi(st: &mut State, out: &mut [u32]) {
+    super::core::generate::<Xmm<true>>(st, out);
+}
+
+#[inline(always)]
+unsafe fn bitrev_gfni(x: __m128i) -> __m128i {
+    // SAFETY: GFNI.
+    unsafe { _mm_gf2p8affine_epi64_epi8::<0>(x, _mm_set1_epi64x(GF_REV)) }
+}
+
+fn mac_words(msg: &[u8], z: &[u32]) -> u32 {
+    // SAFETY: selected only when the CPU has AVX-512 + GFNI + PCLMULQDQ.
+    unsafe { mac_words_avx512(msg, z) }
+}
+
+#[target_feature(enable = "avx512f,avx512vl,gfni,pclmulqdq,avx2,sse4.1,ssse3")]
+unsafe fn mac_words_avx512(msg: &[u8], z: &[u32]) -> u32 {
+    // SAFETY: features enabled on this function.
+    unsafe { mac_words_clmul(msg, z, bitrev_gfni) }
+}
+
+/// Sixteen 32-bit lanes (sixteen independent streams) in a zmm register. `VBMI`: S0 by
+/// register-table `vpermi2b` and the half-word concatenation by `vpshldd`
+/// (AVX512-VBMI/VBMI2), else nibble `vpshufb` and shifts.
+#[derive(Clone, Copy)]
+struct Zmm<const VBMI: bool>(__m512i);
+
+#[inline(always)]
+unsafe fn bytes64(b: &[u8; 16]) -> __m512i {
+    // SAFETY: AVX-512F; 16 readable bytes broadcast to all four 128-bit lanes.
+    unsafe { _mm512_broadcast_i32x4(_mm_loadu_si128(b.as_ptr().cast())) }
+}
+
+// SAFETY (every method): `Zmm` values exist only inside `keystream_x16_avx512`, compiled
+// with and selected for AVX-512 F/BW + GFNI.
+impl<const VBMI: bool> Lanes for Zmm<VBMI> {
+    const N: usize = 16;
+    #[inline(always)]
+    fn splat(x: u32) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Zmm(_mm512_set1_epi32(x as i32)) }
+    }
+    #[inline(always)]
+    fn load(w: &[u32]) -> Self {
+        assert!(w.len() >= 16);
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Zmm(_mm512_loadu_si512(w.as_ptr().cast())) }
+    }
+    #[inline(always)]
+    fn store(self, w: &mut [u32]) {
+        assert!(w.len() >= 16);
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { _mm512_storeu_si512(w.as_mut_ptr().cast(), self.0) }
+    }
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Zmm(_mm512_add_epi32(self.0, o.0)) }
+    }
+    #[inline(always)]
+    fn xor(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Zmm(_mm512_xor_si512(self.0, o.0)) }
+    }
+    #[inline(always)]
+    fn and(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Zmm(_mm512_and_si512(self.0, o.0)) }
+    }
+    #[inline(always)]
+    fn or(self, o: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Zmm(_mm512_or_si512(self.0, o.0)) }
+    }
+    #[inline(always)]
+    fn shl<const K: i32>(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Zmm(_mm512_sllv_epi32(self.0, _mm512_set1_epi32(K))) }
+    }
+    #[inline(always)]
+    fn shr<const K: i32>(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Zmm(_mm512_srlv_epi32(self.0, _mm512_set1_epi32(K))) }
+    }
+    #[inline(always)]
+    fn rol<const K: i32, const K2: i32>(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Zmm(_mm512_rol_epi32::<K>(self.0)) }
+    }
+    #[inline(always)]
+    fn xor3(self, b: Self, c: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Zmm(_mm512_ternarylogic_epi32::<0x96>(self.0, b.0, c.0)) }
+    }
+    #[inline(always)]
+    fn or_and(self, b: Self, c: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { Zmm(_mm512_ternarylogic_epi32::<0xa8>(self.0, b.0, c.0)) }
+    }
+    #[inline(always)]
+    fn concat16(self, lo: Self) -> Self {
+        if VBMI {
+            // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+            unsafe { Zmm(_mm512_shldi_epi32::<16>(self.0, lo.0)) }
+        } else {
+            // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+            unsafe {
+                Zmm(_mm512_or_si512(
+                    _mm512_slli_epi32::<16>(self.0),
+                    _mm512_srli_epi32::<16>(lo.0),
+                ))
+            }
+        }
+    }
+    #[inline(always)]
+    fn sbox(self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe {
+            let x = self.0;
+            let m = _mm512_set1_epi8(0x0f);
+            let lo = _mm512_and_si512(x, m);
+            let hi = _mm512_and_si512(_mm512_srli_epi16::<4>(x), m);
+            let t = _mm512_xor_si512(hi, _mm512_shuffle_epi8(bytes64(&S0_P1), lo));
+            let u = _mm512_xor_si512(lo, _mm512_shuffle_epi8(bytes64(&S0_P2), t));
+            let s0 = _mm512_xor_si512(
+                _mm512_shuffle_epi8(bytes64(&S0_TA), u),
+                _mm512_add_epi8(t, t),
+            );
+            let s1 = _mm512_gf2p8affineinv_epi64_epi8::<0x55>(
+                _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(GF_T)),
+                _mm512_set1_epi64(GF_N),
+            );
+            // sel ? S0 : S1, S0 on the odd bytes.
+            Zmm(_mm512_ternarylogic_epi32::<0xca>(
+                _mm512_set1_epi32(0xff00_ff00u32 as i32),
+                s0,
+                s1,
+            ))
+        }
+    }
+    #[inline(always)]
+    fn store_columns(rows: &[Self; 16], out: &mut [Vec<u32>], offset: usize) {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe {
+            let c = Self::transpose(rows);
+            for (o, col) in out.iter_mut().zip(c.iter()) {
+                let dst = &mut o[offset..offset + 16];
+                _mm512_storeu_si512(dst.as_mut_ptr().cast(), *col);
+            }
+        }
+    }
+}
+
+impl<const VBMI: bool> Zmm<VBMI> {
+    /// 16×16 transposition of 32-bit words: unpack 32 / 64-bit pairs inside 128-bit
+    /// lanes, then a 4×4 transposition of the 128-bit lanes with `vshufi32x4`.
+    #[inline(always)]
+    unsafe fn transpose(r: &[Self; 16]) -> [__m512i; 16] {
+        // SAFETY: AVX-512F.
+        unsafe {
+            let mut a = [_mm512_setzero_si512(); 16];
+            for i in 0..8 {
+                a[2 * i] = _mm512_unpacklo_epi32(r[2 * i].0, r[2 * i + 1].0);
+                a[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i].0, r[2 * i + 1].0);
+            }
+            // b[4i + j], 128-bit lane k: rows 4i..4i+3 of stream 4k + j.
+            let mut b = [_mm512_setzero_si512(); 16];
+            for i in 0..4 {
+                b[4 * i] = _mm512_unpacklo_epi64(a[4 * i], a[4 * i + 2]);
+                b[4 * i + 1] = _mm512_unpackhi_epi64(a[4 * i], a[4 * i + 2]);
+                b[4 * i + 2] = _mm512_unpacklo_epi64(a[4 * i + 1], a[4 * i + 3]);
+                b[4 * i + 3] = _mm512_unpackhi_epi64(a[4 * i + 1], a[4 * i + 3]);
+            }
+            let mut c = [_mm512_setzero_si512(); 16];
+            for j in 0..4 {
+                let e0 = _mm512_shuffle_i32x4::<0x44>(b[j], b[4 + j]);
+                let e1 = _mm512_shuffle_i32x4::<0xee>(b[j], b[4 + j]);
+                let e2 = _mm512_shuffle_i32x4::<0x44>(b[8 + j], b[12 + j]);
+                let e3 = _mm512_shuffle_i32x4::<0xee>(b[8 + j], b[12 + j]);
+                c[j] = _mm512_shuffle_i32x4::<0x88>(e0, e2);
+                c[4 + j] = _mm512_shuffle_i32x4::<0xdd>(e0, e2);
+                c[8 + j] = _mm512_shuffle_i32x4::<0x88>(e1, e3);
+                c[12 + j] = _mm512_shuffle_i32x4::<0xdd>(e1, e3);
+            }
+            c
+        }
+    }
+}
+
+/// Keystreams of up to 16 streams at once (see `many::keystream_lanes`).
+pub(crate) fn keystream_x16(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+    // SAFETY: called only when the active backend is AVX-512 (F/BW/VL + GFNI checked by
+    // cpu::detect).
+    // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+    unsafe {
+        if has_vbmi() {
+            keystream_x16_vbmi(states, words, out)
+        } else {
+            keystream_x16_avx512(states, words, out)
+        }
+    }
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni,avx2")]
+unsafe fn keystream_x16_avx512(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+    super::many::keystream_lanes::<Zmm<false>>(states, words, out);
+}
+
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni,avx2")]
+unsafe fn keystream_x16_vbmi(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+    super::many::keystream_lanes::<Zmm<true>>(states, words, out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::core::{generate, init, load_128};
+    use super::*;
+
+    /// Both S0 methods of this backend against the portable one.
+    #[test]
+    fn both_s0_methods_agree() {
+        if !crate::cpu::Backend::Avx512.is_supported() {
+            return;
+        }
+        let mut expect = load_128(&[3u8; 16], &[5u8; 16]);
+        super::super::soft::init(&mut expect);
+        let mut want = [0u32; 100];
+        super::super::soft::generate(&mut expect, &mut want);
+        let mut st = load_128(&[3u8; 16], &[5u8; 16]);
+        let mut got = [0u32; 100];
+        // SAFETY: AVX-512 F/VL/BW + GFNI checked above.
+        unsafe { init_avx512(&mut st) };
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe { generate_avx512(&mut st, &mut got) };
+        assert_eq!(got, want);
+        if has_vbmi() {
+            let mut st = load_128(&[3u8; 16], &[5u8; 16]);
+            // SAFETY: VBMI checked.
+            unsafe { init_vbmi(&mut st) };
+            // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+            unsafe { generate_vbmi(&mut st, &mut got) };
+            assert_eq!(got, want);
+        }
+        let _ = (generate::<Xmm<false>>, init::<Xmm<false>>);
+    }
+
+    /// Both 16-lane variants against single streams.
+    #[test]
+    fn both_lane_variants_agree() {
+        if !crate::cpu::Backend::Avx512.is_supported() {
+            return;
+        }
+        let states: Vec<State> = (0..13u8)
+            .map(|i| load_128(&[i; 16], &[i ^ 0x5a; 16]))
+            .collect();
+        let mut want = Vec::new();
+        for st in &states {
+            let mut st = st.clone();
+            super::super::soft::init(&mut st);
+            let mut w = vec![0u32; 48];
+            super::super::soft::generate(&mut st, &mut w);
+            want.push(w);
+        }
+        let mut got = vec![Vec::new(); states.len()];
+        // SAFETY: AVX-512 F/BW/VL + GFNI checked above.
+        unsafe { keystream_x16_avx512(&states, 40, &mut got) };
+        assert_eq!(got, want);
+        if has_vbmi() {
+            let mut got = vec![Vec::new(); states.len()];
+            // SAFETY: VBMI/VBMI2 checked.
+            unsafe { keystream_x16_vbmi(&states, 40, &mut got) };
+            assert_eq!(got, want);
+        }
+    }
+}
