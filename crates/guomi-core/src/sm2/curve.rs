@@ -46,7 +46,10 @@ pub trait Curve: Copy + Clone + Send + Sync + 'static {
     /// The base point G.
     #[doc(hidden)]
     fn g() -> Affine<Self> {
-        Affine { x: Fe::from_limbs_reduced(&Self::GX), y: Fe::from_limbs_reduced(&Self::GY) }
+        Affine {
+            x: Fe::from_limbs_reduced(&Self::GX),
+            y: Fe::from_limbs_reduced(&Self::GY),
+        }
     }
     /// a || b || x_G || y_G as used in Z_A (GB/T 32918.2 §5.5), 128 bytes.
     #[doc(hidden)]

@@ -267,7 +267,10 @@ impl<M: Modulus> ConditionallySelectable for Fe<M> {
 impl<M: Modulus> ConstantTimeEq for Fe<M> {
     #[inline(always)]
     fn ct_eq(&self, other: &Self) -> Choice {
-        let d = (self.0[0] ^ other.0[0]) | (self.0[1] ^ other.0[1]) | (self.0[2] ^ other.0[2]) | (self.0[3] ^ other.0[3]);
+        let d = (self.0[0] ^ other.0[0])
+            | (self.0[1] ^ other.0[1])
+            | (self.0[2] ^ other.0[2])
+            | (self.0[3] ^ other.0[3]);
         is_zero_u64(d)
     }
 }
@@ -299,7 +302,11 @@ impl<M: Modulus> Fe<M> {
     /// The integer value (leaves Montgomery form).
     #[inline(always)]
     pub(crate) fn to_limbs(self) -> Limbs {
-        mont_reduce([self.0[0], self.0[1], self.0[2], self.0[3], 0, 0, 0, 0], &M::M, M::N0)
+        mont_reduce(
+            [self.0[0], self.0[1], self.0[2], self.0[3], 0, 0, 0, 0],
+            &M::M,
+            M::N0,
+        )
     }
 
     /// Parses 32 big-endian bytes; `None` (as a Choice) when the value is >= m.
@@ -373,7 +380,11 @@ impl<M: Modulus> Fe<M> {
                 acc = acc.square().square().square().square();
             }
             if nib != 0 {
-                acc = if started { acc.mul(&table[nib]) } else { table[nib] };
+                acc = if started {
+                    acc.mul(&table[nib])
+                } else {
+                    table[nib]
+                };
                 started = true;
             }
         }
@@ -391,7 +402,12 @@ impl<M: Modulus> Fe<M> {
     pub(crate) fn sqrt(&self) -> (Self, Choice) {
         // (m + 1) / 4 = (m >> 2) + 1 for m = 3 mod 4.
         let m = M::M;
-        let q = [(m[0] >> 2) | (m[1] << 62), (m[1] >> 2) | (m[2] << 62), (m[2] >> 2) | (m[3] << 62), m[3] >> 2];
+        let q = [
+            (m[0] >> 2) | (m[1] << 62),
+            (m[1] >> 2) | (m[2] << 62),
+            (m[2] >> 2) | (m[3] << 62),
+            m[3] >> 2,
+        ];
         let (q0, c) = adc(q[0], 1, 0);
         let (q1, c) = adc(q[1], 0, c);
         let (q2, c) = adc(q[2], 0, c);
@@ -467,7 +483,8 @@ mod tests {
     #[derive(Clone, Copy)]
     struct P;
     impl Modulus for P {
-        const M: Limbs = hex_limbs("FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFF");
+        const M: Limbs =
+            hex_limbs("FFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFF");
     }
 
     #[test]

@@ -28,12 +28,18 @@ impl<C: Curve> Copy for Affine<C> {}
 impl<C: Curve> ConditionallySelectable for Affine<C> {
     #[inline(always)]
     fn conditional_select(a: &Self, b: &Self, c: Choice) -> Self {
-        Affine { x: Fe::conditional_select(&a.x, &b.x, c), y: Fe::conditional_select(&a.y, &b.y, c) }
+        Affine {
+            x: Fe::conditional_select(&a.x, &b.x, c),
+            y: Fe::conditional_select(&a.y, &b.y, c),
+        }
     }
 }
 
 impl<C: Curve> Affine<C> {
-    pub(crate) const ZERO: Self = Affine { x: Fe::ZERO, y: Fe::ZERO };
+    pub(crate) const ZERO: Self = Affine {
+        x: Fe::ZERO,
+        y: Fe::ZERO,
+    };
 
     /// Whether y^2 = x^3 + ax + b (GB/T 32918.1 §6.2 point validation, step b).
     pub(crate) fn is_on_curve(&self) -> Choice {
@@ -44,12 +50,19 @@ impl<C: Curve> Affine<C> {
 
     #[inline(always)]
     pub(crate) fn neg(&self) -> Self {
-        Affine { x: self.x, y: self.y.neg() }
+        Affine {
+            x: self.x,
+            y: self.y.neg(),
+        }
     }
 
     #[inline(always)]
     pub(crate) fn to_jacobian(self) -> Jacobian<C> {
-        Jacobian { x: self.x, y: self.y, z: Fe::ONE }
+        Jacobian {
+            x: self.x,
+            y: self.y,
+            z: Fe::ONE,
+        }
     }
 
     /// x || y, 32 big-endian bytes each.
@@ -85,7 +98,11 @@ impl<C: Curve> ConditionallySelectable for Jacobian<C> {
 }
 
 impl<C: Curve> Jacobian<C> {
-    pub(crate) const INFINITY: Self = Jacobian { x: Fe::ONE, y: Fe::ONE, z: Fe::ZERO };
+    pub(crate) const INFINITY: Self = Jacobian {
+        x: Fe::ONE,
+        y: Fe::ONE,
+        z: Fe::ZERO,
+    };
 
     #[inline(always)]
     pub(crate) fn is_infinity(&self) -> Choice {
@@ -94,7 +111,11 @@ impl<C: Curve> Jacobian<C> {
 
     #[inline(always)]
     pub(crate) fn neg(&self) -> Self {
-        Jacobian { x: self.x, y: self.y.neg(), z: self.z }
+        Jacobian {
+            x: self.x,
+            y: self.y.neg(),
+            z: self.z,
+        }
     }
 
     /// 2P. Correct for every input (infinity stays infinity; no point of order 2 exists
@@ -113,7 +134,11 @@ impl<C: Curve> Jacobian<C> {
             let z3 = self.y.add(&self.z).square().sub(&gamma).sub(&delta);
             let g2 = gamma.square().double();
             let y3 = alpha.mul(&beta4.sub(&x3)).sub(&g2.double().double());
-            Jacobian { x: x3, y: y3, z: z3 }
+            Jacobian {
+                x: x3,
+                y: y3,
+                z: z3,
+            }
         } else {
             // dbl-2007-bl
             let xx = self.x.square();
@@ -148,8 +173,15 @@ impl<C: Curve> Jacobian<C> {
         let z3 = self.z.add(&h).square().sub(&z1z1).sub(&hh);
         let p_inf = self.is_infinity();
         let same = h.is_zero() & r.is_zero() & !p_inf;
-        let sum = Jacobian { x: x3, y: y3, z: z3 };
-        (Jacobian::conditional_select(&sum, &q.to_jacobian(), p_inf), same)
+        let sum = Jacobian {
+            x: x3,
+            y: y3,
+            z: z3,
+        };
+        (
+            Jacobian::conditional_select(&sum, &q.to_jacobian(), p_inf),
+            same,
+        )
     }
 
     /// P + Q, constant time. Handles either input at infinity. Returns the flag
@@ -174,7 +206,11 @@ impl<C: Curve> Jacobian<C> {
         let p_inf = self.is_infinity();
         let q_inf = q.is_infinity();
         let same = h.is_zero() & r.is_zero() & !p_inf & !q_inf;
-        let mut out = Jacobian { x: x3, y: y3, z: z3 };
+        let mut out = Jacobian {
+            x: x3,
+            y: y3,
+            z: z3,
+        };
         out = Jacobian::conditional_select(&out, q, p_inf);
         out = Jacobian::conditional_select(&out, self, q_inf);
         (out, same)
@@ -212,7 +248,10 @@ impl<C: Curve> Jacobian<C> {
     pub(crate) fn to_affine(&self) -> Option<Affine<C>> {
         let zinv = self.z.invert();
         let zinv2 = zinv.square();
-        let a = Affine { x: self.x.mul(&zinv2), y: self.y.mul(&zinv2).mul(&zinv) };
+        let a = Affine {
+            x: self.x.mul(&zinv2),
+            y: self.y.mul(&zinv2).mul(&zinv),
+        };
         if bool::from(self.is_infinity()) {
             None
         } else {
@@ -241,7 +280,10 @@ pub(crate) fn batch_to_affine_vartime<C: Curve>(pts: &[Jacobian<C>]) -> Vec<Affi
         let zinv = inv.mul(&acc[i]);
         inv = inv.mul(&pts[i].z);
         let zinv2 = zinv.square();
-        out[i] = Affine { x: pts[i].x.mul(&zinv2), y: pts[i].y.mul(&zinv2).mul(&zinv) };
+        out[i] = Affine {
+            x: pts[i].x.mul(&zinv2),
+            y: pts[i].y.mul(&zinv2).mul(&zinv),
+        };
     }
     out
 }

@@ -83,7 +83,9 @@ impl<C: Curve> CombTable<C> {
                 base = base.double();
             }
         }
-        Box::new(CombTable { pts: batch_to_affine_vartime(&jac) })
+        Box::new(CombTable {
+            pts: batch_to_affine_vartime(&jac),
+        })
     }
 
     /// |d|·2^(6i)·P read in constant time (`abs` in 0..=32; 0 gives (0, 0)).
@@ -164,7 +166,11 @@ pub(crate) fn mul_var_ct<C: Curve>(p: &Affine<C>, k: &Limbs) -> Jacobian<C> {
             }
         }
         let (abs, neg) = digits[i];
-        let mut q = Jacobian { x: Default::default(), y: Default::default(), z: Default::default() };
+        let mut q = Jacobian {
+            x: Default::default(),
+            y: Default::default(),
+            z: Default::default(),
+        };
         for (j, t) in table.iter().enumerate() {
             q.conditional_assign(t, (j as u8 + 1).ct_eq(&abs));
         }
@@ -289,9 +295,19 @@ mod tests {
                 assert!(bool::from(r.x.ct_eq(&a.x) & r.y.ct_eq(&a.y)), "k = {k}");
             }
         }
-        let k: Limbs = [0x0123456789abcdef, 0xfedcba9876543210, 0x1111222233334444, 0x5555666677778888];
+        let k: Limbs = [
+            0x0123456789abcdef,
+            0xfedcba9876543210,
+            0x1111222233334444,
+            0x5555666677778888,
+        ];
         let a = mul_complete_ct(&g.to_jacobian(), &k).to_affine().unwrap();
-        for r in [mul_fixed_ct(t, &k), mul_fixed_vartime(t, &k), mul_var_ct(&g, &k), mul_wnaf_vartime(&g, &k)] {
+        for r in [
+            mul_fixed_ct(t, &k),
+            mul_fixed_vartime(t, &k),
+            mul_var_ct(&g, &k),
+            mul_wnaf_vartime(&g, &k),
+        ] {
             let r = r.to_affine().unwrap();
             assert!(bool::from(r.x.ct_eq(&a.x) & r.y.ct_eq(&a.y)));
             assert!(bool::from(r.is_on_curve()));
