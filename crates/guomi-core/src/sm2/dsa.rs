@@ -111,7 +111,7 @@ pub(crate) fn sign_with_k<C: Curve>(
         return None;
     }
     // A6: s = ((1 + d)^-1 · (k - r·d)) mod n = (1 + d)^-1 · (k + r) - r.
-    let s = key.dinv.mul(&k_n.add(&r)).sub(&r);
+    let s = key.dinv().mul(&k_n.add(&r)).sub(&r);
     if bool::from(s.is_zero()) {
         return None;
     }

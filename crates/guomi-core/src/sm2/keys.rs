@@ -308,8 +308,8 @@ pub struct PrivateKey<C: Curve = Sm2p256> {
     d: Limbs,
     /// d mod n, Montgomery form.
     pub(crate) d_fe: Fe<C::N>,
-    /// (1 + d)^-1 mod n, Montgomery form (GB/T 32918.2 §6.1 A6).
-    pub(crate) dinv: Fe<C::N>,
+    /// (1 + d)^-1 mod n, Montgomery form (GB/T 32918.2 §6.1 A6), computed on first use.
+    dinv: OnceLock<Fe<C::N>>,
     public: PublicKey<C>,
     z_cache: Mutex<Vec<(Vec<u8>, [u8; 32])>>,
 }
@@ -318,7 +318,9 @@ impl<C: Curve> Drop for PrivateKey<C> {
     fn drop(&mut self) {
         self.d.zeroize();
         self.d_fe.0.zeroize();
-        self.dinv.0.zeroize();
+        if let Some(v) = self.dinv.get_mut() {
+            v.0.zeroize();
+        }
     }
 }
 
@@ -327,7 +329,7 @@ impl<C: Curve> Clone for PrivateKey<C> {
         PrivateKey {
             d: self.d,
             d_fe: self.d_fe,
-            dinv: self.dinv,
+            dinv: self.dinv.clone(),
             public: self.public.clone(),
             z_cache: Mutex::new(self.z_cache.lock().map(|v| v.clone()).unwrap_or_default()),
         }
@@ -405,6 +407,11 @@ impl<C: Curve> PrivateKey<C> {
     /// d as 32 big-endian bytes (always 32, leading zeros kept).
     pub fn to_bytes(&self) -> Zeroizing<[u8; 32]> {
         Zeroizing::new(limbs_to_be(&self.d))
+    }
+
+    /// (1 + d)^-1 mod n (constant-time Fermat inversion, cached).
+    pub(crate) fn dinv(&self) -> &Fe<C::N> {
+        self.dinv.get_or_init(|| self.d_fe.add(&Fe::ONE).invert())
     }
 
     pub(crate) fn d_limbs(&self) -> &Limbs {

@@ -237,7 +237,6 @@ pub(crate) fn mul_wnaf_vartime<C: Curve>(p: &Affine<C>, v: &Limbs) -> Jacobian<C
     for j in 1..8 {
         odd[j] = odd[j - 1].add_vartime(&p2);
     }
-    let odd = batch_to_affine_vartime(&odd);
     let digits = wnaf(v, 5);
     let mut acc = Jacobian::<C>::INFINITY;
     let top = digits.iter().rposition(|&d| d != 0);
@@ -246,9 +245,9 @@ pub(crate) fn mul_wnaf_vartime<C: Curve>(p: &Affine<C>, v: &Limbs) -> Jacobian<C
         acc = acc.double();
         let d = digits[i];
         if d > 0 {
-            acc = acc.add_mixed_vartime(&odd[(d as usize) / 2]);
+            acc = acc.add_vartime(&odd[(d as usize) / 2]);
         } else if d < 0 {
-            acc = acc.add_mixed_vartime(&odd[((-d) as usize) / 2].neg());
+            acc = acc.add_vartime(&odd[((-d) as usize) / 2].neg());
         }
     }
     acc
@@ -323,5 +322,38 @@ mod tests {
     fn scalar_mul_agrees() {
         check::<Sm2p256>();
         check::<ExampleCurve>();
+    }
+}
+
+#[cfg(test)]
+mod bench_tmp {
+    use super::super::curve::Sm2p256;
+    use super::*;
+    fn t<F: FnMut()>(name: &str, n: usize, mut f: F) {
+        f();
+        let mut best = f64::MAX;
+        for _ in 0..5 {
+            let s = std::time::Instant::now();
+            for _ in 0..n { f(); }
+            best = best.min(s.elapsed().as_secs_f64() / n as f64 * 1e6);
+        }
+        eprintln!("{name:30} {best:8.2} us");
+    }
+    #[test]
+    #[ignore]
+    fn bench_mul() {
+        let g = Sm2p256::g();
+        let tb = Sm2p256::g_table();
+        let k: Limbs = [0x0123456789abcdef, 0xfedcba9876543210, 0x1111222233334444, 0x5555666677778888];
+        let j = mul_fixed_ct(tb, &k);
+        t("fixed_ct", 500, || { core::hint::black_box(mul_fixed_ct(tb, core::hint::black_box(&k))); });
+        t("fixed_vartime", 500, || { core::hint::black_box(mul_fixed_vartime(tb, core::hint::black_box(&k))); });
+        t("var_ct", 200, || { core::hint::black_box(mul_var_ct(&g, core::hint::black_box(&k))); });
+        t("wnaf", 200, || { core::hint::black_box(mul_wnaf_vartime(&g, core::hint::black_box(&k))); });
+        t("to_affine", 500, || { core::hint::black_box(core::hint::black_box(&j).to_affine()); });
+        t("double x100", 200, || { let mut a = j; for _ in 0..100 { a = a.double(); } core::hint::black_box(a); });
+        t("add_ct x100", 200, || { let mut a = j; for _ in 0..100 { a = a.add_ct(&j).0; } core::hint::black_box(a); });
+        t("madd_ct x100", 200, || { let mut a = j; for _ in 0..100 { a = a.add_mixed_ct(&g).0; } core::hint::black_box(a); });
+        t("select x100", 200, || { let mut a = Affine::<Sm2p256>::ZERO; for i in 0..100u8 { a.x = a.x.add(&tb.select(i as usize % 40, i % 33).x); } core::hint::black_box(a); });
     }
 }
