@@ -438,7 +438,8 @@ impl<M: Modulus> Fe<M> {
     /// Constant time; the inverse of 0 is 0.
     #[inline]
     pub(crate) fn invert(&self) -> Self {
-        if M::M[0] == SM2_P[0] && M::M[1] == SM2_P[1] && M::M[2] == SM2_P[2] && M::M[3] == SM2_P[3] {
+        if M::M[0] == SM2_P[0] && M::M[1] == SM2_P[1] && M::M[2] == SM2_P[2] && M::M[3] == SM2_P[3]
+        {
             self.invert_sm2p()
         } else {
             self.pow_public_exp(&M::M_MINUS_2)
@@ -603,7 +604,11 @@ mod bench_tmp {
             let (x1, c) = mac(t[i + 1], a[i], b[1], c);
             let (x2, c) = mac(t[i + 2], a[i], b[2], c);
             let (x3, c) = mac(t[i + 3], a[i], b[3], c);
-            t[i] = x0; t[i + 1] = x1; t[i + 2] = x2; t[i + 3] = x3; t[i + 4] = c;
+            t[i] = x0;
+            t[i + 1] = x1;
+            t[i + 2] = x2;
+            t[i + 3] = x3;
+            t[i + 4] = c;
             i += 1;
         }
         mont_reduce(t, &SM2_P, 1)
@@ -620,11 +625,15 @@ mod bench_tmp {
             let n = 5_000_000;
             let mut x = [5u64, 6, 7, 8];
             let s = std::time::Instant::now();
-            for _ in 0..n { x = generic(&x, &y); }
+            for _ in 0..n {
+                x = generic(&x, &y);
+            }
             let g = s.elapsed().as_nanos() as f64 / n as f64;
             let mut z = [5u64, 6, 7, 8];
             let s = std::time::Instant::now();
-            for _ in 0..n { z = special(&z, &y); }
+            for _ in 0..n {
+                z = special(&z, &y);
+            }
             let sp = s.elapsed().as_nanos() as f64 / n as f64;
             assert_eq!(x, z);
             eprintln!("generic {g:.2} ns special {sp:.2} ns");

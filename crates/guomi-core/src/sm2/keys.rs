@@ -366,14 +366,13 @@ impl<C: Curve> PrivateKey<C> {
 
     fn from_limbs_unchecked(d: &Limbs) -> Self {
         let d_fe = Fe::<C::N>::from_limbs_reduced(d);
-        let dinv = d_fe.add(&Fe::ONE).invert();
         let p = mul_fixed_ct(C::g_table(), d)
             .to_affine()
             .expect("d in [1, n-2] so d·G is finite");
         PrivateKey {
             d: *d,
             d_fe,
-            dinv,
+            dinv: OnceLock::new(),
             public: PublicKey::from_affine(p),
             z_cache: Mutex::new(Vec::new()),
         }

@@ -334,7 +334,9 @@ mod bench_tmp {
         let mut best = f64::MAX;
         for _ in 0..5 {
             let s = std::time::Instant::now();
-            for _ in 0..n { f(); }
+            for _ in 0..n {
+                f();
+            }
             best = best.min(s.elapsed().as_secs_f64() / n as f64 * 1e6);
         }
         eprintln!("{name:30} {best:8.2} us");
@@ -344,16 +346,55 @@ mod bench_tmp {
     fn bench_mul() {
         let g = Sm2p256::g();
         let tb = Sm2p256::g_table();
-        let k: Limbs = [0x0123456789abcdef, 0xfedcba9876543210, 0x1111222233334444, 0x5555666677778888];
+        let k: Limbs = [
+            0x0123456789abcdef,
+            0xfedcba9876543210,
+            0x1111222233334444,
+            0x5555666677778888,
+        ];
         let j = mul_fixed_ct(tb, &k);
-        t("fixed_ct", 500, || { core::hint::black_box(mul_fixed_ct(tb, core::hint::black_box(&k))); });
-        t("fixed_vartime", 500, || { core::hint::black_box(mul_fixed_vartime(tb, core::hint::black_box(&k))); });
-        t("var_ct", 200, || { core::hint::black_box(mul_var_ct(&g, core::hint::black_box(&k))); });
-        t("wnaf", 200, || { core::hint::black_box(mul_wnaf_vartime(&g, core::hint::black_box(&k))); });
-        t("to_affine", 500, || { core::hint::black_box(core::hint::black_box(&j).to_affine()); });
-        t("double x100", 200, || { let mut a = j; for _ in 0..100 { a = a.double(); } core::hint::black_box(a); });
-        t("add_ct x100", 200, || { let mut a = j; for _ in 0..100 { a = a.add_ct(&j).0; } core::hint::black_box(a); });
-        t("madd_ct x100", 200, || { let mut a = j; for _ in 0..100 { a = a.add_mixed_ct(&g).0; } core::hint::black_box(a); });
-        t("select x100", 200, || { let mut a = Affine::<Sm2p256>::ZERO; for i in 0..100u8 { a.x = a.x.add(&tb.select(i as usize % 40, i % 33).x); } core::hint::black_box(a); });
+        t("fixed_ct", 500, || {
+            core::hint::black_box(mul_fixed_ct(tb, core::hint::black_box(&k)));
+        });
+        t("fixed_vartime", 500, || {
+            core::hint::black_box(mul_fixed_vartime(tb, core::hint::black_box(&k)));
+        });
+        t("var_ct", 200, || {
+            core::hint::black_box(mul_var_ct(&g, core::hint::black_box(&k)));
+        });
+        t("wnaf", 200, || {
+            core::hint::black_box(mul_wnaf_vartime(&g, core::hint::black_box(&k)));
+        });
+        t("to_affine", 500, || {
+            core::hint::black_box(core::hint::black_box(&j).to_affine());
+        });
+        t("double x100", 200, || {
+            let mut a = j;
+            for _ in 0..100 {
+                a = a.double();
+            }
+            core::hint::black_box(a);
+        });
+        t("add_ct x100", 200, || {
+            let mut a = j;
+            for _ in 0..100 {
+                a = a.add_ct(&j).0;
+            }
+            core::hint::black_box(a);
+        });
+        t("madd_ct x100", 200, || {
+            let mut a = j;
+            for _ in 0..100 {
+                a = a.add_mixed_ct(&g).0;
+            }
+            core::hint::black_box(a);
+        });
+        t("select x100", 200, || {
+            let mut a = Affine::<Sm2p256>::ZERO;
+            for i in 0..100u8 {
+                a.x = a.x.add(&tb.select(i as usize % 40, i % 33).x);
+            }
+            core::hint::black_box(a);
+        });
     }
 }
