@@ -5,6 +5,7 @@
 mod buf;
 mod cpu;
 mod error;
+mod sm2;
 mod sm3;
 
 use pyo3::prelude::*;
@@ -25,5 +26,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     add_submodule(m, "cpu", cpu::register)?;
     add_submodule(m, "sm3", sm3::register)?;
+    add_submodule(m, "sm2", sm2::register)?;
     Ok(())
 }

@@ -199,7 +199,7 @@ impl<C: Curve> Initiator<C> {
     }
 
     /// A4-A10: from B's R_B (any point encoding) and, when B sent it, S_B. Returns K and
-    /// S_A (to send to B). A wrong S_B is an error.
+    /// S_A (to send to B). A wrong S_B is [`Error::InvalidTag`].
     pub fn finish(
         &self,
         peer_ephemeral: &[u8],
@@ -212,7 +212,7 @@ impl<C: Curve> Initiator<C> {
         if let Some(sb) = peer_confirmation {
             // A9: S_1 == S_B.
             if sb.len() != 32 || !bool::from(d.s_b.ct_eq(sb)) {
-                return Err(Error::InvalidValue("key confirmation S_B does not match"));
+                return Err(Error::InvalidTag);
             }
         }
         Ok(Exchanged {
@@ -300,12 +300,12 @@ impl<C: Curve> Responder<C> {
         self.eph_public
     }
 
-    /// B10: checks A's S_A (constant time).
+    /// B10: checks A's S_A (constant time); a mismatch is [`Error::InvalidTag`].
     pub fn confirm(&self, s_a: &[u8]) -> Result<()> {
         if s_a.len() == 32 && bool::from(self.s_a.ct_eq(s_a)) {
             Ok(())
         } else {
-            Err(Error::InvalidValue("key confirmation S_A does not match"))
+            Err(Error::InvalidTag)
         }
     }
 }
