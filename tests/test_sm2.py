@@ -8,7 +8,6 @@ import subprocess
 import threading
 
 import pytest
-
 from conftest import load_vectors
 from guomi import sm2, sm3
 from guomi.exceptions import (

@@ -42,7 +42,8 @@ Key exchange (GB/T 32918.3)
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Sequence, Tuple, Union
+from collections.abc import Iterable, Sequence
+from typing import Union
 
 from guomi._native import sm2 as _sm2
 
@@ -117,7 +118,7 @@ def convert_ciphertext(
     ciphertext: BytesLike,
     *,
     to: str,
-    from_format: Optional[str] = None,
+    from_format: str | None = None,
     c1_prefix: bool = True,
 ) -> bytes:
     """Re-encodes a ciphertext: ``to`` and ``from_format`` are ``"c1c3c2"``,
@@ -145,7 +146,7 @@ def ciphertext_reorder(
     return _sm2.convert_ciphertext(ciphertext, from_order, to_order, c1_prefix=c1_prefix)
 
 
-def encapsulate(public_key: PublicKey, key_length: int) -> Tuple[bytes, bytes]:
+def encapsulate(public_key: PublicKey, key_length: int) -> tuple[bytes, bytes]:
     """SM2 KEM: returns ``(key, c1)`` with C1 = [k]G (65 bytes, ``04||x||y``) and
     key = KDF(x2 || y2, key_length), (x2, y2) = [k]P. Send C1; keep the key."""
     if key_length < 1:
@@ -168,8 +169,8 @@ def ecdh(private_key: PrivateKey, peer_public_key: PublicKey) -> bytes:
 
 
 def verify_many(
-    items: Iterable[Tuple[PublicKey, BytesLike, BytesLike, BytesLike]] | Sequence[tuple],
-    threads: Optional[int] = None,
+    items: Iterable[tuple[PublicKey, BytesLike, BytesLike, BytesLike]] | Sequence[tuple],
+    threads: int | None = None,
 ) -> list[bool]:
     """Verifies many signatures at once without the GIL.
 
