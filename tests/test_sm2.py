@@ -669,3 +669,40 @@ def test_openssl_encryption_both_ways(tmp_path) -> None:
     assert key.decrypt(ct) == msg
     cf.write_bytes(key.public_key().encrypt(msg, format="der"))
     assert _ossl("pkeyutl", "-decrypt", "-inkey", str(kf), "-in", str(cf)) == msg
+
+
+# --------------------------------------------------------------------------- cross-checks: C peers
+
+
+def test_gmalglib_both_ways() -> None:
+    gml = pytest.importorskip("gmalglib.sm2", reason="gmalglib not installed")
+    for _ in range(5):
+        key = sm2.PrivateKey.generate()
+        g = gml.SM2(key.to_bytes(), key.public_key().to_bytes())
+        msg = os.urandom(64)
+        # gmalglib signs raw r||s with the default ID and encrypts 04||C1||C3||C2.
+        assert key.public_key().verify(g.sign(msg), msg, format="raw")
+        assert g.verify(msg, key.sign(msg, format="raw"))
+        assert not g.verify(msg + b"x", key.sign(msg, format="raw"))
+        assert key.decrypt(g.encrypt(msg)) == msg
+        assert g.decrypt(key.public_key().encrypt(msg)) == msg
+
+
+def test_tongsuopy_signatures_both_ways() -> None:
+    pytest.importorskip("tongsuopy", reason="tongsuopy not installed")
+    from tongsuopy.crypto import hashes, serialization
+    from tongsuopy.crypto.asymciphers import ec
+
+    key = sm2.PrivateKey.generate()
+    tk = serialization.load_pem_private_key(key.to_pem().encode(), None)
+    msg = os.urandom(64)
+    # tongsuopy (Tongsuo) signs DER with the default ID.
+    assert key.public_key().verify(tk.sign(msg, ec.ECDSA(hashes.SM3())), msg)
+    tk.public_key().verify(key.sign(msg), msg, ec.ECDSA(hashes.SM3()))
+    # Keys written by tongsuopy are read by guomi.
+    pem = tk.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    assert sm2.PrivateKey.from_pem(pem) == key
