@@ -560,7 +560,7 @@ fn key_encodings() {
     let der = key.to_pkcs8_der();
     assert_eq!(
         &der[..26],
-        &hex::decode("308187020100301306072a8648ce3d020106082a811ccf5501822d").unwrap()[..26 - 0]
+        &hex::decode("308187020100301306072a8648ce3d020106082a811ccf5501822d").unwrap()[..26]
     );
     // The bare SM2 OID as the algorithm (GM/T 0015-2023) is read.
     let spki = key.public_key().to_spki_der();

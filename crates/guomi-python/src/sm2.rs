@@ -80,7 +80,7 @@ fn from_hex(s: &str) -> PyResult<Vec<u8>> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    if t.len() % 2 != 0 || !t.bytes().all(|c| c.is_ascii_hexdigit()) {
+    if !t.len().is_multiple_of(2) || !t.bytes().all(|c| c.is_ascii_hexdigit()) {
         return Err(Error::UnsupportedFormat("malformed hex string")).py_err();
     }
     Ok((0..t.len())

@@ -164,7 +164,7 @@ pub(crate) fn base64_encode(data: &[u8]) -> String {
 pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>> {
     let err = || Error::UnsupportedFormat("malformed PEM base64");
     let chars: Vec<u8> = text.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
-    if chars.len() % 4 != 0 {
+    if !chars.len().is_multiple_of(4) {
         return Err(err());
     }
     let mut out = Vec::with_capacity(chars.len() / 4 * 3);

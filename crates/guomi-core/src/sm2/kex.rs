@@ -10,7 +10,7 @@ use super::curve::Curve;
 use super::field::{Fe, Limbs};
 use super::keys::{random_scalar, PrivateKey, PublicKey};
 use super::point::Affine;
-use super::table::{mul_fixed_ct, mul_var_ct, mul_wnaf_vartime};
+use super::table::{mul_fixed_ct, mul_var_ct, mul_var_jacobian_ct, mul_wnaf_vartime};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
 use subtle::ConstantTimeEq;
@@ -69,10 +69,12 @@ fn shared_point<C: Curve>(
     // A6/B5: the peer's R was validated on import; x̄ of it.
     let xb_peer = x_bar(&peer_r.x());
     // A7/B6: U = [h·t](P_peer + [x̄_peer]R_peer), h = 1. Everything inside is public.
-    let q = mul_wnaf_vartime(&peer_r.point, &xb_peer)
-        .add_mixed_vartime(&peer.point)
-        .to_affine();
-    let u = q.and_then(|q| mul_var_ct(&q, &t).to_affine());
+    let q = mul_wnaf_vartime(&peer_r.point, &xb_peer).add_mixed_vartime(&peer.point);
+    let u = if bool::from(q.is_infinity()) {
+        None
+    } else {
+        mul_var_jacobian_ct(&q, &t).to_affine()
+    };
     t.zeroize();
     u.ok_or(Error::InvalidKey(
         "key exchange produced the point at infinity",

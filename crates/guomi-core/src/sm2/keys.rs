@@ -487,10 +487,10 @@ impl<C: Curve> PrivateKey<C> {
 
     /// Parses SEC1 ECPrivateKey DER. An embedded public key must match d·G.
     pub fn from_sec1_der(der: &[u8]) -> Result<Self> {
-        Self::parse_sec1(der, true)
+        Self::parse_sec1(der)
     }
 
-    fn parse_sec1(der: &[u8], params_allowed: bool) -> Result<Self> {
+    fn parse_sec1(der: &[u8]) -> Result<Self> {
         let mut outer = Reader::new(der);
         let mut r = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
         outer.finish()?;
@@ -510,7 +510,7 @@ impl<C: Curve> PrivateKey<C> {
             let mut p = Reader::new(r.read(0xA0)?);
             let oid = p.read(asn1::TAG_OID)?;
             p.finish()?;
-            if oid != asn1::OID_SM2 || !params_allowed && oid != asn1::OID_SM2 {
+            if oid != asn1::OID_SM2 {
                 return Err(Error::UnsupportedFormat(
                     "EC private key on a curve other than sm2p256v1",
                 ));
@@ -543,7 +543,7 @@ impl<C: Curve> PrivateKey<C> {
         read_algorithm(&mut alg)?;
         let inner = r.read(asn1::TAG_OCTET_STRING)?;
         // [0] attributes and [1] public key (v2) may follow; they are not needed.
-        Self::parse_sec1(inner, true)
+        Self::parse_sec1(inner)
     }
 
     /// Parses DER: PKCS#8 or SEC1, whichever it is.

@@ -15,7 +15,7 @@ use super::asn1::{self, Reader};
 use super::curve::Curve;
 use super::field::Limbs;
 use super::keys::{decode_point, random_scalar, PrivateKey, PublicKey};
-use super::point::Affine;
+use super::point::{Affine, Jacobian};
 use super::table::{mul_fixed_ct, mul_var_ct};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
@@ -183,13 +183,17 @@ fn xy(p: &Affine<impl Curve>) -> Zeroizing<[u8; 64]> {
     out
 }
 
-/// [k]P, through P's comb table when it was prepared.
-fn mul_peer<C: Curve>(key: &PublicKey<C>, k: &Limbs) -> Option<Affine<C>> {
+/// [k]P, through P's comb table when it was prepared (Jacobian).
+fn mul_peer<C: Curve>(key: &PublicKey<C>, k: &Limbs) -> Jacobian<C> {
     match key.table() {
         Some(t) => mul_fixed_ct(t, k),
         None => mul_var_ct(&key.point, k),
     }
-    .to_affine()
+}
+
+/// ([k]G, [k]P) in affine form, sharing one inversion.
+fn c1_and_shared<C: Curve>(key: &PublicKey<C>, k: &Limbs) -> Option<(Affine<C>, Affine<C>)> {
+    mul_fixed_ct(C::g_table(), k).to_affine_pair(&mul_peer(key, k))
 }
 
 /// A1-A8 with a given k; `None` when t is all zero (draw another k).
@@ -199,10 +203,9 @@ pub(crate) fn encrypt_with_k<C: Curve>(
     k: &Limbs,
 ) -> Option<CiphertextParts> {
     // A2: C1 = [k]G = (x1, y1).
-    let c1 = mul_fixed_ct(C::g_table(), k).to_affine()?;
     // A3: S = [h]P_B with h = 1: P_B was validated (not infinity) on import.
-    // A4: (x2, y2) = [k]P_B.
-    let p2 = mul_peer(key, k)?;
+    // A4: (x2, y2) = [k]P_B. (Both converted to affine with one inversion.)
+    let (c1, p2) = c1_and_shared(key, k)?;
     let x2y2 = xy(&p2);
     // A5: t = KDF(x2 || y2, klen); all zero: back to A1.
     let mut c2 = vec![0u8; msg.len()];
@@ -259,10 +262,7 @@ impl<C: Curve> PublicKey<C> {
         }
         loop {
             let k = random_scalar::<C>(0)?;
-            let (Some(c1), Some(p2)) = (
-                mul_fixed_ct(C::g_table(), &k).to_affine(),
-                mul_peer(self, &k),
-            ) else {
+            let Some((c1, p2)) = c1_and_shared(self, &k) else {
                 continue;
             };
             let mut key = Zeroizing::new(vec![0u8; key_len]);

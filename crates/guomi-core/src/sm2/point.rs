@@ -245,7 +245,7 @@ impl<C: Curve> Jacobian<C> {
 
     /// The affine point, or `None` for infinity. Constant time apart from the
     /// infinity outcome (one Fermat inversion).
-    pub(crate) fn to_affine(&self) -> Option<Affine<C>> {
+    pub(crate) fn to_affine(self) -> Option<Affine<C>> {
         let zinv = self.z.invert();
         let zinv2 = zinv.square();
         let a = Affine {
@@ -256,6 +256,26 @@ impl<C: Curve> Jacobian<C> {
             None
         } else {
             Some(a)
+        }
+    }
+
+    /// Both points in affine form with one shared inversion (Montgomery's trick);
+    /// `None` if either is infinity. Constant time apart from that outcome.
+    pub(crate) fn to_affine_pair(self, other: &Self) -> Option<(Affine<C>, Affine<C>)> {
+        let inv = self.z.mul(&other.z).invert();
+        let (zi1, zi2) = (inv.mul(&other.z), inv.mul(&self.z));
+        let conv = |p: &Self, zi: Fe<C::F>| {
+            let zi2 = zi.square();
+            Affine {
+                x: p.x.mul(&zi2),
+                y: p.y.mul(&zi2).mul(&zi),
+            }
+        };
+        let out = (conv(&self, zi1), conv(other, zi2));
+        if bool::from(self.is_infinity() | other.is_infinity()) {
+            None
+        } else {
+            Some(out)
         }
     }
 

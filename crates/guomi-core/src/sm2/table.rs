@@ -156,6 +156,21 @@ pub(crate) fn mul_var_ct<C: Curve>(p: &Affine<C>, k: &Limbs) -> Jacobian<C> {
     for j in 2..VAR_POINTS {
         table[j] = table[j - 1].add_mixed_ct(p).0;
     }
+    mul_var_table_ct(&table, k)
+}
+
+/// k·P for P in Jacobian coordinates (public, not at infinity; saves converting a
+/// freshly computed P to affine), constant time in k.
+pub(crate) fn mul_var_jacobian_ct<C: Curve>(pj: &Jacobian<C>, k: &Limbs) -> Jacobian<C> {
+    let mut table = [*pj; VAR_POINTS];
+    table[1] = pj.double();
+    for j in 2..VAR_POINTS {
+        table[j] = table[j - 1].add_ct(pj).0;
+    }
+    mul_var_table_ct(&table, k)
+}
+
+fn mul_var_table_ct<C: Curve>(table: &[Jacobian<C>; VAR_POINTS], k: &Limbs) -> Jacobian<C> {
     let digits = recode::<VAR_WINDOWS>(k, VAR_W);
     let mut acc = Jacobian::<C>::INFINITY;
     let mut bad = Choice::from(0);
@@ -181,7 +196,7 @@ pub(crate) fn mul_var_ct<C: Curve>(p: &Affine<C>, k: &Limbs) -> Jacobian<C> {
         acc = sum;
     }
     if bool::from(bad) {
-        return mul_complete_ct(&pj, k);
+        return mul_complete_ct(&table[0], k);
     }
     acc
 }
@@ -287,6 +302,10 @@ mod tests {
                 mul_fixed_ct(t, &[k, 0, 0, 0]),
                 mul_fixed_vartime(t, &[k, 0, 0, 0]),
                 mul_var_ct(&g, &[k, 0, 0, 0]),
+                mul_var_jacobian_ct(
+                    &g.to_jacobian().double().add_vartime(&g.to_jacobian().neg()),
+                    &[k, 0, 0, 0],
+                ),
                 mul_wnaf_vartime(&g, &[k, 0, 0, 0]),
                 mul_complete_ct(&g.to_jacobian(), &[k, 0, 0, 0]),
             ] {
