@@ -648,6 +648,13 @@ def test_openssl_signatures_both_ways(tmp_path) -> None:
     mf.write_bytes(msg + b"!")
     r = subprocess.run(["openssl", *base, "-sigfile", str(sf), "-in", str(mf)], capture_output=True)
     assert r.returncode != 0
+    # openssl dgst -sm3 with -sigopt distid: both ways.
+    mf.write_bytes(msg)
+    dg = ["dgst", "-sm3", "-sigopt", distid]
+    sig2 = _ossl(*dg, "-sign", str(kf), str(mf))
+    assert key.public_key().verify(sig2, msg)
+    out = _ossl(*dg, "-verify", str(pf), "-signature", str(sf), str(mf))
+    assert b"Verified OK" in out
     # OpenSSL 1.1.1-3.x without distid uses the empty ID (OpenSSL 4 the default ID).
     mf.write_bytes(msg)
     sig0 = _ossl("pkeyutl", "-sign", "-rawin", "-digest", "sm3", "-inkey", str(kf), "-in", str(mf))
