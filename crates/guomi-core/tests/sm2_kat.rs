@@ -662,3 +662,31 @@ fn streaming_matches_one_shot() {
     v.update(&msg);
     assert!(key.public_key().verify_digest(&v.finalize(), &sig));
 }
+
+#[test]
+fn rustcrypto_sm2_signatures_both_ways() {
+    use rustcrypto_sm2::dsa::{signature::Signer as _, signature::Verifier as _};
+    use rustcrypto_sm2::dsa::{Signature as RcSignature, SigningKey, VerifyingKey};
+    for (i, distid) in ["1234567812345678", "", "ALICE123@YAHOO.COM"]
+        .iter()
+        .cycle()
+        .take(60)
+        .enumerate()
+    {
+        let key = PrivateKey::<Sm2p256>::generate().unwrap();
+        let msg = vec![i as u8; i * 3];
+        let theirs = SigningKey::from_slice(distid, &key.to_bytes()[..]).unwrap();
+        let their_pub =
+            VerifyingKey::from_sec1_bytes(distid, &key.public_key().to_uncompressed()).unwrap();
+        // RustCrypto signs -> guomi verifies.
+        let sig: RcSignature = theirs.sign(&msg);
+        let ours = Signature::from_raw(&sig.to_bytes()).unwrap();
+        assert!(key.public_key().verify(&msg, distid.as_bytes(), &ours));
+        assert!(!key.public_key().verify(b"other", distid.as_bytes(), &ours));
+        // guomi signs -> RustCrypto verifies.
+        let mine = key.sign(&msg, distid.as_bytes()).unwrap();
+        let rc = RcSignature::from_slice(&mine.to_raw()).unwrap();
+        assert!(their_pub.verify(&msg, &rc).is_ok());
+        assert!(their_pub.verify(b"other", &rc).is_err());
+    }
+}
