@@ -142,6 +142,41 @@ const fn reduce_for(t: [u64; 8], m: &Limbs, n0: u64) -> Limbs {
     }
 }
 
+#[inline(always)]
+const fn is_sm2p(m: &Limbs) -> bool {
+    m[0] == SM2_P[0] && m[1] == SM2_P[1] && m[2] == SM2_P[2] && m[3] == SM2_P[3]
+}
+
+/// Whether products modulo the SM2 prime use the MULX/ADX assembly of `x86_avx2.rs`
+/// (active backend `avx2` or higher, and a CPU with BMI2 + ADX). Set by
+/// [`select_backend`] at the start of each scalar multiplication. Both implementations
+/// compute the same function, so a concurrent change by a thread running under another
+/// forced backend affects only speed, never results.
+#[cfg(target_arch = "x86_64")]
+static SM2P_ASM: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn sm2p_asm_enabled() -> bool {
+    SM2P_ASM.load(core::sync::atomic::Ordering::Relaxed)
+}
+
+/// Reads `cpu::active()` and switches the SM2-prime assembly on or off accordingly.
+#[inline]
+pub(crate) fn select_backend() {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::sync::atomic::Ordering::Relaxed;
+        static HAS_ADX: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        let want = crate::cpu::active() >= crate::cpu::Backend::Avx2
+            && *HAS_ADX.get_or_init(super::x86_avx2::available);
+        // Write only on change: verify_many's threads would otherwise bounce the line.
+        if SM2P_ASM.load(Relaxed) != want {
+            SM2P_ASM.store(want, Relaxed);
+        }
+    }
+}
+
 /// Montgomery product `a * b * 2^-256 mod m`.
 #[inline(always)]
 pub(crate) const fn mont_mul(a: &Limbs, b: &Limbs, m: &Limbs, n0: u64) -> Limbs {
@@ -374,11 +409,28 @@ impl<M: Modulus> Fe<M> {
 
     #[inline(always)]
     pub(crate) fn mul(&self, rhs: &Self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if is_sm2p(&M::M) && sm2p_asm_enabled() {
+            // SAFETY: `sm2p_asm_enabled` is true only after `x86_avx2::available()`
+            // confirmed BMI2 and ADX on this CPU.
+            return Fe(
+                unsafe { super::x86_avx2::mont_mul(&self.0, &rhs.0) },
+                PhantomData,
+            );
+        }
         Fe(mont_mul(&self.0, &rhs.0, &M::M, M::N0), PhantomData)
     }
 
     #[inline(always)]
     pub(crate) fn square(&self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if is_sm2p(&M::M) && sm2p_asm_enabled() {
+            // SAFETY: as in `mul`.
+            return Fe(
+                unsafe { super::x86_avx2::mont_mul(&self.0, &self.0) },
+                PhantomData,
+            );
+        }
         Fe(mont_sqr(&self.0, &M::M, M::N0), PhantomData)
     }
 
@@ -560,6 +612,54 @@ pub(crate) fn sub_limbs(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
     let (d2, br) = sbb(a[2], b[2], br);
     let (d3, br) = sbb(a[3], b[3], br);
     ([d0, d1, d2, d3], br)
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod asm_tests {
+    use super::*;
+
+    /// The assembly against the portable code: edge values and 300,000 chained products.
+    #[test]
+    fn asm_matches_portable() {
+        if !super::super::x86_avx2::available() {
+            return;
+        }
+        let pm1 = sub_limbs(&SM2_P, &[1, 0, 0, 0]).0;
+        let edge = [
+            [0u64; 4],
+            [1, 0, 0, 0],
+            pm1,
+            sub_limbs(&SM2_P, &[2, 0, 0, 0]).0,
+            [u64::MAX, 0, 0, 0],
+            [0, 0, 0, 0xFFFF_FFFE_0000_0000],
+            [u64::MAX, u64::MAX, u64::MAX, 0xFFFF_FFFE_FFFF_FFFE],
+            [0, 0xFFFF_FFFF_0000_0000, 0, 0],
+        ];
+        for a in edge.iter() {
+            for b in edge.iter() {
+                // SAFETY: available() was checked above.
+                let r = unsafe { super::super::x86_avx2::mont_mul(a, b) };
+                assert_eq!(r, mont_mul(a, b, &SM2_P, 1), "{a:x?} {b:x?}");
+            }
+        }
+        let mut x: Limbs = [
+            0x0123456789abcdef,
+            0xfedcba9876543210,
+            0x0f1e2d3c4b5a6978,
+            0x8796a5b4c3d2e1f0,
+        ];
+        let mut y: Limbs = pm1;
+        for i in 0..300_000u64 {
+            // SAFETY: available() was checked above.
+            let r = unsafe { super::super::x86_avx2::mont_mul(&x, &y) };
+            assert_eq!(r, mont_mul(&x, &y, &SM2_P, 1));
+            // SAFETY: as above.
+            let s = unsafe { super::super::x86_avx2::mont_mul(&x, &x) };
+            assert_eq!(s, mont_sqr(&x, &SM2_P, 1));
+            y = x;
+            x = add_mod(&r, &[i, i << 7, 0, i << 50], &SM2_P);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -29,6 +29,8 @@ mod keys;
 mod pke;
 mod point;
 mod table;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
 
 pub use curve::{Curve, ExampleCurve, Sm2p256};
 pub use dsa::{message_digest, verify_many, Signature, VerifyItem};

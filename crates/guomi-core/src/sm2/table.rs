@@ -102,6 +102,7 @@ impl<C: Curve> CombTable<C> {
 
 /// k·P with P's comb table, constant time in k (k < 2^256).
 pub(crate) fn mul_fixed_ct<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Jacobian<C> {
+    super::field::select_backend();
     let digits = recode::<COMB_WINDOWS>(k, COMB_W);
     let mut acc = Jacobian::<C>::INFINITY;
     let mut bad = Choice::from(0);
@@ -121,6 +122,7 @@ pub(crate) fn mul_fixed_ct<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Jacobia
 
 /// k·P with P's comb table, variable time (public k only).
 pub(crate) fn mul_fixed_vartime<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Jacobian<C> {
+    super::field::select_backend();
     let digits = recode::<COMB_WINDOWS>(k, COMB_W);
     let mut acc = Jacobian::<C>::INFINITY;
     for (i, &(abs, neg)) in digits.iter().enumerate() {
@@ -171,6 +173,7 @@ pub(crate) fn mul_var_jacobian_ct<C: Curve>(pj: &Jacobian<C>, k: &Limbs) -> Jaco
 }
 
 fn mul_var_table_ct<C: Curve>(table: &[Jacobian<C>; VAR_POINTS], k: &Limbs) -> Jacobian<C> {
+    super::field::select_backend();
     let digits = recode::<VAR_WINDOWS>(k, VAR_W);
     let mut acc = Jacobian::<C>::INFINITY;
     let mut bad = Choice::from(0);
@@ -245,6 +248,7 @@ fn wnaf(k: &Limbs, w: u32) -> [i8; 258] {
 
 /// v·P by width-5 wNAF, variable time (public v and P).
 pub(crate) fn mul_wnaf_vartime<C: Curve>(p: &Affine<C>, v: &Limbs) -> Jacobian<C> {
+    super::field::select_backend();
     // Odd multiples P, 3P, ..., 15P.
     let pj = p.to_jacobian();
     let p2 = pj.double();
