@@ -426,10 +426,7 @@ impl<M: Modulus> Fe<M> {
         #[cfg(target_arch = "x86_64")]
         if is_sm2p(&M::M) && sm2p_asm_enabled() {
             // SAFETY: as in `mul`.
-            return Fe(
-                unsafe { super::x86_avx2::mont_mul(&self.0, &self.0) },
-                PhantomData,
-            );
+            return Fe(unsafe { super::x86_avx2::mont_sqr(&self.0) }, PhantomData);
         }
         Fe(mont_sqr(&self.0, &M::M, M::N0), PhantomData)
     }
@@ -640,6 +637,9 @@ mod asm_tests {
                 // SAFETY: available() was checked above.
                 let r = unsafe { super::super::x86_avx2::mont_mul(a, b) };
                 assert_eq!(r, mont_mul(a, b, &SM2_P, 1), "{a:x?} {b:x?}");
+                // SAFETY: as above.
+                let s = unsafe { super::super::x86_avx2::mont_sqr(a) };
+                assert_eq!(s, mont_sqr(a, &SM2_P, 1), "{a:x?}");
             }
         }
         let mut x: Limbs = [
@@ -654,7 +654,7 @@ mod asm_tests {
             let r = unsafe { super::super::x86_avx2::mont_mul(&x, &y) };
             assert_eq!(r, mont_mul(&x, &y, &SM2_P, 1));
             // SAFETY: as above.
-            let s = unsafe { super::super::x86_avx2::mont_mul(&x, &x) };
+            let s = unsafe { super::super::x86_avx2::mont_sqr(&x) };
             assert_eq!(s, mont_sqr(&x, &SM2_P, 1));
             y = x;
             x = add_mod(&r, &[i, i << 7, 0, i << 50], &SM2_P);
