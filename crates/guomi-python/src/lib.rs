@@ -6,6 +6,7 @@ mod buf;
 mod cpu;
 mod envelope;
 mod error;
+mod sm2;
 mod sm3;
 mod sm4;
 mod zuc;
@@ -31,5 +32,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(m, "envelope", envelope::register)?;
     add_submodule(m, "sm4", sm4::register)?;
     add_submodule(m, "zuc", zuc::register)?;
+    add_submodule(m, "sm2", sm2::register)?;
     Ok(())
 }

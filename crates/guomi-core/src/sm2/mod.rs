@@ -1,1 +1,77 @@
-//! sm2: see the issue that builds it.
+//! SM2 public-key cryptography (GB/T 32918.1-5, GM/T 0003-2012) on the recommended curve
+//! sm2p256v1.
+//!
+//! * [`PrivateKey`] / [`PublicKey`]: generation, validation, encodings (points, SEC1,
+//!   PKCS#8, SPKI, PEM), `prepare()` for a per-key comb table.
+//! * Signatures (GB/T 32918.2): [`PrivateKey::sign`], [`PublicKey::verify`], digest
+//!   forms, [`Signature`] (DER / raw), streaming hashers, [`verify_many`].
+//! * Encryption (GB/T 32918.4): [`PublicKey::encrypt`], [`PrivateKey::decrypt`] in the
+//!   C1C3C2, C1C2C3 and GM/T 0009 DER layouts; [`convert_ciphertext`]; a KEM
+//!   ([`PublicKey::encapsulate`] / [`PrivateKey::decapsulate`]).
+//! * Key exchange (GB/T 32918.3): [`Initiator`], [`Responder`]; plain [`ecdh`].
+//!
+//! The arithmetic ([`field`], [`point`], [`table`]) is generic over [`Curve`] so that the
+//! worked examples of the standard, which use a different example curve
+//! ([`ExampleCurve`]), run through the same code as sm2p256v1. There is one backend
+//! (portable Rust, 64-bit limbs with `u128` products): it is constant time and the
+//! same on every CPU, so no `cpu::active()` dispatch is needed.
+//!
+//! Secrets (d, k, r, (1+d)^-1, shared points) are handled in constant time: fixed
+//! windows, masked table reads, Fermat inversion; only public data (signature
+//! verification, table construction) uses variable-time code.
+
+mod asn1;
+mod curve;
+mod dsa;
+mod field;
+mod kex;
+mod keys;
+mod pke;
+mod point;
+mod table;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx2;
+
+pub use curve::{Curve, ExampleCurve, Sm2p256};
+pub use dsa::{message_digest, verify_many, Signature, VerifyItem};
+pub use kex::{ecdh, Exchanged, Initiator, Responder};
+pub use keys::{PrivateKey, PublicKey, DEFAULT_UID, MAX_UID_LEN};
+pub use pke::{convert_ciphertext, CiphertextFormat, CiphertextParts};
+
+/// Known-answer-test hooks with caller-chosen nonces. **Never use these outside
+/// tests**: a repeated or predictable k reveals the private key.
+#[doc(hidden)]
+pub mod hazmat {
+    use super::curve::Curve;
+    use super::field::{limbs_from_be, lt_ct, Modulus};
+    use super::{CiphertextParts, PrivateKey, PublicKey, Signature};
+    use crate::error::{Error, Result};
+
+    fn k_limbs<C: Curve>(k: &[u8; 32]) -> Result<[u64; 4]> {
+        let l = limbs_from_be(k);
+        if l == [0; 4] || !bool::from(lt_ct(&l, &<C::N as Modulus>::M)) {
+            return Err(Error::InvalidValue("k must be in [1, n-1]"));
+        }
+        Ok(l)
+    }
+
+    /// Signs the digest e with the given k (GB/T 32918.2 A4-A7). Test use only.
+    pub fn sign_digest_with_fixed_k_for_testing<C: Curve>(
+        key: &PrivateKey<C>,
+        e: &[u8; 32],
+        k: &[u8; 32],
+    ) -> Result<Signature> {
+        super::dsa::sign_with_k(key, e, &k_limbs::<C>(k)?)
+            .ok_or(Error::InvalidValue("this k must be rejected"))
+    }
+
+    /// Encrypts with the given k (GB/T 32918.4 A2-A8). Test use only.
+    pub fn encrypt_with_fixed_k_for_testing<C: Curve>(
+        key: &PublicKey<C>,
+        msg: &[u8],
+        k: &[u8; 32],
+    ) -> Result<CiphertextParts> {
+        super::pke::encrypt_with_k(key, msg, &k_limbs::<C>(k)?)
+            .ok_or(Error::InvalidValue("this k must be rejected"))
+    }
+}

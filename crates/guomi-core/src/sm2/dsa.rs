@@ -1,0 +1,253 @@
+//! SM2 digital signatures (GB/T 32918.2-2016 §6 and §7).
+//!
+//! e = SM3(Z_A || M) with Z_A from [`PublicKey::compute_z`]. Signatures are (r, s) with
+//! r, s in [1, n-1]; encodings: DER `SEQUENCE { r INTEGER, s INTEGER }` (GM/T 0009 /
+//! GB/T 35276) and raw `r || s` (64 bytes). No low-S normalisation is applied.
+
+use super::asn1::{self, Reader};
+use super::curve::{Curve, Sm2p256};
+use super::field::{limbs_from_be, lt_ct, Fe, Limbs, Modulus};
+use super::keys::{random_scalar, PrivateKey, PublicKey};
+use super::table::{mul_double_vartime, mul_fixed_ct};
+use crate::error::{Error, Result};
+use crate::sm3::Sm3;
+use rayon::prelude::*;
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// An SM2 signature (r, s), each 32 big-endian bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Signature {
+    /// r, 32 big-endian bytes.
+    pub r: [u8; 32],
+    /// s, 32 big-endian bytes.
+    pub s: [u8; 32],
+}
+
+impl Signature {
+    /// `r || s` (64 bytes).
+    pub fn to_raw(&self) -> [u8; 64] {
+        let mut out = [0u8; 64];
+        out[..32].copy_from_slice(&self.r);
+        out[32..].copy_from_slice(&self.s);
+        out
+    }
+
+    /// Parses `r || s` (exactly 64 bytes). Ranges are checked by verification.
+    pub fn from_raw(b: &[u8]) -> Result<Self> {
+        if b.len() != 64 {
+            return Err(Error::InvalidLength {
+                what: "raw SM2 signature",
+                expected: "64 bytes",
+                got: b.len(),
+            });
+        }
+        Ok(Signature {
+            r: b[..32].try_into().unwrap(),
+            s: b[32..].try_into().unwrap(),
+        })
+    }
+
+    /// DER `SEQUENCE { r INTEGER, s INTEGER }` (minimal integers, 0x00 sign bytes).
+    pub fn to_der(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(70);
+        asn1::write_uint(&mut body, &self.r);
+        asn1::write_uint(&mut body, &self.s);
+        asn1::tlv(asn1::TAG_SEQUENCE, &body)
+    }
+
+    /// Parses strict DER.
+    pub fn from_der(der: &[u8]) -> Result<Self> {
+        let mut outer = Reader::new(der);
+        let mut r = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
+        outer.finish()?;
+        let rr = r.read_uint32()?;
+        let ss = r.read_uint32()?;
+        r.finish()?;
+        Ok(Signature { r: rr, s: ss })
+    }
+
+    /// Parses either encoding: 64 bytes that are not valid DER are raw `r || s`.
+    pub fn from_bytes(b: &[u8]) -> Result<Self> {
+        if b.first() == Some(&0x30) {
+            if let Ok(sig) = Self::from_der(b) {
+                return Ok(sig);
+            }
+        }
+        if b.len() == 64 {
+            return Self::from_raw(b);
+        }
+        Err(Error::UnsupportedFormat(
+            "signature is neither DER nor 64-byte r||s",
+        ))
+    }
+}
+
+/// e = SM3(Z || M) (GB/T 32918.2 §6.1 A1-A2).
+pub fn message_digest(z: &[u8; 32], msg: &[u8]) -> [u8; 32] {
+    let mut h = Sm3::new();
+    h.update(z);
+    h.update(msg);
+    h.finalize()
+}
+
+/// A4-A7 with a given nonce k (an integer in [1, n-1]); `None` when the standard says
+/// to draw another k (r = 0, r + k = n, s = 0).
+pub(crate) fn sign_with_k<C: Curve>(
+    key: &PrivateKey<C>,
+    e: &[u8; 32],
+    k: &Limbs,
+) -> Option<Signature> {
+    // A4: (x1, y1) = [k]G.
+    let p1 = mul_fixed_ct(C::g_table(), k).to_affine()?;
+    let x1 = p1.x.to_bytes();
+    // A5: r = (e + x1) mod n; e, x1 < 2^256 < 2n so one reduction each suffices.
+    let e_n = Fe::<C::N>::from_bytes_reducing(e);
+    let x1_n = Fe::<C::N>::from_bytes_reducing(&x1);
+    let r = e_n.add(&x1_n);
+    let k_n = Fe::<C::N>::from_limbs_reduced(k);
+    // r = 0 or r + k = n: back to A3. (The outcome only discards this k.)
+    if bool::from(r.is_zero() | r.add(&k_n).is_zero()) {
+        return None;
+    }
+    // A6: s = ((1 + d)^-1 · (k - r·d)) mod n = (1 + d)^-1 · (k + r) - r.
+    let s = key.dinv().mul(&k_n.add(&r)).sub(&r);
+    if bool::from(s.is_zero()) {
+        return None;
+    }
+    // A7: (r, s).
+    Some(Signature {
+        r: r.to_bytes(),
+        s: s.to_bytes(),
+    })
+}
+
+/// Range check 1 <= x <= n - 1 (B1, B2).
+fn in_range<C: Curve>(x: &[u8; 32]) -> Option<Limbs> {
+    let l = limbs_from_be(x);
+    if l == [0; 4] || !bool::from(lt_ct(&l, &<C::N as Modulus>::M)) {
+        None
+    } else {
+        Some(l)
+    }
+}
+
+/// B1-B7 on a digest e. Variable time (public inputs only).
+pub(crate) fn verify_e<C: Curve>(key: &PublicKey<C>, e: &[u8; 32], sig: &Signature) -> bool {
+    // B1, B2: r, s in [1, n-1].
+    let (Some(r_l), Some(s_l)) = (in_range::<C>(&sig.r), in_range::<C>(&sig.s)) else {
+        return false;
+    };
+    let r = Fe::<C::N>::from_limbs_reduced(&r_l);
+    let s = Fe::<C::N>::from_limbs_reduced(&s_l);
+    // B5: t = (r + s) mod n, t != 0.
+    let t = r.add(&s);
+    if bool::from(t.is_zero()) {
+        return false;
+    }
+    // B6: (x1', y1') = [s]G + [t]P_A.
+    let pt = mul_double_vartime(&s_l, &t.to_limbs(), &key.point, key.table());
+    // B7: R = (e' + x1') mod n == r. Compare without inverting Z: x1' mod n = r - e'
+    // means x1' = c or x1' = c + n (when below p), with c = (r - e') mod n.
+    let e_n = Fe::<C::N>::from_bytes_reducing(e);
+    let c = r.sub(&e_n).to_limbs();
+    let c_f = Fe::<C::F>::from_limbs_reduced(&c);
+    if pt.x_equals_vartime(&c_f) {
+        return true;
+    }
+    let (c2, carry) = super::field::add_limbs(&c, &<C::N as Modulus>::M);
+    carry == 0
+        && super::field::lt_vartime(&c2, &<C::F as Modulus>::M)
+        && pt.x_equals_vartime(&Fe::from_limbs_reduced(&c2))
+}
+
+impl<C: Curve> PrivateKey<C> {
+    /// Signs the digest e = SM3(Z_A || M) (GB/T 32918.2 §6.1 A3-A7), k from the OS CSPRNG.
+    pub fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature> {
+        loop {
+            // A3: k in [1, n-1].
+            let mut k = random_scalar::<C>(0)?;
+            let sig = sign_with_k(self, e, &k);
+            k.zeroize();
+            if let Some(sig) = sig {
+                return Ok(sig);
+            }
+        }
+    }
+
+    /// Signs `msg` for the user ID `uid` (GB/T 32918.2 §6.1 A1-A7).
+    pub fn sign(&self, msg: &[u8], uid: &[u8]) -> Result<Signature> {
+        let z = self.z(uid)?;
+        self.sign_digest(&message_digest(&z, msg))
+    }
+
+    /// An SM3 hasher already fed Z_A, for streaming: feed the message, then pass
+    /// `finalize()` to [`sign_digest`](Self::sign_digest).
+    pub fn signer(&self, uid: &[u8]) -> Result<Sm3> {
+        let mut h = Sm3::new();
+        h.update(&self.z(uid)?);
+        Ok(h)
+    }
+}
+
+impl<C: Curve> PublicKey<C> {
+    /// Verifies a signature on the digest e (GB/T 32918.2 §7.1 B1-B7).
+    pub fn verify_digest(&self, e: &[u8; 32], sig: &Signature) -> bool {
+        verify_e(self, e, sig)
+    }
+
+    /// Verifies a signature on `msg` for `uid`. Invalid uid lengths give `false`.
+    pub fn verify(&self, msg: &[u8], uid: &[u8], sig: &Signature) -> bool {
+        match self.compute_z(uid) {
+            Ok(z) => verify_e(self, &message_digest(&z, msg), sig),
+            Err(_) => false,
+        }
+    }
+
+    /// An SM3 hasher already fed Z_A (streaming verification, see
+    /// [`PrivateKey::signer`]).
+    pub fn verifier(&self, uid: &[u8]) -> Result<Sm3> {
+        let mut h = Sm3::new();
+        h.update(&self.compute_z(uid)?);
+        Ok(h)
+    }
+}
+
+/// One item of [`verify_many`].
+pub struct VerifyItem<'a, C: Curve = Sm2p256> {
+    /// The signer's public key.
+    pub key: &'a PublicKey<C>,
+    /// The signature, DER or raw (malformed means "invalid").
+    pub signature: &'a [u8],
+    /// The message.
+    pub message: &'a [u8],
+    /// The user ID.
+    pub uid: &'a [u8],
+}
+
+/// Verifies many signatures; `threads`: `None` or `Some(0)` = every core (rayon's
+/// global pool), `Some(1)` = the calling thread, `Some(n)` = at most n threads.
+pub fn verify_many<C: Curve>(items: &[VerifyItem<'_, C>], threads: Option<usize>) -> Vec<bool> {
+    let one = |it: &VerifyItem<'_, C>| match Signature::from_bytes(it.signature) {
+        Ok(sig) => it.key.verify(it.message, it.uid, &sig),
+        Err(_) => false,
+    };
+    let threads = match threads {
+        None | Some(0) => rayon::current_num_threads(),
+        Some(n) => n,
+    };
+    if threads <= 1 || items.len() < 4 {
+        return items.iter().map(one).collect();
+    }
+    let run = || items.par_iter().with_min_len(2).map(one).collect();
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) if threads != rayon::current_num_threads() => pool.install(run),
+        _ => run(),
+    }
+}
+
+/// Whether two 32-byte values are equal, constant time.
+#[allow(dead_code)]
+pub(crate) fn ct_eq32(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    bool::from(a.ct_eq(b))
+}

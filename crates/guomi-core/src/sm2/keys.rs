@@ -1,0 +1,570 @@
+//! SM2 key pairs (GB/T 32918.1 §6): generation, validation, encodings.
+//!
+//! * Private key d in [1, n-2] (GB/T 32918.1 §6.1: d in [1, n-2]), 32 big-endian bytes.
+//! * Public key P = d·G, validated on every import (GB/T 32918.1 §6.2: coordinates in
+//!   [0, p-1], on the curve, not the point at infinity; h = 1 so n·P = O holds).
+//! * Point encodings (GB/T 32918.1 §4.2.9): uncompressed `04||x||y` (65 bytes), raw
+//!   `x||y` (64 bytes, common in Chinese APIs), compressed `02/03||x` (33 bytes) and
+//!   hybrid `06/07||x||y` (65 bytes, read only).
+//! * Containers: SubjectPublicKeyInfo, SEC1 ECPrivateKey, PKCS#8 (DER or PEM). Both
+//!   `id-ecPublicKey` + `sm2p256v1` and the bare SM2 OID 1.2.156.10197.1.301 are read;
+//!   the first is written.
+
+use super::asn1::{self, Reader};
+use super::curve::{Curve, Sm2p256};
+use super::field::{limbs_from_be, limbs_to_be, lt_ct, Fe, Limbs, Modulus};
+use super::point::Affine;
+use super::table::{mul_fixed_ct, CombTable};
+use crate::error::{Error, Result};
+use crate::sm3::Sm3;
+use std::sync::{Mutex, OnceLock};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use zeroize::{Zeroize, Zeroizing};
+
+/// The default user ID of GM/T 0009-2012 §10 / GB/T 35276: ASCII "1234567812345678".
+pub const DEFAULT_UID: &[u8] = b"1234567812345678";
+
+/// Longest user ID: ENTL is a 16-bit count of bits, so at most 8191 bytes.
+pub const MAX_UID_LEN: usize = 8191;
+
+/// A uniformly random scalar in [1, n - 1 - `less`] by rejection sampling (OS CSPRNG).
+pub(crate) fn random_scalar<C: Curve>(less: u64) -> Result<Zeroizing<Limbs>> {
+    let n = <C::N as Modulus>::M;
+    let bound = super::field::sub_limbs(&n, &[less, 0, 0, 0]).0; // accept 1 <= k < bound
+    loop {
+        let mut b = Zeroizing::new(crate::rand::bytes::<32>()?);
+        let k = Zeroizing::new(limbs_from_be(&b));
+        b.zeroize();
+        let nonzero = !(Choice::from(((k[0] | k[1] | k[2] | k[3]) == 0) as u8));
+        // The accept/reject outcome reveals only a discarded value.
+        if bool::from(lt_ct(&k, &bound) & nonzero) {
+            return Ok(k);
+        }
+    }
+}
+
+/// The SM2 public key P = (x, y) of a curve (default: sm2p256v1).
+pub struct PublicKey<C: Curve = Sm2p256> {
+    pub(crate) point: Affine<C>,
+    encoded: [u8; 65],
+    table: OnceLock<Box<CombTable<C>>>,
+    z_default: OnceLock<[u8; 32]>,
+}
+
+impl<C: Curve> Clone for PublicKey<C> {
+    fn clone(&self) -> Self {
+        let z = OnceLock::new();
+        if let Some(v) = self.z_default.get() {
+            let _ = z.set(*v);
+        }
+        PublicKey {
+            point: self.point,
+            encoded: self.encoded,
+            table: OnceLock::new(),
+            z_default: z,
+        }
+    }
+}
+
+impl<C: Curve> PartialEq for PublicKey<C> {
+    fn eq(&self, other: &Self) -> bool {
+        self.encoded == other.encoded
+    }
+}
+impl<C: Curve> Eq for PublicKey<C> {}
+
+impl<C: Curve> core::hash::Hash for PublicKey<C> {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.encoded.hash(state)
+    }
+}
+
+impl<C: Curve> core::fmt::Debug for PublicKey<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "PublicKey({}, 04", C::NAME)?;
+        for b in &self.encoded[1..] {
+            write!(f, "{b:02x}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl<C: Curve> PublicKey<C> {
+    pub(crate) fn from_affine(point: Affine<C>) -> Self {
+        let (x, y) = point.to_bytes();
+        let mut encoded = [0u8; 65];
+        encoded[0] = 4;
+        encoded[1..33].copy_from_slice(&x);
+        encoded[33..].copy_from_slice(&y);
+        PublicKey {
+            point,
+            encoded,
+            table: OnceLock::new(),
+            z_default: OnceLock::new(),
+        }
+    }
+
+    /// A public key from its affine coordinates (32 big-endian bytes each), validated.
+    pub fn from_coordinates(x: &[u8; 32], y: &[u8; 32]) -> Result<Self> {
+        Ok(Self::from_affine(parse_point::<C>(x, y)?))
+    }
+
+    /// Parses 65-byte `04||x||y`, 64-byte `x||y`, 33-byte `02/03||x` or 65-byte hybrid
+    /// `06/07||x||y`. Every point is validated.
+    pub fn from_bytes(b: &[u8]) -> Result<Self> {
+        Ok(Self::from_affine(decode_point::<C>(b)?))
+    }
+
+    /// `04||x||y` (65 bytes).
+    pub fn to_uncompressed(&self) -> [u8; 65] {
+        self.encoded
+    }
+
+    /// `x||y` (64 bytes, no prefix).
+    pub fn to_raw(&self) -> [u8; 64] {
+        self.encoded[1..].try_into().unwrap()
+    }
+
+    /// `02/03||x` (33 bytes; 03 when y is odd).
+    pub fn to_compressed(&self) -> [u8; 33] {
+        let mut out = [0u8; 33];
+        out[0] = 2 | (self.encoded[64] & 1);
+        out[1..].copy_from_slice(&self.encoded[1..33]);
+        out
+    }
+
+    /// x coordinate (32 bytes).
+    pub fn x(&self) -> [u8; 32] {
+        self.encoded[1..33].try_into().unwrap()
+    }
+
+    /// y coordinate (32 bytes).
+    pub fn y(&self) -> [u8; 32] {
+        self.encoded[33..].try_into().unwrap()
+    }
+
+    /// Builds this key's comb table (about 88 KiB) so that later verifications and
+    /// encryptions to this key run about twice as fast. Idempotent and thread-safe.
+    pub fn prepare(&self) {
+        self.table.get_or_init(|| CombTable::new(&self.point));
+    }
+
+    /// Whether [`prepare`](Self::prepare) has built the table.
+    pub fn is_prepared(&self) -> bool {
+        self.table.get().is_some()
+    }
+
+    pub(crate) fn table(&self) -> Option<&CombTable<C>> {
+        self.table.get().map(|b| &**b)
+    }
+
+    /// Z_A = SM3(ENTL_A || ID_A || a || b || x_G || y_G || x_A || y_A)
+    /// (GB/T 32918.2 §5.5). `uid` may be empty; at most 8191 bytes.
+    pub fn compute_z(&self, uid: &[u8]) -> Result<[u8; 32]> {
+        if uid == DEFAULT_UID {
+            if let Some(z) = self.z_default.get() {
+                return Ok(*z);
+            }
+        }
+        if uid.len() > MAX_UID_LEN {
+            return Err(Error::InvalidValue(
+                "uid must be at most 8191 bytes (ENTL is 16 bits)",
+            ));
+        }
+        let entl = ((uid.len() * 8) as u16).to_be_bytes();
+        let mut h = Sm3::new();
+        h.update(&entl);
+        h.update(uid);
+        h.update(&C::z_params());
+        h.update(&self.encoded[1..]);
+        let z = h.finalize();
+        if uid == DEFAULT_UID {
+            let _ = self.z_default.set(z);
+        }
+        Ok(z)
+    }
+
+    /// DER SubjectPublicKeyInfo with id-ecPublicKey + sm2p256v1.
+    pub fn to_spki_der(&self) -> Vec<u8> {
+        let mut alg = asn1::tlv(asn1::TAG_OID, asn1::OID_EC_PUBLIC_KEY);
+        asn1::write_tlv(&mut alg, asn1::TAG_OID, asn1::OID_SM2);
+        let mut bits = vec![0u8];
+        bits.extend_from_slice(&self.encoded);
+        let mut body = asn1::tlv(asn1::TAG_SEQUENCE, &alg);
+        asn1::write_tlv(&mut body, asn1::TAG_BIT_STRING, &bits);
+        asn1::tlv(asn1::TAG_SEQUENCE, &body)
+    }
+
+    /// PEM "PUBLIC KEY" (SubjectPublicKeyInfo).
+    pub fn to_spki_pem(&self) -> String {
+        asn1::pem_encode("PUBLIC KEY", &self.to_spki_der())
+    }
+
+    /// Parses a DER SubjectPublicKeyInfo (id-ecPublicKey + sm2p256v1, or the bare SM2
+    /// OID, with or without a NULL parameter).
+    pub fn from_spki_der(der: &[u8]) -> Result<Self> {
+        let mut outer = Reader::new(der);
+        let mut spki = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
+        outer.finish()?;
+        let mut alg = Reader::new(spki.read(asn1::TAG_SEQUENCE)?);
+        read_algorithm(&mut alg)?;
+        let bits = spki.read(asn1::TAG_BIT_STRING)?;
+        spki.finish()?;
+        if bits.first() != Some(&0) {
+            return Err(Error::UnsupportedFormat(
+                "public key BIT STRING has unused bits",
+            ));
+        }
+        Self::from_bytes(&bits[1..])
+    }
+
+    /// Parses a PEM "PUBLIC KEY" block.
+    pub fn from_spki_pem(pem: &str) -> Result<Self> {
+        let (_, der) = asn1::pem_decode(pem, &["PUBLIC KEY"])?;
+        Self::from_spki_der(&der)
+    }
+}
+
+/// Reads an AlgorithmIdentifier naming SM2 (either form).
+fn read_algorithm(alg: &mut Reader<'_>) -> Result<()> {
+    let oid = alg.read(asn1::TAG_OID)?;
+    if oid == asn1::OID_EC_PUBLIC_KEY {
+        let curve = alg.read(asn1::TAG_OID)?;
+        if curve != asn1::OID_SM2 {
+            return Err(Error::UnsupportedFormat(
+                "EC key on a curve other than sm2p256v1",
+            ));
+        }
+    } else if oid == asn1::OID_SM2 {
+        if alg.peek_tag() == Some(asn1::TAG_NULL) {
+            alg.read(asn1::TAG_NULL)?;
+        } else if alg.peek_tag() == Some(asn1::TAG_OID) && alg.read(asn1::TAG_OID)? != asn1::OID_SM2
+        {
+            return Err(Error::UnsupportedFormat("unexpected SM2 key parameters"));
+        }
+    } else {
+        return Err(Error::UnsupportedFormat(
+            "not an SM2 key (unknown algorithm OID)",
+        ));
+    }
+    alg.finish()
+}
+
+/// Validates affine coordinates (GB/T 32918.1 §6.2 a-c).
+fn parse_point<C: Curve>(x: &[u8; 32], y: &[u8; 32]) -> Result<Affine<C>> {
+    let (fx, okx) = Fe::<C::F>::from_bytes(x);
+    let (fy, oky) = Fe::<C::F>::from_bytes(y);
+    let p = Affine { x: fx, y: fy };
+    if bool::from(okx & oky & p.is_on_curve()) {
+        Ok(p)
+    } else {
+        Err(Error::InvalidKey("point is not on the SM2 curve"))
+    }
+}
+
+/// Decodes a point: 04||x||y, x||y, 02/03||x, 06/07||x||y.
+pub(crate) fn decode_point<C: Curve>(b: &[u8]) -> Result<Affine<C>> {
+    match (b.len(), b.first()) {
+        (65, Some(4)) => parse_point(b[1..33].try_into().unwrap(), b[33..].try_into().unwrap()),
+        (65, Some(6 | 7)) => {
+            let p = parse_point::<C>(b[1..33].try_into().unwrap(), b[33..].try_into().unwrap())?;
+            if bool::from(p.y.is_odd()) != (b[0] == 7) {
+                return Err(Error::InvalidKey(
+                    "hybrid point parity bit does not match y",
+                ));
+            }
+            Ok(p)
+        }
+        (64, _) => parse_point(b[..32].try_into().unwrap(), b[32..].try_into().unwrap()),
+        (33, Some(2 | 3)) => {
+            // GB/T 32918.1 §A.5.2: y from y^2 = x^3 + ax + b (p = 3 mod 4), parity from the prefix.
+            let (x, okx) = Fe::<C::F>::from_bytes(b[1..].try_into().unwrap());
+            let rhs = x.square().add(&C::a()).mul(&x).add(&C::b());
+            let (y, ok) = rhs.sqrt();
+            if !bool::from(okx & ok) {
+                return Err(Error::InvalidKey(
+                    "compressed point is not on the SM2 curve",
+                ));
+            }
+            let want_odd = Choice::from(b[0] & 1);
+            let flip = y.is_odd() ^ want_odd;
+            let y = Fe::conditional_select(&y, &y.neg(), flip);
+            Ok(Affine { x, y })
+        }
+        (65 | 33, _) => Err(Error::UnsupportedFormat(
+            "unknown point prefix (expected 02, 03, 04, 06 or 07)",
+        )),
+        (n, _) => Err(Error::InvalidLength {
+            what: "SM2 public key",
+            expected: "65 bytes (04||x||y), 64 bytes (x||y) or 33 bytes (02/03||x)",
+            got: n,
+        }),
+    }
+}
+
+/// An SM2 private key d with its public key; caches (1 + d)^-1 and Z_A per user ID.
+pub struct PrivateKey<C: Curve = Sm2p256> {
+    /// d as an integer.
+    d: Limbs,
+    /// d mod n, Montgomery form.
+    pub(crate) d_fe: Fe<C::N>,
+    /// (1 + d)^-1 mod n, Montgomery form (GB/T 32918.2 §6.1 A6), computed on first use.
+    dinv: OnceLock<Fe<C::N>>,
+    public: PublicKey<C>,
+    z_cache: Mutex<Vec<(Vec<u8>, [u8; 32])>>,
+}
+
+impl<C: Curve> Drop for PrivateKey<C> {
+    fn drop(&mut self) {
+        self.d.zeroize();
+        self.d_fe.0.zeroize();
+        if let Some(v) = self.dinv.get_mut() {
+            v.0.zeroize();
+        }
+    }
+}
+
+impl<C: Curve> Clone for PrivateKey<C> {
+    fn clone(&self) -> Self {
+        PrivateKey {
+            d: self.d,
+            d_fe: self.d_fe,
+            dinv: self.dinv.clone(),
+            public: self.public.clone(),
+            z_cache: Mutex::new(self.z_cache.lock().map(|v| v.clone()).unwrap_or_default()),
+        }
+    }
+}
+
+impl<C: Curve> core::fmt::Debug for PrivateKey<C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "PrivateKey({}, public={:?}, d=<hidden>)",
+            C::NAME,
+            self.public
+        )
+    }
+}
+
+impl<C: Curve> PartialEq for PrivateKey<C> {
+    /// Constant-time comparison of d.
+    fn eq(&self, other: &Self) -> bool {
+        bool::from(self.d_fe.ct_eq(&other.d_fe))
+    }
+}
+impl<C: Curve> Eq for PrivateKey<C> {}
+
+const Z_CACHE_SIZE: usize = 8;
+
+impl<C: Curve> PrivateKey<C> {
+    /// A new random key: d uniform in [1, n-2] from the OS CSPRNG (rejection sampling).
+    pub fn generate() -> Result<Self> {
+        let d = random_scalar::<C>(1)?;
+        Ok(Self::from_limbs_unchecked(&d))
+    }
+
+    fn from_limbs_unchecked(d: &Limbs) -> Self {
+        let d_fe = Fe::<C::N>::from_limbs_reduced(d);
+        let p = mul_fixed_ct(C::g_table(), d)
+            .to_affine()
+            .expect("d in [1, n-2] so d·G is finite");
+        PrivateKey {
+            d: *d,
+            d_fe,
+            dinv: OnceLock::new(),
+            public: PublicKey::from_affine(p),
+            z_cache: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// d from 32 big-endian bytes, or 1 to 33 bytes (shorter values are left-padded;
+    /// a 33rd leading byte must be zero, as Java's `BigInteger.toByteArray` writes).
+    /// d must be in [1, n-2].
+    pub fn from_bytes(b: &[u8]) -> Result<Self> {
+        let mut buf = Zeroizing::new([0u8; 32]);
+        match b.len() {
+            1..=32 => buf[32 - b.len()..].copy_from_slice(b),
+            33 if b[0] == 0 => buf.copy_from_slice(&b[1..]),
+            n => {
+                return Err(Error::InvalidLength {
+                    what: "SM2 private key",
+                    expected: "32 bytes",
+                    got: n,
+                });
+            }
+        }
+        let d = Zeroizing::new(limbs_from_be(&buf));
+        let n_minus_1 = super::field::sub_limbs(&<C::N as Modulus>::M, &[1, 0, 0, 0]).0;
+        let zero = Choice::from(((d[0] | d[1] | d[2] | d[3]) == 0) as u8);
+        if !bool::from(lt_ct(&d, &n_minus_1) & !zero) {
+            return Err(Error::InvalidKey("SM2 private key must be in [1, n-2]"));
+        }
+        Ok(Self::from_limbs_unchecked(&d))
+    }
+
+    /// d as 32 big-endian bytes (always 32, leading zeros kept).
+    pub fn to_bytes(&self) -> Zeroizing<[u8; 32]> {
+        Zeroizing::new(limbs_to_be(&self.d))
+    }
+
+    /// (1 + d)^-1 mod n (constant-time Fermat inversion, cached).
+    pub(crate) fn dinv(&self) -> &Fe<C::N> {
+        self.dinv.get_or_init(|| self.d_fe.add(&Fe::ONE).invert())
+    }
+
+    pub(crate) fn d_limbs(&self) -> &Limbs {
+        &self.d
+    }
+
+    /// The public key d·G.
+    pub fn public_key(&self) -> &PublicKey<C> {
+        &self.public
+    }
+
+    /// Z_A of this key's public key for `uid`, cached per user ID.
+    pub fn z(&self, uid: &[u8]) -> Result<[u8; 32]> {
+        if uid == DEFAULT_UID {
+            return self.public.compute_z(uid);
+        }
+        if let Ok(cache) = self.z_cache.lock() {
+            if let Some((_, z)) = cache.iter().find(|(u, _)| u == uid) {
+                return Ok(*z);
+            }
+        }
+        let z = self.public.compute_z(uid)?;
+        if let Ok(mut cache) = self.z_cache.lock() {
+            if cache.len() >= Z_CACHE_SIZE {
+                cache.remove(0);
+            }
+            cache.push((uid.to_vec(), z));
+        }
+        Ok(z)
+    }
+
+    /// SEC1 ECPrivateKey DER (RFC 5915), with parameters and public key.
+    pub fn to_sec1_der(&self) -> Zeroizing<Vec<u8>> {
+        let d = self.to_bytes();
+        let mut body = Zeroizing::new(vec![2u8, 1, 1]);
+        asn1::write_tlv(&mut body, asn1::TAG_OCTET_STRING, &d[..]);
+        let params = asn1::tlv(asn1::TAG_OID, asn1::OID_SM2);
+        asn1::write_tlv(&mut body, 0xA0, &params);
+        let mut bits = vec![0u8];
+        bits.extend_from_slice(&self.public.encoded);
+        let pk = asn1::tlv(asn1::TAG_BIT_STRING, &bits);
+        asn1::write_tlv(&mut body, 0xA1, &pk);
+        Zeroizing::new(asn1::tlv(asn1::TAG_SEQUENCE, &body))
+    }
+
+    /// PKCS#8 PrivateKeyInfo DER (RFC 5208), id-ecPublicKey + sm2p256v1, SEC1 inside
+    /// (without the repeated parameters).
+    pub fn to_pkcs8_der(&self) -> Zeroizing<Vec<u8>> {
+        let d = self.to_bytes();
+        let mut inner = Zeroizing::new(vec![2u8, 1, 1]);
+        asn1::write_tlv(&mut inner, asn1::TAG_OCTET_STRING, &d[..]);
+        let mut bits = vec![0u8];
+        bits.extend_from_slice(&self.public.encoded);
+        let pk = asn1::tlv(asn1::TAG_BIT_STRING, &bits);
+        asn1::write_tlv(&mut inner, 0xA1, &pk);
+        let sec1 = Zeroizing::new(asn1::tlv(asn1::TAG_SEQUENCE, &inner));
+        let mut alg = asn1::tlv(asn1::TAG_OID, asn1::OID_EC_PUBLIC_KEY);
+        asn1::write_tlv(&mut alg, asn1::TAG_OID, asn1::OID_SM2);
+        let mut body = Zeroizing::new(vec![2u8, 1, 0]);
+        asn1::write_tlv(&mut body, asn1::TAG_SEQUENCE, &alg);
+        asn1::write_tlv(&mut body, asn1::TAG_OCTET_STRING, &sec1);
+        Zeroizing::new(asn1::tlv(asn1::TAG_SEQUENCE, &body))
+    }
+
+    /// PEM "EC PRIVATE KEY" (SEC1).
+    pub fn to_sec1_pem(&self) -> Zeroizing<String> {
+        Zeroizing::new(asn1::pem_encode("EC PRIVATE KEY", &self.to_sec1_der()))
+    }
+
+    /// PEM "PRIVATE KEY" (PKCS#8).
+    pub fn to_pkcs8_pem(&self) -> Zeroizing<String> {
+        Zeroizing::new(asn1::pem_encode("PRIVATE KEY", &self.to_pkcs8_der()))
+    }
+
+    /// Parses SEC1 ECPrivateKey DER. An embedded public key must match d·G.
+    pub fn from_sec1_der(der: &[u8]) -> Result<Self> {
+        Self::parse_sec1(der)
+    }
+
+    fn parse_sec1(der: &[u8]) -> Result<Self> {
+        let mut outer = Reader::new(der);
+        let mut r = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
+        outer.finish()?;
+        if r.read(asn1::TAG_INTEGER)? != [1] {
+            return Err(Error::UnsupportedFormat("ECPrivateKey version must be 1"));
+        }
+        let d = r.read(asn1::TAG_OCTET_STRING)?;
+        if d.len() != 32 {
+            return Err(Error::InvalidLength {
+                what: "ECPrivateKey privateKey",
+                expected: "32 bytes",
+                got: d.len(),
+            });
+        }
+        let key = Self::from_bytes(d)?;
+        if r.peek_tag() == Some(0xA0) {
+            let mut p = Reader::new(r.read(0xA0)?);
+            let oid = p.read(asn1::TAG_OID)?;
+            p.finish()?;
+            if oid != asn1::OID_SM2 {
+                return Err(Error::UnsupportedFormat(
+                    "EC private key on a curve other than sm2p256v1",
+                ));
+            }
+        }
+        if r.peek_tag() == Some(0xA1) {
+            let mut p = Reader::new(r.read(0xA1)?);
+            let bits = p.read(asn1::TAG_BIT_STRING)?;
+            p.finish()?;
+            if bits.first() != Some(&0) || PublicKey::<C>::from_bytes(&bits[1..])? != key.public {
+                return Err(Error::InvalidKey(
+                    "embedded public key does not match the private key",
+                ));
+            }
+        }
+        r.finish()?;
+        Ok(key)
+    }
+
+    /// Parses PKCS#8 PrivateKeyInfo DER (version 0 or 1; attributes ignored).
+    pub fn from_pkcs8_der(der: &[u8]) -> Result<Self> {
+        let mut outer = Reader::new(der);
+        let mut r = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
+        outer.finish()?;
+        let v = r.read(asn1::TAG_INTEGER)?;
+        if v != [0] && v != [1] {
+            return Err(Error::UnsupportedFormat("unknown PKCS#8 version"));
+        }
+        let mut alg = Reader::new(r.read(asn1::TAG_SEQUENCE)?);
+        read_algorithm(&mut alg)?;
+        let inner = r.read(asn1::TAG_OCTET_STRING)?;
+        // [0] attributes and [1] public key (v2) may follow; they are not needed.
+        Self::parse_sec1(inner)
+    }
+
+    /// Parses DER: PKCS#8 or SEC1, whichever it is.
+    pub fn from_der(der: &[u8]) -> Result<Self> {
+        Self::from_pkcs8_der(der).or_else(|e| Self::from_sec1_der(der).map_err(|_| e))
+    }
+
+    /// Parses PEM: "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1). Encrypted keys
+    /// ("ENCRYPTED PRIVATE KEY") are not supported yet.
+    pub fn from_pem(pem: &str) -> Result<Self> {
+        if pem.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") {
+            return Err(Error::UnsupportedFormat(
+                "encrypted PKCS#8 keys are not supported yet",
+            ));
+        }
+        let (label, der) = asn1::pem_decode(pem, &["PRIVATE KEY", "EC PRIVATE KEY"])?;
+        let der = Zeroizing::new(der);
+        if label == "PRIVATE KEY" {
+            Self::from_pkcs8_der(&der)
+        } else {
+            Self::from_sec1_der(&der)
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! SM2 public-key encryption (GB/T 32918.4-2016 §6 and §7) and a KEM built on it.
+//!
+//! C1 = [k]G, C2 = M xor KDF(x2 || y2, klen), C3 = SM3(x2 || M || y2) with
+//! (x2, y2) = [k]P_B. Layouts:
+//! * `C1C3C2` (GB/T 32918.4-2016, the default) and `C1C2C3` (GM/T 0003-2012 draft order,
+//!   BouncyCastle's default), C1 = `04||x1||y1` (65 bytes) or `x1||y1` (64 bytes);
+//! * `Der`: GM/T 0009 §7.2 `SEQUENCE { x INTEGER, y INTEGER, C3 OCTET STRING,
+//!   C2 OCTET STRING }`.
+//!
+//! Decryption fails with the single opaque [`Error::DecryptionFailed`] for every cause
+//! (bad encoding, C1 not on the curve, all-zero KDF output, C3 mismatch); the C3
+//! comparison is constant time and no plaintext leaves before it passes.
+
+use super::asn1::{self, Reader};
+use super::curve::Curve;
+use super::field::Limbs;
+use super::keys::{decode_point, random_scalar, PrivateKey, PublicKey};
+use super::point::{Affine, Jacobian};
+use super::table::{mul_fixed_ct, mul_var_ct};
+use crate::error::{Error, Result};
+use crate::sm3::{kdf::kdf_into, Sm3};
+use subtle::ConstantTimeEq;
+use zeroize::{Zeroize, Zeroizing};
+
+/// Ciphertext layouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CiphertextFormat {
+    /// C1 || C3 || C2 (GB/T 32918.4-2016).
+    C1C3C2,
+    /// C1 || C2 || C3 (GM/T 0003-2012 / legacy).
+    C1C2C3,
+    /// GM/T 0009 ASN.1 DER.
+    Der,
+}
+
+impl CiphertextFormat {
+    /// Parses "c1c3c2", "c1c2c3" or "der" (case-insensitive).
+    pub fn parse(name: &str) -> Result<Self> {
+        match name.to_ascii_lowercase().as_str() {
+            "c1c3c2" => Ok(Self::C1C3C2),
+            "c1c2c3" => Ok(Self::C1C2C3),
+            "der" | "asn1" => Ok(Self::Der),
+            _ => Err(Error::InvalidValue(
+                "ciphertext format must be 'c1c3c2', 'c1c2c3' or 'der'",
+            )),
+        }
+    }
+}
+
+/// The parts of a ciphertext (not yet checked against any key).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CiphertextParts {
+    /// x1 of C1 (32 bytes).
+    pub c1_x: [u8; 32],
+    /// y1 of C1 (32 bytes).
+    pub c1_y: [u8; 32],
+    /// C3 = SM3(x2 || M || y2).
+    pub c3: [u8; 32],
+    /// C2 = M xor t.
+    pub c2: Vec<u8>,
+}
+
+impl CiphertextParts {
+    /// Encodes in `format`; `c1_prefix` puts 04 before x1||y1 in the raw layouts.
+    pub fn encode(&self, format: CiphertextFormat, c1_prefix: bool) -> Vec<u8> {
+        match format {
+            CiphertextFormat::Der => {
+                let mut body = Vec::with_capacity(self.c2.len() + 110);
+                asn1::write_uint(&mut body, &self.c1_x);
+                asn1::write_uint(&mut body, &self.c1_y);
+                asn1::write_tlv(&mut body, asn1::TAG_OCTET_STRING, &self.c3);
+                asn1::write_tlv(&mut body, asn1::TAG_OCTET_STRING, &self.c2);
+                asn1::tlv(asn1::TAG_SEQUENCE, &body)
+            }
+            CiphertextFormat::C1C3C2 | CiphertextFormat::C1C2C3 => {
+                let mut out = Vec::with_capacity(self.c2.len() + 97);
+                if c1_prefix {
+                    out.push(4);
+                }
+                out.extend_from_slice(&self.c1_x);
+                out.extend_from_slice(&self.c1_y);
+                if format == CiphertextFormat::C1C3C2 {
+                    out.extend_from_slice(&self.c3);
+                    out.extend_from_slice(&self.c2);
+                } else {
+                    out.extend_from_slice(&self.c2);
+                    out.extend_from_slice(&self.c3);
+                }
+                out
+            }
+        }
+    }
+
+    /// Parses GM/T 0009 DER (strict).
+    pub fn from_der(der: &[u8]) -> Result<Self> {
+        let err = || Error::UnsupportedFormat("malformed SM2 DER ciphertext");
+        let mut outer = Reader::new(der);
+        let mut r = Reader::new(outer.read(asn1::TAG_SEQUENCE).map_err(|_| err())?);
+        outer.finish().map_err(|_| err())?;
+        let c1_x = r.read_uint32().map_err(|_| err())?;
+        let c1_y = r.read_uint32().map_err(|_| err())?;
+        let c3 = r.read(asn1::TAG_OCTET_STRING).map_err(|_| err())?;
+        let c2 = r.read(asn1::TAG_OCTET_STRING).map_err(|_| err())?;
+        r.finish().map_err(|_| err())?;
+        let c3: [u8; 32] = c3.try_into().map_err(|_| err())?;
+        Ok(CiphertextParts {
+            c1_x,
+            c1_y,
+            c3,
+            c2: c2.to_vec(),
+        })
+    }
+
+    /// Parses a raw layout. C1 may carry the 04 prefix or not: with a leading 04 the
+    /// 65-byte form is tried first and the 64-byte form when that C1 is not on the curve.
+    pub fn from_raw<C: Curve>(ct: &[u8], order: CiphertextFormat) -> Result<Self> {
+        let err = || Error::UnsupportedFormat("malformed SM2 raw ciphertext");
+        let split = |c1_len: usize| -> Result<Self> {
+            if ct.len() < c1_len + 32 {
+                return Err(err());
+            }
+            let c1 = &ct[c1_len - 64..c1_len];
+            let rest = &ct[c1_len..];
+            let (c3, c2) = match order {
+                CiphertextFormat::C1C3C2 => (&rest[..32], &rest[32..]),
+                CiphertextFormat::C1C2C3 => (&rest[rest.len() - 32..], &rest[..rest.len() - 32]),
+                CiphertextFormat::Der => return Err(err()),
+            };
+            Ok(CiphertextParts {
+                c1_x: c1[..32].try_into().unwrap(),
+                c1_y: c1[32..].try_into().unwrap(),
+                c3: c3.try_into().unwrap(),
+                c2: c2.to_vec(),
+            })
+        };
+        if ct.first() == Some(&4) && ct.len() >= 97 {
+            let with = split(65)?;
+            if decode_point::<C>(&ct[..65]).is_ok() {
+                return Ok(with);
+            }
+        }
+        split(64)
+    }
+
+    /// Parses `ct`: `format = None` detects DER (a well-formed GM/T 0009 structure),
+    /// otherwise reads the raw C1C3C2 layout.
+    pub fn parse<C: Curve>(ct: &[u8], format: Option<CiphertextFormat>) -> Result<Self> {
+        match format {
+            Some(CiphertextFormat::Der) => Self::from_der(ct),
+            Some(order) => Self::from_raw::<C>(ct, order),
+            None => {
+                if ct.first() == Some(&0x30) {
+                    if let Ok(p) = Self::from_der(ct) {
+                        return Ok(p);
+                    }
+                }
+                Self::from_raw::<C>(ct, CiphertextFormat::C1C3C2)
+            }
+        }
+    }
+}
+
+/// Converts a ciphertext between layouts (no key needed; C1 is not validated here).
+pub fn convert_ciphertext<C: Curve>(
+    ct: &[u8],
+    from: Option<CiphertextFormat>,
+    to: CiphertextFormat,
+    c1_prefix: bool,
+) -> Result<Vec<u8>> {
+    Ok(CiphertextParts::parse::<C>(ct, from)?.encode(to, c1_prefix))
+}
+
+fn all_zero(t: &[u8]) -> bool {
+    t.iter().fold(0u8, |a, &b| a | b) == 0
+}
+
+/// (x2, y2) bytes of a point.
+fn xy(p: &Affine<impl Curve>) -> Zeroizing<[u8; 64]> {
+    let (x, y) = p.to_bytes();
+    let mut out = Zeroizing::new([0u8; 64]);
+    out[..32].copy_from_slice(&x);
+    out[32..].copy_from_slice(&y);
+    out
+}
+
+/// [k]P, through P's comb table when it was prepared (Jacobian).
+fn mul_peer<C: Curve>(key: &PublicKey<C>, k: &Limbs) -> Jacobian<C> {
+    match key.table() {
+        Some(t) => mul_fixed_ct(t, k),
+        None => mul_var_ct(&key.point, k),
+    }
+}
+
+/// ([k]G, [k]P) in affine form, sharing one inversion.
+fn c1_and_shared<C: Curve>(key: &PublicKey<C>, k: &Limbs) -> Option<(Affine<C>, Affine<C>)> {
+    mul_fixed_ct(C::g_table(), k).to_affine_pair(&mul_peer(key, k))
+}
+
+/// A1-A8 with a given k; `None` when t is all zero (draw another k).
+pub(crate) fn encrypt_with_k<C: Curve>(
+    key: &PublicKey<C>,
+    msg: &[u8],
+    k: &Limbs,
+) -> Option<CiphertextParts> {
+    // A2: C1 = [k]G = (x1, y1).
+    // A3: S = [h]P_B with h = 1: P_B was validated (not infinity) on import.
+    // A4: (x2, y2) = [k]P_B. (Both converted to affine with one inversion.)
+    let (c1, p2) = c1_and_shared(key, k)?;
+    let x2y2 = xy(&p2);
+    // A5: t = KDF(x2 || y2, klen); all zero: back to A1.
+    let mut c2 = vec![0u8; msg.len()];
+    kdf_into(&x2y2[..], &mut c2);
+    if !msg.is_empty() && all_zero(&c2) {
+        return None;
+    }
+    // A6: C2 = M xor t.
+    for (c, m) in c2.iter_mut().zip(msg) {
+        *c ^= m;
+    }
+    // A7: C3 = Hash(x2 || M || y2).
+    let mut h = Sm3::new();
+    h.update(&x2y2[..32]);
+    h.update(msg);
+    h.update(&x2y2[32..]);
+    let (c1_x, c1_y) = c1.to_bytes();
+    Some(CiphertextParts {
+        c1_x,
+        c1_y,
+        c3: h.finalize(),
+        c2,
+    })
+}
+
+impl<C: Curve> PublicKey<C> {
+    /// Encrypts `msg` (GB/T 32918.4 §6.1), returning the parts; see
+    /// [`CiphertextParts::encode`].
+    pub fn encrypt_parts(&self, msg: &[u8]) -> Result<CiphertextParts> {
+        loop {
+            // A1: k in [1, n-1].
+            let k = random_scalar::<C>(0)?;
+            if let Some(p) = encrypt_with_k(self, msg, &k) {
+                return Ok(p);
+            }
+        }
+    }
+
+    /// Encrypts `msg` into `format` (C1 with the 04 prefix when `c1_prefix`).
+    pub fn encrypt(
+        &self,
+        msg: &[u8],
+        format: CiphertextFormat,
+        c1_prefix: bool,
+    ) -> Result<Vec<u8>> {
+        Ok(self.encrypt_parts(msg)?.encode(format, c1_prefix))
+    }
+
+    /// KEM: returns (K, C1) with K = KDF(x2 || y2, key_len), (x2, y2) = [k]P, C1 = [k]G
+    /// (04||x||y). The key is never all zero (another k is drawn).
+    pub fn encapsulate(&self, key_len: usize) -> Result<(Zeroizing<Vec<u8>>, [u8; 65])> {
+        if key_len == 0 {
+            return Err(Error::InvalidValue("key length must be at least 1 byte"));
+        }
+        loop {
+            let k = random_scalar::<C>(0)?;
+            let Some((c1, p2)) = c1_and_shared(self, &k) else {
+                continue;
+            };
+            let mut key = Zeroizing::new(vec![0u8; key_len]);
+            kdf_into(&xy(&p2)[..], &mut key);
+            if all_zero(&key) {
+                continue;
+            }
+            return Ok((key, PublicKey::from_affine(c1).to_uncompressed()));
+        }
+    }
+}
+
+impl<C: Curve> PrivateKey<C> {
+    /// B1-B7 on parsed parts.
+    pub fn decrypt_parts(&self, parts: &CiphertextParts) -> Result<Zeroizing<Vec<u8>>> {
+        let fail = Error::DecryptionFailed;
+        // B1: C1 on the curve (and, h = 1, S = [h]C1 is not infinity).
+        let Ok(c1) = PublicKey::<C>::from_coordinates(&parts.c1_x, &parts.c1_y) else {
+            return Err(fail);
+        };
+        // B3: (x2, y2) = [d_B]C1.
+        let Some(p2) = mul_var_ct(&c1.point, self.d_limbs()).to_affine() else {
+            return Err(fail);
+        };
+        let x2y2 = xy(&p2);
+        // B4: t = KDF(x2 || y2, klen); all zero is an error.
+        let mut m = Zeroizing::new(vec![0u8; parts.c2.len()]);
+        kdf_into(&x2y2[..], &mut m);
+        let zero = !m.is_empty() && all_zero(&m);
+        // B5: M' = C2 xor t.
+        for (o, c) in m.iter_mut().zip(&parts.c2) {
+            *o ^= c;
+        }
+        // B6: u = Hash(x2 || M' || y2) == C3, compared in constant time.
+        let mut h = Sm3::new();
+        h.update(&x2y2[..32]);
+        h.update(&m);
+        h.update(&x2y2[32..]);
+        let mut u = h.finalize();
+        let ok = u.ct_eq(&parts.c3);
+        u.zeroize();
+        if bool::from(ok) && !zero {
+            Ok(m)
+        } else {
+            Err(fail)
+        }
+    }
+
+    /// Decrypts `ct` (GB/T 32918.4 §7.1). `format = None` detects DER, else reads
+    /// C1C3C2; raw C1 may have the 04 prefix or not. Every failure is
+    /// [`Error::DecryptionFailed`].
+    pub fn decrypt(
+        &self,
+        ct: &[u8],
+        format: Option<CiphertextFormat>,
+    ) -> Result<Zeroizing<Vec<u8>>> {
+        let parts = CiphertextParts::parse::<C>(ct, format).map_err(|_| Error::DecryptionFailed)?;
+        self.decrypt_parts(&parts)
+    }
+
+    /// KEM: K = KDF(x2 || y2, key_len) with (x2, y2) = [d]C1. Any failure (C1 not on
+    /// the curve, all-zero K) is [`Error::DecryptionFailed`].
+    pub fn decapsulate(&self, c1: &[u8], key_len: usize) -> Result<Zeroizing<Vec<u8>>> {
+        if key_len == 0 {
+            return Err(Error::InvalidValue("key length must be at least 1 byte"));
+        }
+        let c1 = PublicKey::<C>::from_bytes(c1).map_err(|_| Error::DecryptionFailed)?;
+        let p2 = mul_var_ct(&c1.point, self.d_limbs())
+            .to_affine()
+            .ok_or(Error::DecryptionFailed)?;
+        let mut key = Zeroizing::new(vec![0u8; key_len]);
+        kdf_into(&xy(&p2)[..], &mut key);
+        if all_zero(&key) {
+            return Err(Error::DecryptionFailed);
+        }
+        Ok(key)
+    }
+}

@@ -1,0 +1,309 @@
+//! Points on a short Weierstrass curve in Jacobian coordinates (X : Y : Z) representing
+//! (X/Z^2, Y/Z^3); Z = 0 is the point at infinity.
+//!
+//! Formulas: doubling "dbl-2001-b" (a = -3) and "dbl-2007-bl" (any a), addition
+//! "add-2007-bl", mixed addition "madd-2007-bl" (Explicit-Formulas Database,
+//! hyperelliptic.org/EFD). The constant-time additions report the one case they cannot
+//! handle (adding a point to itself) instead of branching on it; callers fall back to
+//! a complete, slower method in that (negligibly rare) case.
+
+use super::curve::Curve;
+use super::field::Fe;
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+
+/// An affine point (never the point at infinity).
+pub struct Affine<C: Curve> {
+    pub(crate) x: Fe<C::F>,
+    pub(crate) y: Fe<C::F>,
+}
+
+impl<C: Curve> Clone for Affine<C> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<C: Curve> Copy for Affine<C> {}
+
+impl<C: Curve> ConditionallySelectable for Affine<C> {
+    #[inline(always)]
+    fn conditional_select(a: &Self, b: &Self, c: Choice) -> Self {
+        Affine {
+            x: Fe::conditional_select(&a.x, &b.x, c),
+            y: Fe::conditional_select(&a.y, &b.y, c),
+        }
+    }
+}
+
+impl<C: Curve> Affine<C> {
+    pub(crate) const ZERO: Self = Affine {
+        x: Fe::ZERO,
+        y: Fe::ZERO,
+    };
+
+    /// Whether y^2 = x^3 + ax + b (GB/T 32918.1 §6.2 point validation, step b).
+    pub(crate) fn is_on_curve(&self) -> Choice {
+        let lhs = self.y.square();
+        let rhs = self.x.square().add(&C::a()).mul(&self.x).add(&C::b());
+        lhs.ct_eq(&rhs)
+    }
+
+    #[inline(always)]
+    pub(crate) fn neg(&self) -> Self {
+        Affine {
+            x: self.x,
+            y: self.y.neg(),
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn to_jacobian(self) -> Jacobian<C> {
+        Jacobian {
+            x: self.x,
+            y: self.y,
+            z: Fe::ONE,
+        }
+    }
+
+    /// x || y, 32 big-endian bytes each.
+    pub(crate) fn to_bytes(self) -> ([u8; 32], [u8; 32]) {
+        (self.x.to_bytes(), self.y.to_bytes())
+    }
+}
+
+/// A point in Jacobian coordinates.
+pub struct Jacobian<C: Curve> {
+    pub(crate) x: Fe<C::F>,
+    pub(crate) y: Fe<C::F>,
+    pub(crate) z: Fe<C::F>,
+}
+
+impl<C: Curve> Clone for Jacobian<C> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<C: Curve> Copy for Jacobian<C> {}
+
+impl<C: Curve> ConditionallySelectable for Jacobian<C> {
+    #[inline(always)]
+    fn conditional_select(a: &Self, b: &Self, c: Choice) -> Self {
+        Jacobian {
+            x: Fe::conditional_select(&a.x, &b.x, c),
+            y: Fe::conditional_select(&a.y, &b.y, c),
+            z: Fe::conditional_select(&a.z, &b.z, c),
+        }
+    }
+}
+
+impl<C: Curve> Jacobian<C> {
+    pub(crate) const INFINITY: Self = Jacobian {
+        x: Fe::ONE,
+        y: Fe::ONE,
+        z: Fe::ZERO,
+    };
+
+    #[inline(always)]
+    pub(crate) fn is_infinity(&self) -> Choice {
+        self.z.is_zero()
+    }
+
+    #[inline(always)]
+    pub(crate) fn neg(&self) -> Self {
+        Jacobian {
+            x: self.x,
+            y: self.y.neg(),
+            z: self.z,
+        }
+    }
+
+    /// 2P. Correct for every input (infinity stays infinity; no point of order 2 exists
+    /// on these prime-order curves).
+    #[inline]
+    pub(crate) fn double(&self) -> Self {
+        if C::A_IS_MINUS_3 {
+            // dbl-2001-b
+            let delta = self.z.square();
+            let gamma = self.y.square();
+            let beta = self.x.mul(&gamma);
+            let t = self.x.sub(&delta).mul(&self.x.add(&delta));
+            let alpha = t.double().add(&t);
+            let beta4 = beta.double().double();
+            let x3 = alpha.square().sub(&beta4.double());
+            let z3 = self.y.add(&self.z).square().sub(&gamma).sub(&delta);
+            let g2 = gamma.square().double();
+            let y3 = alpha.mul(&beta4.sub(&x3)).sub(&g2.double().double());
+            Jacobian {
+                x: x3,
+                y: y3,
+                z: z3,
+            }
+        } else {
+            // dbl-2007-bl
+            let xx = self.x.square();
+            let yy = self.y.square();
+            let yyyy = yy.square();
+            let zz = self.z.square();
+            let s = self.x.add(&yy).square().sub(&xx).sub(&yyyy).double();
+            let m = xx.double().add(&xx).add(&C::a().mul(&zz.square()));
+            let t = m.square().sub(&s.double());
+            let y3 = m.mul(&s.sub(&t)).sub(&yyyy.double().double().double());
+            let z3 = self.y.add(&self.z).square().sub(&yy).sub(&zz);
+            Jacobian { x: t, y: y3, z: z3 }
+        }
+    }
+
+    /// P + Q for Q affine, constant time. Handles P = infinity. Returns the flag
+    /// "P == Q" (where the result is wrong) for the caller to handle.
+    #[inline]
+    pub(crate) fn add_mixed_ct(&self, q: &Affine<C>) -> (Self, Choice) {
+        // madd-2007-bl
+        let z1z1 = self.z.square();
+        let u2 = q.x.mul(&z1z1);
+        let s2 = q.y.mul(&self.z).mul(&z1z1);
+        let h = u2.sub(&self.x);
+        let hh = h.square();
+        let i = hh.double().double();
+        let j = h.mul(&i);
+        let r = s2.sub(&self.y).double();
+        let v = self.x.mul(&i);
+        let x3 = r.square().sub(&j).sub(&v.double());
+        let y3 = r.mul(&v.sub(&x3)).sub(&self.y.mul(&j).double());
+        let z3 = self.z.add(&h).square().sub(&z1z1).sub(&hh);
+        let p_inf = self.is_infinity();
+        let same = h.is_zero() & r.is_zero() & !p_inf;
+        let sum = Jacobian {
+            x: x3,
+            y: y3,
+            z: z3,
+        };
+        (
+            Jacobian::conditional_select(&sum, &q.to_jacobian(), p_inf),
+            same,
+        )
+    }
+
+    /// P + Q, constant time. Handles either input at infinity. Returns the flag
+    /// "P == Q" (where the result is wrong) for the caller to handle.
+    #[inline]
+    pub(crate) fn add_ct(&self, q: &Self) -> (Self, Choice) {
+        // add-2007-bl
+        let z1z1 = self.z.square();
+        let z2z2 = q.z.square();
+        let u1 = self.x.mul(&z2z2);
+        let u2 = q.x.mul(&z1z1);
+        let s1 = self.y.mul(&q.z).mul(&z2z2);
+        let s2 = q.y.mul(&self.z).mul(&z1z1);
+        let h = u2.sub(&u1);
+        let i = h.double().square();
+        let j = h.mul(&i);
+        let r = s2.sub(&s1).double();
+        let v = u1.mul(&i);
+        let x3 = r.square().sub(&j).sub(&v.double());
+        let y3 = r.mul(&v.sub(&x3)).sub(&s1.mul(&j).double());
+        let z3 = self.z.add(&q.z).square().sub(&z1z1).sub(&z2z2).mul(&h);
+        let p_inf = self.is_infinity();
+        let q_inf = q.is_infinity();
+        let same = h.is_zero() & r.is_zero() & !p_inf & !q_inf;
+        let mut out = Jacobian {
+            x: x3,
+            y: y3,
+            z: z3,
+        };
+        out = Jacobian::conditional_select(&out, q, p_inf);
+        out = Jacobian::conditional_select(&out, self, q_inf);
+        (out, same)
+    }
+
+    /// P + Q for every input, constant time (computes the doubling too).
+    pub(crate) fn add_complete(&self, q: &Self) -> Self {
+        let (sum, same) = self.add_ct(q);
+        let dbl = self.double();
+        Jacobian::conditional_select(&sum, &dbl, same)
+    }
+
+    /// P + Q, variable time (public points only).
+    pub(crate) fn add_vartime(&self, q: &Self) -> Self {
+        let (sum, same) = self.add_ct(q);
+        if bool::from(same) {
+            self.double()
+        } else {
+            sum
+        }
+    }
+
+    /// P + Q for affine Q, variable time (public points only).
+    pub(crate) fn add_mixed_vartime(&self, q: &Affine<C>) -> Self {
+        let (sum, same) = self.add_mixed_ct(q);
+        if bool::from(same) {
+            self.double()
+        } else {
+            sum
+        }
+    }
+
+    /// The affine point, or `None` for infinity. Constant time apart from the
+    /// infinity outcome (one Fermat inversion).
+    pub(crate) fn to_affine(self) -> Option<Affine<C>> {
+        let zinv = self.z.invert();
+        let zinv2 = zinv.square();
+        let a = Affine {
+            x: self.x.mul(&zinv2),
+            y: self.y.mul(&zinv2).mul(&zinv),
+        };
+        if bool::from(self.is_infinity()) {
+            None
+        } else {
+            Some(a)
+        }
+    }
+
+    /// Both points in affine form with one shared inversion (Montgomery's trick);
+    /// `None` if either is infinity. Constant time apart from that outcome.
+    pub(crate) fn to_affine_pair(self, other: &Self) -> Option<(Affine<C>, Affine<C>)> {
+        let inv = self.z.mul(&other.z).invert();
+        let (zi1, zi2) = (inv.mul(&other.z), inv.mul(&self.z));
+        let conv = |p: &Self, zi: Fe<C::F>| {
+            let zi2 = zi.square();
+            Affine {
+                x: p.x.mul(&zi2),
+                y: p.y.mul(&zi2).mul(&zi),
+            }
+        };
+        let out = (conv(&self, zi1), conv(other, zi2));
+        if bool::from(self.is_infinity() | other.is_infinity()) {
+            None
+        } else {
+            Some(out)
+        }
+    }
+
+    /// Affine x coordinate times Z^2 equals `x`? (Projective comparison, no inversion.)
+    pub(crate) fn x_equals_vartime(&self, x: &Fe<C::F>) -> bool {
+        !bool::from(self.is_infinity()) && bool::from(self.x.ct_eq(&x.mul(&self.z.square())))
+    }
+}
+
+/// Converts many Jacobian points (none at infinity) to affine with one inversion
+/// (Montgomery's trick). Variable time: public points only.
+pub(crate) fn batch_to_affine_vartime<C: Curve>(pts: &[Jacobian<C>]) -> Vec<Affine<C>> {
+    let mut acc = Vec::with_capacity(pts.len());
+    let mut prod = Fe::<C::F>::ONE;
+    for p in pts {
+        acc.push(prod);
+        prod = prod.mul(&p.z);
+    }
+    let mut inv = prod.invert();
+    let mut out = vec![Affine::ZERO; pts.len()];
+    for i in (0..pts.len()).rev() {
+        let zinv = inv.mul(&acc[i]);
+        inv = inv.mul(&pts[i].z);
+        let zinv2 = zinv.square();
+        out[i] = Affine {
+            x: pts[i].x.mul(&zinv2),
+            y: pts[i].y.mul(&zinv2).mul(&zinv),
+        };
+    }
+    out
+}

@@ -1,0 +1,349 @@
+//! Scalar multiplication.
+//!
+//! * [`CombTable`] / [`mul_fixed_ct`]: fixed-base comb for k·G (and k·P for a prepared
+//!   public key). The scalar is recoded into 43 signed 6-bit digits d_i in [-32, 32];
+//!   window i holds the affine multiples j·2^(6i)·P for j = 1..32, so k·P is the sum
+//!   of 43 table points with no doubling at all. Each digit's point is read by scanning
+//!   the whole window with masks (no secret-dependent index), negated by a masked select.
+//! * [`mul_var_ct`]: variable-base, constant-time fixed-window multiplication (52 signed
+//!   5-bit digits, a 16-entry table scanned with masks) for secret scalars times public
+//!   points (decryption, key exchange, ECDH).
+//! * [`mul_double_vartime`]: u·G + v·P for signature verification (public inputs only):
+//!   the comb for u·G, width-5 wNAF for v·P (or the comb when P is prepared).
+//!
+//! The constant-time additions flag the one input they cannot handle (adding a point to
+//! itself, which needs a specific relation between the digits and has probability about
+//! 2^-250 for a random scalar). When it happens the whole product is recomputed with a
+//! complete constant-time double-and-add; the only information a timing observer gains
+//! is that this practically impossible event occurred.
+
+use super::curve::Curve;
+use super::field::Limbs;
+use super::point::{batch_to_affine_vartime, Affine, Jacobian};
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+
+const COMB_W: usize = 6;
+const COMB_WINDOWS: usize = 43; // ceil(257 / 6)
+const COMB_POINTS: usize = 1 << (COMB_W - 1); // 32
+
+const VAR_W: usize = 5;
+const VAR_WINDOWS: usize = 52; // ceil(257 / 5)
+const VAR_POINTS: usize = 1 << (VAR_W - 1); // 16
+
+/// Bits [pos, pos + w) of k (pos public; bits past 256 read as 0).
+#[inline(always)]
+fn bits(k: &Limbs, pos: usize, w: usize) -> u64 {
+    if pos >= 256 {
+        return 0;
+    }
+    let limb = pos / 64;
+    let off = pos % 64;
+    let mut v = k[limb] >> off;
+    if off + w > 64 && limb < 3 {
+        v |= k[limb + 1] << (64 - off);
+    }
+    v & ((1u64 << w) - 1)
+}
+
+/// Constant-time signed recoding: digits (|d|, d < 0) with sum d_i 2^(w i) = k.
+#[inline(always)]
+fn recode<const N: usize>(k: &Limbs, w: usize) -> [(u8, Choice); N] {
+    let mut out = [(0u8, Choice::from(0)); N];
+    let mut carry = 0u64;
+    for (i, o) in out.iter_mut().enumerate() {
+        let v = bits(k, w * i, w) + carry;
+        // Digits above 2^(w-1) become negative with a carry into the next window.
+        carry = ((1u64 << (w - 1)).wrapping_sub(v)) >> 63;
+        let d = v as i64 - (carry << w) as i64;
+        let neg = ((d >> 63) & 1) as u64;
+        let abs = ((d as u64) ^ 0u64.wrapping_sub(neg)).wrapping_add(neg);
+        *o = (abs as u8, Choice::from(neg as u8));
+    }
+    out
+}
+
+/// Fixed-base comb table: `COMB_WINDOWS` windows of `COMB_POINTS` affine points.
+pub struct CombTable<C: Curve> {
+    pts: Vec<Affine<C>>,
+}
+
+impl<C: Curve> CombTable<C> {
+    /// Builds the table of `p` (public; not at infinity).
+    pub(crate) fn new(p: &Affine<C>) -> Box<Self> {
+        let mut jac = Vec::with_capacity(COMB_WINDOWS * COMB_POINTS);
+        let mut base = p.to_jacobian();
+        for _ in 0..COMB_WINDOWS {
+            let mut acc = base;
+            jac.push(acc);
+            for _ in 1..COMB_POINTS {
+                acc = acc.add_vartime(&base);
+                jac.push(acc);
+            }
+            for _ in 0..COMB_W {
+                base = base.double();
+            }
+        }
+        Box::new(CombTable {
+            pts: batch_to_affine_vartime(&jac),
+        })
+    }
+
+    /// |d|·2^(6i)·P read in constant time (`abs` in 0..=32; 0 gives (0, 0)).
+    #[inline(always)]
+    fn select(&self, window: usize, abs: u8) -> Affine<C> {
+        let row = &self.pts[window * COMB_POINTS..(window + 1) * COMB_POINTS];
+        let mut out = Affine::ZERO;
+        for (j, pt) in row.iter().enumerate() {
+            out.conditional_assign(pt, (j as u8 + 1).ct_eq(&abs));
+        }
+        out
+    }
+}
+
+/// k·P with P's comb table, constant time in k (k < 2^256).
+pub(crate) fn mul_fixed_ct<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Jacobian<C> {
+    super::field::select_backend();
+    let digits = recode::<COMB_WINDOWS>(k, COMB_W);
+    let mut acc = Jacobian::<C>::INFINITY;
+    let mut bad = Choice::from(0);
+    for (i, &(abs, neg)) in digits.iter().enumerate() {
+        let q = table.select(i, abs);
+        let q = Affine::conditional_select(&q, &q.neg(), neg);
+        let (sum, same) = acc.add_mixed_ct(&q);
+        let nonzero = !abs.ct_eq(&0);
+        bad |= same & nonzero;
+        acc = Jacobian::conditional_select(&acc, &sum, nonzero);
+    }
+    if bool::from(bad) {
+        return mul_complete_ct(&table.pts[0].to_jacobian(), k);
+    }
+    acc
+}
+
+/// k·P with P's comb table, variable time (public k only).
+pub(crate) fn mul_fixed_vartime<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Jacobian<C> {
+    super::field::select_backend();
+    let digits = recode::<COMB_WINDOWS>(k, COMB_W);
+    let mut acc = Jacobian::<C>::INFINITY;
+    for (i, &(abs, neg)) in digits.iter().enumerate() {
+        if abs == 0 {
+            continue;
+        }
+        let q = table.pts[i * COMB_POINTS + abs as usize - 1];
+        let q = if bool::from(neg) { q.neg() } else { q };
+        acc = acc.add_mixed_vartime(&q);
+    }
+    acc
+}
+
+/// k·P by double-and-add-always with the complete addition; constant time, slow. Only
+/// the fallback of the fast methods.
+fn mul_complete_ct<C: Curve>(p: &Jacobian<C>, k: &Limbs) -> Jacobian<C> {
+    let mut acc = Jacobian::<C>::INFINITY;
+    for i in (0..256).rev() {
+        acc = acc.double();
+        let s = acc.add_complete(p);
+        let bit = Choice::from(((k[i / 64] >> (i % 64)) & 1) as u8);
+        acc = Jacobian::conditional_select(&acc, &s, bit);
+    }
+    acc
+}
+
+/// k·P for a public point P (not at infinity) and a secret k, constant time in k.
+pub(crate) fn mul_var_ct<C: Curve>(p: &Affine<C>, k: &Limbs) -> Jacobian<C> {
+    // Table of 1P..16P. The sequence of operations does not depend on k.
+    let pj = p.to_jacobian();
+    let mut table = [pj; VAR_POINTS];
+    table[1] = pj.double();
+    for j in 2..VAR_POINTS {
+        table[j] = table[j - 1].add_mixed_ct(p).0;
+    }
+    mul_var_table_ct(&table, k)
+}
+
+/// k·P for P in Jacobian coordinates (public, not at infinity; saves converting a
+/// freshly computed P to affine), constant time in k.
+pub(crate) fn mul_var_jacobian_ct<C: Curve>(pj: &Jacobian<C>, k: &Limbs) -> Jacobian<C> {
+    let mut table = [*pj; VAR_POINTS];
+    table[1] = pj.double();
+    for j in 2..VAR_POINTS {
+        table[j] = table[j - 1].add_ct(pj).0;
+    }
+    mul_var_table_ct(&table, k)
+}
+
+fn mul_var_table_ct<C: Curve>(table: &[Jacobian<C>; VAR_POINTS], k: &Limbs) -> Jacobian<C> {
+    super::field::select_backend();
+    let digits = recode::<VAR_WINDOWS>(k, VAR_W);
+    let mut acc = Jacobian::<C>::INFINITY;
+    let mut bad = Choice::from(0);
+    for i in (0..VAR_WINDOWS).rev() {
+        if i != VAR_WINDOWS - 1 {
+            for _ in 0..VAR_W {
+                acc = acc.double();
+            }
+        }
+        let (abs, neg) = digits[i];
+        let mut q = Jacobian {
+            x: Default::default(),
+            y: Default::default(),
+            z: Default::default(),
+        };
+        for (j, t) in table.iter().enumerate() {
+            q.conditional_assign(t, (j as u8 + 1).ct_eq(&abs));
+        }
+        let q = Jacobian::conditional_select(&q, &q.neg(), neg);
+        // q = (0, 0, 0) (infinity) when abs = 0: add_ct then returns acc.
+        let (sum, same) = acc.add_ct(&q);
+        bad |= same;
+        acc = sum;
+    }
+    if bool::from(bad) {
+        return mul_complete_ct(&table[0], k);
+    }
+    acc
+}
+
+/// Width-w NAF of k (public), least significant digit first.
+fn wnaf(k: &Limbs, w: u32) -> [i8; 258] {
+    let mut d = [0i8; 258];
+    let mut x = [k[0], k[1], k[2], k[3], 0u64];
+    let mut i = 0;
+    while x.iter().any(|&l| l != 0) {
+        if x[0] & 1 == 1 {
+            let m = (x[0] & ((1 << w) - 1)) as i64;
+            let z = if m >= 1 << (w - 1) { m - (1 << w) } else { m };
+            d[i] = z as i8;
+            // x -= z
+            if z > 0 {
+                let mut borrow = z as u64;
+                for l in x.iter_mut() {
+                    let (v, b) = l.overflowing_sub(borrow);
+                    *l = v;
+                    borrow = b as u64;
+                    if borrow == 0 {
+                        break;
+                    }
+                }
+            } else {
+                let mut carry = (-z) as u64;
+                for l in x.iter_mut() {
+                    let (v, c) = l.overflowing_add(carry);
+                    *l = v;
+                    carry = c as u64;
+                    if carry == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        // x >>= 1
+        for j in 0..5 {
+            x[j] = (x[j] >> 1) | if j < 4 { x[j + 1] << 63 } else { 0 };
+        }
+        i += 1;
+    }
+    d
+}
+
+/// v·P by width-5 wNAF, variable time (public v and P).
+pub(crate) fn mul_wnaf_vartime<C: Curve>(p: &Affine<C>, v: &Limbs) -> Jacobian<C> {
+    super::field::select_backend();
+    // Odd multiples P, 3P, ..., 15P.
+    let pj = p.to_jacobian();
+    let p2 = pj.double();
+    let mut odd = [pj; 8];
+    for j in 1..8 {
+        odd[j] = odd[j - 1].add_vartime(&p2);
+    }
+    let digits = wnaf(v, 5);
+    let mut acc = Jacobian::<C>::INFINITY;
+    let top = digits.iter().rposition(|&d| d != 0);
+    let Some(top) = top else { return acc };
+    for i in (0..=top).rev() {
+        acc = acc.double();
+        let d = digits[i];
+        if d > 0 {
+            acc = acc.add_vartime(&odd[(d as usize) / 2]);
+        } else if d < 0 {
+            acc = acc.add_vartime(&odd[((-d) as usize) / 2].neg());
+        }
+    }
+    acc
+}
+
+/// u·G + v·P, variable time (signature verification). `p_table` is P's comb table when
+/// the public key was prepared.
+pub(crate) fn mul_double_vartime<C: Curve>(
+    u: &Limbs,
+    v: &Limbs,
+    p: &Affine<C>,
+    p_table: Option<&CombTable<C>>,
+) -> Jacobian<C> {
+    let ug = mul_fixed_vartime(C::g_table(), u);
+    let vp = match p_table {
+        Some(t) => mul_fixed_vartime(t, v),
+        None => mul_wnaf_vartime(p, v),
+    };
+    ug.add_vartime(&vp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::curve::{ExampleCurve, Sm2p256};
+    use super::*;
+
+    fn check<C: Curve>() {
+        let g = C::g();
+        assert!(bool::from(g.is_on_curve()));
+        let t = C::g_table();
+        // Naive reference: repeated addition for small k, and consistency for big k.
+        let mut acc = Jacobian::<C>::INFINITY;
+        for k in 1u64..40 {
+            acc = acc.add_vartime(&g.to_jacobian());
+            let a = acc.to_affine().unwrap();
+            for r in [
+                mul_fixed_ct(t, &[k, 0, 0, 0]),
+                mul_fixed_vartime(t, &[k, 0, 0, 0]),
+                mul_var_ct(&g, &[k, 0, 0, 0]),
+                mul_var_jacobian_ct(
+                    &g.to_jacobian().double().add_vartime(&g.to_jacobian().neg()),
+                    &[k, 0, 0, 0],
+                ),
+                mul_wnaf_vartime(&g, &[k, 0, 0, 0]),
+                mul_complete_ct(&g.to_jacobian(), &[k, 0, 0, 0]),
+            ] {
+                let r = r.to_affine().unwrap();
+                assert!(bool::from(r.x.ct_eq(&a.x) & r.y.ct_eq(&a.y)), "k = {k}");
+            }
+        }
+        let k: Limbs = [
+            0x0123456789abcdef,
+            0xfedcba9876543210,
+            0x1111222233334444,
+            0x5555666677778888,
+        ];
+        let a = mul_complete_ct(&g.to_jacobian(), &k).to_affine().unwrap();
+        for r in [
+            mul_fixed_ct(t, &k),
+            mul_fixed_vartime(t, &k),
+            mul_var_ct(&g, &k),
+            mul_wnaf_vartime(&g, &k),
+        ] {
+            let r = r.to_affine().unwrap();
+            assert!(bool::from(r.x.ct_eq(&a.x) & r.y.ct_eq(&a.y)));
+            assert!(bool::from(r.is_on_curve()));
+        }
+        // n·G = infinity.
+        let n = <C::N as super::super::field::Modulus>::M;
+        assert!(mul_fixed_ct(t, &n).to_affine().is_none());
+        assert!(mul_var_ct(&g, &n).to_affine().is_none());
+        assert!(mul_wnaf_vartime(&g, &n).to_affine().is_none());
+    }
+
+    #[test]
+    fn scalar_mul_agrees() {
+        check::<Sm2p256>();
+        check::<ExampleCurve>();
+    }
+}

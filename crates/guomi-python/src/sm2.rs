@@ -1,0 +1,688 @@
+//! `guomi._native.sm2`: SM2 keys, signatures, encryption, KEM and key exchange.
+//! Type conversion, error mapping and GIL release only; every public-key operation runs
+//! without the GIL.
+
+use crate::buf::Bytes;
+use crate::error::IntoPy;
+use guomi_core::sm2::{
+    self as core_sm2, CiphertextFormat, Initiator, PrivateKey, PublicKey, Responder, Signature,
+    VerifyItem,
+};
+use guomi_core::sm3::Sm3;
+use guomi_core::Error;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+use std::sync::Mutex;
+
+fn bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
+    PyBytes::new(py, b)
+}
+
+fn sig_format(name: &str) -> PyResult<bool> {
+    // true = DER
+    match name.to_ascii_lowercase().as_str() {
+        "der" => Ok(true),
+        "raw" => Ok(false),
+        _ => Err(Error::InvalidValue(
+            "signature format must be 'der' or 'raw'",
+        ))
+        .py_err(),
+    }
+}
+
+fn encode_sig<'py>(py: Python<'py>, sig: &Signature, der: bool) -> Bound<'py, PyBytes> {
+    if der {
+        bytes(py, &sig.to_der())
+    } else {
+        bytes(py, &sig.to_raw())
+    }
+}
+
+/// Parses a signature in `format` (None = detect); `None` when malformed.
+fn parse_sig(sig: &[u8], format: Option<&str>) -> PyResult<Option<Signature>> {
+    Ok(match format {
+        None => Signature::from_bytes(sig).ok(),
+        Some(f) => {
+            if sig_format(f)? {
+                Signature::from_der(sig).ok()
+            } else {
+                Signature::from_raw(sig).ok()
+            }
+        }
+    })
+}
+
+fn digest32(e: &[u8]) -> PyResult<[u8; 32]> {
+    e.try_into()
+        .map_err(|_| Error::InvalidLength {
+            what: "digest e",
+            expected: "32 bytes",
+            got: e.len(),
+        })
+        .py_err()
+}
+
+fn ct_format(name: Option<&str>) -> PyResult<Option<CiphertextFormat>> {
+    name.map(CiphertextFormat::parse).transpose().py_err()
+}
+
+/// The user ID, or GM/T 0009's default "1234567812345678" when not given.
+fn uid_or_default(uid: &Option<Bytes>) -> &[u8] {
+    uid.as_deref().unwrap_or(core_sm2::DEFAULT_UID)
+}
+
+/// Parses hex text (whitespace and a 0x prefix allowed).
+fn from_hex(s: &str) -> PyResult<Vec<u8>> {
+    let t: String = s
+        .trim()
+        .trim_start_matches("0x")
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    if !t.len().is_multiple_of(2) || !t.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return Err(Error::UnsupportedFormat("malformed hex string")).py_err();
+    }
+    Ok((0..t.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&t[i..i + 2], 16).unwrap())
+        .collect())
+}
+
+fn to_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Text (str) or bytes of a PEM argument.
+fn pem_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return s.extract::<String>();
+    }
+    if let Ok(b) = obj.extract::<Bytes>() {
+        return String::from_utf8(b.to_vec())
+            .map_err(|_| Error::UnsupportedFormat("PEM must be ASCII text"))
+            .py_err();
+    }
+    Err(PyTypeError::new_err("PEM must be str or bytes"))
+}
+
+/// An SM2 public key (immutable, hashable).
+#[pyclass(module = "guomi.sm2", name = "PublicKey", frozen)]
+pub struct PyPublicKey(PublicKey);
+
+#[pymethods]
+impl PyPublicKey {
+    /// From 65-byte 04||x||y, 64-byte x||y, 33-byte 02/03||x or 65-byte 06/07||x||y.
+    #[staticmethod]
+    fn from_bytes(data: Bytes) -> PyResult<Self> {
+        Ok(PyPublicKey(PublicKey::from_bytes(&data).py_err()?))
+    }
+
+    /// SubjectPublicKeyInfo PEM ("PUBLIC KEY").
+    #[staticmethod]
+    fn from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyPublicKey(
+            PublicKey::from_spki_pem(&pem_text(pem)?).py_err()?,
+        ))
+    }
+
+    /// SubjectPublicKeyInfo DER.
+    #[staticmethod]
+    fn from_der(der: Bytes) -> PyResult<Self> {
+        Ok(PyPublicKey(PublicKey::from_spki_der(&der).py_err()?))
+    }
+
+    #[pyo3(signature = (format="uncompressed"))]
+    fn to_bytes<'py>(&self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
+        match format.to_ascii_lowercase().as_str() {
+            "uncompressed" => Ok(bytes(py, &self.0.to_uncompressed())),
+            "raw" => Ok(bytes(py, &self.0.to_raw())),
+            "compressed" => Ok(bytes(py, &self.0.to_compressed())),
+            _ => Err(Error::InvalidValue(
+                "format must be 'uncompressed', 'raw' or 'compressed'",
+            ))
+            .py_err(),
+        }
+    }
+
+    fn to_pem(&self) -> String {
+        self.0.to_spki_pem()
+    }
+
+    #[staticmethod]
+    fn from_hex(text: &str) -> PyResult<Self> {
+        Ok(PyPublicKey(
+            PublicKey::from_bytes(&from_hex(text)?).py_err()?,
+        ))
+    }
+
+    #[pyo3(signature = (format="uncompressed"))]
+    fn to_hex(&self, py: Python<'_>, format: &str) -> PyResult<String> {
+        Ok(to_hex(self.to_bytes(py, format)?.as_bytes()))
+    }
+
+    fn to_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        bytes(py, &self.0.to_spki_der())
+    }
+
+    /// Builds the per-key comb table (faster repeated verify/encrypt).
+    fn prepare(&self, py: Python<'_>) {
+        py.detach(|| self.0.prepare())
+    }
+
+    #[getter]
+    fn is_prepared(&self) -> bool {
+        self.0.is_prepared()
+    }
+
+    #[pyo3(signature = (uid=None))]
+    fn compute_z<'py>(&self, py: Python<'py>, uid: Option<Bytes>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(bytes(py, &self.0.compute_z(uid_or_default(&uid)).py_err()?))
+    }
+
+    #[pyo3(signature = (signature, message, *, uid=None, format=None))]
+    fn verify(
+        &self,
+        py: Python<'_>,
+        signature: Bytes,
+        message: Bytes,
+        uid: Option<Bytes>,
+        format: Option<&str>,
+    ) -> PyResult<bool> {
+        let Some(sig) = parse_sig(&signature, format)? else {
+            return Ok(false);
+        };
+        let uid = uid_or_default(&uid);
+        Ok(py.detach(|| self.0.verify(&message, uid, &sig)))
+    }
+
+    #[pyo3(signature = (signature, digest, *, format=None))]
+    fn verify_digest(
+        &self,
+        py: Python<'_>,
+        signature: Bytes,
+        digest: Bytes,
+        format: Option<&str>,
+    ) -> PyResult<bool> {
+        let e = digest32(&digest)?;
+        let Some(sig) = parse_sig(&signature, format)? else {
+            return Ok(false);
+        };
+        Ok(py.detach(|| self.0.verify_digest(&e, &sig)))
+    }
+
+    #[pyo3(signature = (message, *, format="c1c3c2", c1_prefix=true))]
+    fn encrypt<'py>(
+        &self,
+        py: Python<'py>,
+        message: Bytes,
+        format: &str,
+        c1_prefix: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let f = CiphertextFormat::parse(format).py_err()?;
+        let ct = py
+            .detach(|| self.0.encrypt(&message, f, c1_prefix))
+            .py_err()?;
+        Ok(bytes(py, &ct))
+    }
+
+    /// KEM: (key, C1 as 04||x||y).
+    fn encapsulate<'py>(
+        &self,
+        py: Python<'py>,
+        key_length: usize,
+    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        let (k, c1) = py.detach(|| self.0.encapsulate(key_length)).py_err()?;
+        Ok((bytes(py, &k), bytes(py, &c1)))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyPublicKey>()
+            .map(|o| o.get().0 == self.0)
+            .unwrap_or(false)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.0.hash(&mut h);
+        h.finish()
+    }
+
+    fn __repr__(&self) -> String {
+        let raw = self.0.to_uncompressed();
+        let hex: String = raw[..9].iter().map(|b| format!("{b:02x}")).collect();
+        format!("<guomi.sm2.PublicKey {hex}...>")
+    }
+}
+
+/// An SM2 private key (immutable; never printed; zeroized when freed).
+#[pyclass(module = "guomi.sm2", name = "PrivateKey", frozen)]
+pub struct PyPrivateKey {
+    key: PrivateKey,
+    public: Py<PyPublicKey>,
+}
+
+impl PyPrivateKey {
+    fn wrap(py: Python<'_>, key: PrivateKey) -> PyResult<Self> {
+        let public = Py::new(py, PyPublicKey(key.public_key().clone()))?;
+        Ok(PyPrivateKey { key, public })
+    }
+}
+
+#[pymethods]
+impl PyPrivateKey {
+    /// A new key from the OS CSPRNG (d uniform in [1, n-2]).
+    #[staticmethod]
+    fn generate(py: Python<'_>) -> PyResult<Self> {
+        let key = py.detach(PrivateKey::generate).py_err()?;
+        Self::wrap(py, key)
+    }
+
+    /// d as 32 big-endian bytes (1..33 accepted; see the core docs).
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: Bytes) -> PyResult<Self> {
+        let key = py.detach(|| PrivateKey::from_bytes(&data)).py_err()?;
+        Self::wrap(py, key)
+    }
+
+    /// PEM: "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1).
+    #[staticmethod]
+    fn from_pem(py: Python<'_>, pem: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = pem_text(pem)?;
+        let key = py.detach(|| PrivateKey::from_pem(&text)).py_err()?;
+        Self::wrap(py, key)
+    }
+
+    /// DER: PKCS#8 or SEC1.
+    #[staticmethod]
+    fn from_der(py: Python<'_>, der: Bytes) -> PyResult<Self> {
+        let key = py.detach(|| PrivateKey::from_der(&der)).py_err()?;
+        Self::wrap(py, key)
+    }
+
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        bytes(py, &self.key.to_bytes()[..])
+    }
+
+    #[staticmethod]
+    fn from_hex(py: Python<'_>, text: &str) -> PyResult<Self> {
+        let key = PrivateKey::from_bytes(&from_hex(text)?).py_err()?;
+        Self::wrap(py, key)
+    }
+
+    fn to_hex(&self) -> String {
+        to_hex(&self.key.to_bytes()[..])
+    }
+
+    #[pyo3(signature = (*, format="pkcs8"))]
+    fn to_pem(&self, format: &str) -> PyResult<String> {
+        match format.to_ascii_lowercase().as_str() {
+            "pkcs8" => Ok(self.key.to_pkcs8_pem().to_string()),
+            "sec1" => Ok(self.key.to_sec1_pem().to_string()),
+            _ => Err(Error::InvalidValue("format must be 'pkcs8' or 'sec1'")).py_err(),
+        }
+    }
+
+    #[pyo3(signature = (*, format="pkcs8"))]
+    fn to_der<'py>(&self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
+        match format.to_ascii_lowercase().as_str() {
+            "pkcs8" => Ok(bytes(py, &self.key.to_pkcs8_der())),
+            "sec1" => Ok(bytes(py, &self.key.to_sec1_der())),
+            _ => Err(Error::InvalidValue("format must be 'pkcs8' or 'sec1'")).py_err(),
+        }
+    }
+
+    fn public_key(&self, py: Python<'_>) -> Py<PyPublicKey> {
+        self.public.clone_ref(py)
+    }
+
+    #[pyo3(signature = (message, *, uid=None, format="der"))]
+    fn sign<'py>(
+        &self,
+        py: Python<'py>,
+        message: Bytes,
+        uid: Option<Bytes>,
+        format: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let der = sig_format(format)?;
+        let uid = uid_or_default(&uid);
+        let sig = py.detach(|| self.key.sign(&message, uid)).py_err()?;
+        Ok(encode_sig(py, &sig, der))
+    }
+
+    #[pyo3(signature = (digest, *, format="der"))]
+    fn sign_digest<'py>(
+        &self,
+        py: Python<'py>,
+        digest: Bytes,
+        format: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let der = sig_format(format)?;
+        let e = digest32(&digest)?;
+        let sig = py.detach(|| self.key.sign_digest(&e)).py_err()?;
+        Ok(encode_sig(py, &sig, der))
+    }
+
+    #[pyo3(signature = (ciphertext, *, format=None))]
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        ciphertext: Bytes,
+        format: Option<&str>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let f = ct_format(format)?;
+        let m = py.detach(|| self.key.decrypt(&ciphertext, f)).py_err()?;
+        Ok(bytes(py, &m))
+    }
+
+    fn decapsulate<'py>(
+        &self,
+        py: Python<'py>,
+        c1: Bytes,
+        key_length: usize,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let k = py
+            .detach(|| self.key.decapsulate(&c1, key_length))
+            .py_err()?;
+        Ok(bytes(py, &k))
+    }
+
+    /// Plain ECDH: x coordinate of d·P.
+    fn ecdh<'py>(
+        &self,
+        py: Python<'py>,
+        peer: &Bound<'py, PyPublicKey>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let p = peer.get();
+        let x = py.detach(|| core_sm2::ecdh(&self.key, &p.0)).py_err()?;
+        Ok(bytes(py, &x[..]))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<PyPrivateKey>()
+            .map(|o| o.get().key == self.key)
+            .unwrap_or(false)
+    }
+
+    /// Hash of the public key (never of d).
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.key.public_key().hash(&mut h);
+        h.finish()
+    }
+
+    fn __repr__(&self) -> String {
+        "<guomi.sm2.PrivateKey (secret not shown)>".to_string()
+    }
+}
+
+/// Streaming signer: SM3 over Z_A || M fed piecewise.
+#[pyclass(module = "guomi.sm2", name = "Signer")]
+pub struct PySigner {
+    key: Py<PyPrivateKey>,
+    h: Option<Sm3>,
+}
+
+#[pymethods]
+impl PySigner {
+    #[new]
+    #[pyo3(signature = (private_key, *, uid=None))]
+    fn new(private_key: Bound<'_, PyPrivateKey>, uid: Option<Bytes>) -> PyResult<Self> {
+        let key = private_key;
+        let h = key.get().key.signer(uid_or_default(&uid)).py_err()?;
+        Ok(PySigner {
+            key: key.unbind(),
+            h: Some(h),
+        })
+    }
+
+    fn update(&mut self, py: Python<'_>, data: Bytes) -> PyResult<()> {
+        let h = self.h.as_mut().ok_or(Error::AlreadyFinalized).py_err()?;
+        crate::buf::maybe_detach(py, data.len(), || h.update(&data));
+        Ok(())
+    }
+
+    #[pyo3(signature = (*, format="der"))]
+    fn sign<'py>(&mut self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
+        let der = sig_format(format)?;
+        let h = self.h.take().ok_or(Error::AlreadyFinalized).py_err()?;
+        let e = h.finalize();
+        let key = self.key.bind(py).get();
+        let sig = py.detach(|| key.key.sign_digest(&e)).py_err()?;
+        Ok(encode_sig(py, &sig, der))
+    }
+}
+
+/// Streaming verifier.
+#[pyclass(module = "guomi.sm2", name = "Verifier")]
+pub struct PyVerifier {
+    key: Py<PyPublicKey>,
+    h: Option<Sm3>,
+}
+
+#[pymethods]
+impl PyVerifier {
+    #[new]
+    #[pyo3(signature = (public_key, *, uid=None))]
+    fn new(public_key: Bound<'_, PyPublicKey>, uid: Option<Bytes>) -> PyResult<Self> {
+        let key = public_key;
+        let h = key.get().0.verifier(uid_or_default(&uid)).py_err()?;
+        Ok(PyVerifier {
+            key: key.unbind(),
+            h: Some(h),
+        })
+    }
+
+    fn update(&mut self, py: Python<'_>, data: Bytes) -> PyResult<()> {
+        let h = self.h.as_mut().ok_or(Error::AlreadyFinalized).py_err()?;
+        crate::buf::maybe_detach(py, data.len(), || h.update(&data));
+        Ok(())
+    }
+
+    #[pyo3(signature = (signature, *, format=None))]
+    fn verify(&mut self, py: Python<'_>, signature: Bytes, format: Option<&str>) -> PyResult<bool> {
+        let h = self.h.take().ok_or(Error::AlreadyFinalized).py_err()?;
+        let e = h.finalize();
+        let Some(sig) = parse_sig(&signature, format)? else {
+            return Ok(false);
+        };
+        let key = self.key.bind(py).get();
+        Ok(py.detach(|| key.0.verify_digest(&e, &sig)))
+    }
+}
+
+/// GB/T 32918.3 initiator (A).
+#[pyclass(module = "guomi.sm2", name = "KeyExchangeInitiator", frozen)]
+pub struct PyInitiator(Initiator);
+
+#[pymethods]
+impl PyInitiator {
+    #[new]
+    #[pyo3(signature = (private_key, peer_public_key, *, uid=None, peer_uid=None))]
+    fn new(
+        py: Python<'_>,
+        private_key: &Bound<'_, PyPrivateKey>,
+        peer_public_key: &Bound<'_, PyPublicKey>,
+        uid: Option<Bytes>,
+        peer_uid: Option<Bytes>,
+    ) -> PyResult<Self> {
+        let (k, p) = (private_key.get(), peer_public_key.get());
+        let (uid, peer_uid) = (uid_or_default(&uid), uid_or_default(&peer_uid));
+        Ok(PyInitiator(
+            py.detach(|| Initiator::new(&k.key, uid, &p.0, peer_uid))
+                .py_err()?,
+        ))
+    }
+
+    #[getter]
+    fn ephemeral_public_key<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        bytes(py, &self.0.ephemeral_public())
+    }
+
+    /// Returns (K, S_A).
+    #[pyo3(signature = (peer_ephemeral_public_key, key_length, *, peer_confirmation=None))]
+    fn finish<'py>(
+        &self,
+        py: Python<'py>,
+        peer_ephemeral_public_key: Bytes,
+        key_length: usize,
+        peer_confirmation: Option<Bytes>,
+    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        let conf = peer_confirmation.as_deref();
+        let r = py
+            .detach(|| self.0.finish(&peer_ephemeral_public_key, conf, key_length))
+            .py_err()?;
+        Ok((bytes(py, &r.key), bytes(py, &r.confirmation)))
+    }
+}
+
+/// GB/T 32918.3 responder (B).
+#[pyclass(module = "guomi.sm2", name = "KeyExchangeResponder", frozen)]
+pub struct PyResponder {
+    key: Py<PyPrivateKey>,
+    uid: Vec<u8>,
+    peer: Py<PyPublicKey>,
+    peer_uid: Vec<u8>,
+    state: Mutex<Option<Responder>>,
+}
+
+#[pymethods]
+impl PyResponder {
+    #[new]
+    #[pyo3(signature = (private_key, peer_public_key, *, uid=None, peer_uid=None))]
+    fn new(
+        private_key: Bound<'_, PyPrivateKey>,
+        peer_public_key: Bound<'_, PyPublicKey>,
+        uid: Option<Bytes>,
+        peer_uid: Option<Bytes>,
+    ) -> PyResult<Self> {
+        let (uid, peer_uid) = (uid_or_default(&uid), uid_or_default(&peer_uid));
+        if uid.len() > core_sm2::MAX_UID_LEN || peer_uid.len() > core_sm2::MAX_UID_LEN {
+            return Err(Error::InvalidValue(
+                "uid must be at most 8191 bytes (ENTL is 16 bits)",
+            ))
+            .py_err();
+        }
+        Ok(PyResponder {
+            key: private_key.unbind(),
+            uid: uid.to_vec(),
+            peer: peer_public_key.unbind(),
+            peer_uid: peer_uid.to_vec(),
+            state: Mutex::new(None),
+        })
+    }
+
+    /// Returns (R_B, K, S_B).
+    fn respond<'py>(
+        &self,
+        py: Python<'py>,
+        peer_ephemeral_public_key: Bytes,
+        key_length: usize,
+    ) -> PyResult<(
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+    )> {
+        let (k, p) = (self.key.bind(py).get(), self.peer.bind(py).get());
+        let (resp, ex) = py
+            .detach(|| {
+                Responder::respond(
+                    &k.key,
+                    &self.uid,
+                    &p.0,
+                    &self.peer_uid,
+                    &peer_ephemeral_public_key,
+                    key_length,
+                )
+            })
+            .py_err()?;
+        let rb = resp.ephemeral_public();
+        *self.state.lock().unwrap_or_else(|e| e.into_inner()) = Some(resp);
+        Ok((
+            bytes(py, &rb),
+            bytes(py, &ex.key),
+            bytes(py, &ex.confirmation),
+        ))
+    }
+
+    /// Checks S_A; raises InvalidTag when it does not match.
+    fn confirm(&self, peer_confirmation: Bytes) -> PyResult<()> {
+        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let r = st
+            .as_ref()
+            .ok_or(Error::InvalidValue("respond() has not been called"))
+            .py_err()?;
+        r.confirm(&peer_confirmation).py_err()
+    }
+}
+
+#[pyfunction]
+fn signature_der_to_raw<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+    Ok(bytes(
+        py,
+        &Signature::from_der(&signature).py_err()?.to_raw(),
+    ))
+}
+
+#[pyfunction]
+fn signature_raw_to_der<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+    Ok(bytes(
+        py,
+        &Signature::from_raw(&signature).py_err()?.to_der(),
+    ))
+}
+
+#[pyfunction]
+#[pyo3(signature = (ciphertext, from_format, to_format, *, c1_prefix=true))]
+fn convert_ciphertext<'py>(
+    py: Python<'py>,
+    ciphertext: Bytes,
+    from_format: Option<&str>,
+    to_format: &str,
+    c1_prefix: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let from = ct_format(from_format)?;
+    let to = CiphertextFormat::parse(to_format).py_err()?;
+    let out = core_sm2::convert_ciphertext::<core_sm2::Sm2p256>(&ciphertext, from, to, c1_prefix)
+        .py_err()?;
+    Ok(bytes(py, &out))
+}
+
+/// items: list of (PublicKey, signature, message, uid).
+#[pyfunction]
+#[pyo3(signature = (items, threads=None))]
+fn verify_many(
+    py: Python<'_>,
+    items: Vec<(Bound<'_, PyPublicKey>, Bytes, Bytes, Bytes)>,
+    threads: Option<usize>,
+) -> Vec<bool> {
+    let refs: Vec<VerifyItem> = items
+        .iter()
+        .map(|(k, s, m, u)| VerifyItem {
+            key: &k.get().0,
+            signature: s,
+            message: m,
+            uid: u,
+        })
+        .collect();
+    py.detach(|| core_sm2::verify_many(&refs, threads))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPublicKey>()?;
+    m.add_class::<PyPrivateKey>()?;
+    m.add_class::<PySigner>()?;
+    m.add_class::<PyVerifier>()?;
+    m.add_class::<PyInitiator>()?;
+    m.add_class::<PyResponder>()?;
+    m.add_function(wrap_pyfunction!(signature_der_to_raw, m)?)?;
+    m.add_function(wrap_pyfunction!(signature_raw_to_der, m)?)?;
+    m.add_function(wrap_pyfunction!(convert_ciphertext, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_many, m)?)?;
+    m.add("DEFAULT_UID", PyBytes::new(m.py(), core_sm2::DEFAULT_UID))?;
+    Ok(())
+}
