@@ -1,1 +1,4 @@
-//! sm9: see the issue that builds it.
+//! SM9 identity-based cryptography (GM/T 0044-2016 / GB/T 38635).
+
+pub mod bn256;
+pub mod hash;
