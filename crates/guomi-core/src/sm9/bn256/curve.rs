@@ -258,6 +258,18 @@ impl<C: CurveParams> FixedBase<C> {
         Self { tables }
     }
 
+    /// Overwrites the tables (for bases derived from secrets).
+    pub fn zeroize_tables(&mut self) {
+        use zeroize::Zeroize;
+        for t in self.tables.iter_mut() {
+            for p in t.iter_mut() {
+                p.x.zeroize();
+                p.y.zeroize();
+                p.z.zeroize();
+            }
+        }
+    }
+
     /// [k]B, constant time in k.
     pub fn mul(&self, k: &[u64; 4]) -> Point<C> {
         let mut r = Point::<C>::identity();
