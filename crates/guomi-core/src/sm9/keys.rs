@@ -263,6 +263,7 @@ impl EncMasterPublicKey {
         g1_to_bytes(&self.0.ppub)
     }
 
+    #[allow(dead_code)]
     pub(crate) fn ppub(&self) -> &G1Affine {
         &self.0.ppub
     }

@@ -21,3 +21,7 @@ pub use keys::{
     HID_EXCHANGE, HID_SIGN,
 };
 pub use sign::Signature;
+pub mod enc;
+pub use enc::Ciphertext;
+pub mod kex;
+pub use kex::KeyExchange;
