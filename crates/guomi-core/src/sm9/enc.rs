@@ -181,7 +181,7 @@ impl EncMasterPublicKey {
 impl EncUserKey {
     fn w_of(&self, c1: &G1Affine) -> [u8; 384] {
         // B2: w' = e(C1, de_B), de_B's lines prepared in the key.
-        pairing_prepared(c1, &self.lines).to_bytes()
+        pairing_prepared(c1, self.lines()).to_bytes()
     }
 
     /// Decrypts (Part 4 §7.3). Every failure is the same opaque `DecryptionFailed`.

@@ -133,7 +133,7 @@ impl KeyExchange {
         let ra = self.peer_point(peer_ephemeral)?;
         let ra_pt = g1_from_bytes(&ra, "R_A")?;
         // B4: g1 = e(R_A, de_B), g2 = e(Ppub-e, P2)^r_B, g3 = g1^r_B.
-        let g1 = pairing_prepared(&ra_pt, &self.key.lines);
+        let g1 = pairing_prepared(&ra_pt, self.key.lines());
         let g2 = self.key.public.g().1.pow(&self.r.to_raw());
         let g3 = gt::pow_ct(&g1, &self.r.to_raw());
         let s = shared(&self.peer_id, &self.key.id, &ra, &self.own, &g1, &g2, &g3);
@@ -174,7 +174,7 @@ impl KeyExchange {
         let rb_pt = g1_from_bytes(&rb, "R_B")?;
         // A5: g1' = e(Ppub-e, P2)^r_A, g2' = e(R_B, de_A), g3' = g2'^r_A.
         let g1 = self.key.public.g().1.pow(&self.r.to_raw());
-        let g2 = pairing_prepared(&rb_pt, &self.key.lines);
+        let g2 = pairing_prepared(&rb_pt, self.key.lines());
         let g3 = gt::pow_ct(&g2, &self.r.to_raw());
         let s = shared(&self.key.id, &self.peer_id, &self.own, &rb, &g1, &g2, &g3);
         // A6: S_1 = Hash(0x82 || g1' || Hash(...)) must equal S_B.

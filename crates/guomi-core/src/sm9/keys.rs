@@ -350,7 +350,8 @@ pub struct EncUserKey {
     pub(crate) id: Vec<u8>,
     pub(crate) hid: u8,
     pub(crate) public: EncMasterPublicKey,
-    pub(crate) lines: G2Prepared,
+    /// The prepared G2 lines of de_B, built on first use.
+    lines: OnceLock<G2Prepared>,
 }
 
 impl Drop for EncUserKey {
@@ -368,8 +369,18 @@ impl core::fmt::Debug for EncUserKey {
 
 impl EncUserKey {
     fn new(de: G2Affine, id: &[u8], hid: u8, public: EncMasterPublicKey) -> Self {
-        let lines = G2Prepared::new(&de);
-        Self { de, id: id.to_vec(), hid, public, lines }
+        Self { de, id: id.to_vec(), hid, public, lines: OnceLock::new() }
+    }
+
+    /// The prepared lines of de_B for e(., de_B).
+    pub(crate) fn lines(&self) -> &G2Prepared {
+        self.lines.get_or_init(|| G2Prepared::new(&self.de))
+    }
+
+    /// Builds the per-key caches now (the lines of de_B and the master public key's).
+    pub fn precompute(&self) {
+        let _ = self.lines();
+        self.public.precompute();
     }
 
     /// Loads de_B (129 bytes 04 || x || y or 128 bytes) for `user_id`/`hid` under
@@ -381,7 +392,7 @@ impl EncUserKey {
         let de = g2_from_bytes(b, "encryption user key")?;
         let key = Self::new(de, user_id, hid, public.clone());
         let q = public.q_of(user_id, hid)?.to_affine().expect("checked non-identity");
-        if pairing_prepared(&q, &key.lines) != public.g().0 {
+        if pairing_prepared(&q, key.lines()) != public.g().0 {
             return Err(Error::InvalidKey("user key does not match this ID and master public key"));
         }
         Ok(key)

@@ -25,3 +25,22 @@ pub mod enc;
 pub use enc::Ciphertext;
 pub mod kex;
 pub use kex::KeyExchange;
+
+/// The R-ate pairing e(P, Q) for encoded points: P in G1 (65 bytes 04 || x || y or 64),
+/// Q in G2 (129 bytes or 128, Fp2 high coefficient first), validated as in `from_bytes`.
+/// Returns the GT element in the standard's 384-byte order.
+pub fn pairing(p: &[u8], q: &[u8]) -> crate::Result<[u8; 384]> {
+    let p = encoding::g1_from_bytes(p, "G1 point")?;
+    let q = encoding::g2_from_bytes(q, "G2 point")?;
+    Ok(bn256::pairing::pairing(&p, &q).to_bytes())
+}
+
+/// The generator P1 (04 || x || y).
+pub fn generator_p1() -> [u8; 65] {
+    encoding::g1_to_bytes(&bn256::consts_p1())
+}
+
+/// The generator P2 (04 || x1 || x0 || y1 || y0).
+pub fn generator_p2() -> [u8; 129] {
+    encoding::g2_to_bytes(&bn256::consts_p2())
+}

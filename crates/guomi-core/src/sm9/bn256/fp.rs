@@ -8,21 +8,21 @@ use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 
 #[inline(always)]
 pub(crate) const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
-    let t = (a as u128) + (b as u128) + (carry as u128);
+    let t = (a as u128).wrapping_add(b as u128).wrapping_add(carry as u128);
     (t as u64, (t >> 64) as u64)
 }
 
 #[inline(always)]
 pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
     // borrow is 0 or 1; the returned borrow is 0 or 1.
-    let t = (a as u128).wrapping_sub((b as u128) + (borrow as u128));
+    let t = (a as u128).wrapping_sub((b as u128).wrapping_add(borrow as u128));
     (t as u64, ((t >> 64) as u64) & 1)
 }
 
 #[inline(always)]
 pub(crate) const fn mac(a: u64, b: u64, c: u64, carry: u64) -> (u64, u64) {
     // a + b*c + carry never overflows 128 bits.
-    let t = (a as u128) + (b as u128) * (c as u128) + (carry as u128);
+    let t = ((b as u128).wrapping_mul(c as u128)).wrapping_add(a as u128).wrapping_add(carry as u128);
     (t as u64, (t >> 64) as u64)
 }
 
@@ -237,7 +237,7 @@ macro_rules! mont_field {
                     }
                     let (v, c2) = adc(t[4], c, 0);
                     t[3] = v;
-                    t[4] = t[5] + c2;
+                    t[4] = t[5].wrapping_add(c2);
                 }
                 Self(Self::final_sub([t[0], t[1], t[2], t[3]], t[4]))
             }

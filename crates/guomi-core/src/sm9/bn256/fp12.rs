@@ -174,6 +174,25 @@ impl Fp12 {
         r
     }
 
+    /// f^e in the cyclotomic subgroup for e given in non-adjacent form (digits -1, 0, 1,
+    /// least significant first); f^-1 = conj(f) there. Variable time in the public e.
+    pub fn cyclotomic_pow_naf(&self, naf: &[i8]) -> Self {
+        let inv = self.conj();
+        let mut r = Self::ONE;
+        let mut started = false;
+        for &d in naf.iter().rev() {
+            if started {
+                r = r.cyclotomic_square();
+            }
+            if d != 0 {
+                let m = if d > 0 { self } else { &inv };
+                r = if started { r.mul(m) } else { *m };
+                started = true;
+            }
+        }
+        r
+    }
+
     /// f^e (any f) by square-and-multiply, variable time in e; used by tests.
     pub fn pow_vartime(&self, e: &[u64]) -> Self {
         let mut r = Self::ONE;

@@ -155,3 +155,13 @@ pub fn g1_on_curve(q: &G1Affine) -> Choice {
 
 #[cfg(test)]
 mod tests;
+
+/// P1 in affine form.
+pub fn consts_p1() -> G1Affine {
+    consts().p1
+}
+
+/// P2 in affine form.
+pub fn consts_p2() -> G2Affine {
+    consts().p2
+}

@@ -19,6 +19,40 @@ use super::curve::CurveParams;
 /// a = 6t + 2 = 0x2_4000_0000_0215_D93E (66 bits).
 const ATE: u128 = 6 * (T as u128) + 2;
 
+/// The non-adjacent form of `v` (digits -1, 0, 1, least significant first), length 68.
+const fn naf(mut v: u128) -> [i8; 68] {
+    let mut out = [0i8; 68];
+    let mut i = 0;
+    while v != 0 {
+        if v & 1 == 1 {
+            let d: i8 = if v & 3 == 1 { 1 } else { -1 };
+            if d == 1 {
+                v -= 1;
+            } else {
+                v += 1;
+            }
+            out[i] = d;
+        }
+        v >>= 1;
+        i += 1;
+    }
+    out
+}
+
+/// NAF of a (11 non-zero digits instead of 16 bits set).
+const ATE_NAF: [i8; 68] = naf(ATE);
+/// NAF of t (11 non-zero digits instead of 14).
+const T_NAF: [i8; 68] = naf(T as u128);
+
+/// Index of the top non-zero digit.
+const fn naf_top(n: &[i8; 68]) -> usize {
+    let mut i = 67;
+    while n[i] == 0 {
+        i -= 1;
+    }
+    i
+}
+
 /// One line: value a + (b yP) v + (c xP) w^2.
 #[derive(Clone, Copy, Debug, Default)]
 struct Line {
@@ -110,11 +144,13 @@ impl G2Prepared {
     pub fn new(q: &G2Affine) -> Self {
         let mut lines = Vec::with_capacity(90);
         let mut t = Proj { x: q.x, y: q.y, z: Fp2::ONE };
-        let top = 127 - ATE.leading_zeros() as usize;
-        for i in (0..top).rev() {
+        let qn = G2Affine { x: q.x, y: q.y.neg() };
+        for i in (0..naf_top(&ATE_NAF)).rev() {
             lines.push(double_step(&mut t));
-            if (ATE >> i) & 1 == 1 {
-                lines.push(add_step(&mut t, q));
+            match ATE_NAF[i] {
+                1 => lines.push(add_step(&mut t, q)),
+                -1 => lines.push(add_step(&mut t, &qn)),
+                _ => {}
             }
         }
         let q1 = g2_frobenius(q);
@@ -136,12 +172,11 @@ fn eval(f: &Fp12, l: &Line, p: &G1Affine) -> Fp12 {
 pub fn miller_loop(p: &G1Affine, q: &G2Prepared) -> Fp12 {
     let mut f = Fp12::ONE;
     let mut k = 0;
-    let top = 127 - ATE.leading_zeros() as usize;
-    for i in (0..top).rev() {
+    for i in (0..naf_top(&ATE_NAF)).rev() {
         f = f.square();
         f = eval(&f, &q.lines[k], p);
         k += 1;
-        if (ATE >> i) & 1 == 1 {
+        if ATE_NAF[i] != 0 {
             f = eval(&f, &q.lines[k], p);
             k += 1;
         }
@@ -154,7 +189,7 @@ pub fn miller_loop(p: &G1Affine, q: &G2Prepared) -> Fp12 {
 /// f^t in the cyclotomic subgroup.
 #[inline]
 fn pow_t(f: &Fp12) -> Fp12 {
-    f.cyclotomic_pow_vartime(&[T])
+    f.cyclotomic_pow_naf(&T_NAF)
 }
 
 /// The final exponentiation f^((p^12 - 1)/N): the easy part (p^6 - 1)(p^2 + 1), then
