@@ -6,6 +6,7 @@ mod buf;
 mod cpu;
 mod error;
 mod sm3;
+mod sm9;
 
 use pyo3::prelude::*;
 
@@ -25,5 +26,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     add_submodule(m, "cpu", cpu::register)?;
     add_submodule(m, "sm3", sm3::register)?;
+    add_submodule(m, "sm9", sm9::register)?;
     Ok(())
 }

@@ -12,7 +12,10 @@
 use super::bn256::fp::Fn;
 use super::bn256::pairing::pairing_prepared;
 use super::bn256::G1Affine;
-use super::encoding::{der_bit_string, der_sequence, der_small_int, der_tlv, g1_from_bytes, g1_to_bytes, g1_to_xy, DerReader};
+use super::encoding::{
+    der_bit_string, der_sequence, der_small_int, der_tlv, g1_from_bytes, g1_to_bytes, g1_to_xy,
+    DerReader,
+};
 use super::keys::{random_scalar, EncMasterPublicKey, EncUserKey, HID_ENCRYPT};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
@@ -48,7 +51,11 @@ impl Ciphertext {
         if b.len() < 96 {
             return Err(Error::DecryptionFailed);
         }
-        Ok(Self { c1: b[..64].try_into().unwrap(), c3: b[64..96].try_into().unwrap(), c2: b[96..].to_vec() })
+        Ok(Self {
+            c1: b[..64].try_into().unwrap(),
+            c3: b[64..96].try_into().unwrap(),
+            c2: b[96..].to_vec(),
+        })
     }
 
     /// GmSSL's DER SM9Cipher.
@@ -76,12 +83,20 @@ impl Ciphertext {
         let c2 = r.read(0x04)?;
         r.finish()?;
         if en_type != ENC_TYPE_XOR {
-            return Err(Error::UnsupportedFormat("SM9 ciphertext EnType is not 0 (KDF stream cipher)"));
+            return Err(Error::UnsupportedFormat(
+                "SM9 ciphertext EnType is not 0 (KDF stream cipher)",
+            ));
         }
         if c1.len() != 65 || c1[0] != 4 || c3.len() != 32 {
-            return Err(Error::UnsupportedFormat("SM9 ciphertext: C1 must be 04 || x || y and C3 32 bytes"));
+            return Err(Error::UnsupportedFormat(
+                "SM9 ciphertext: C1 must be 04 || x || y and C3 32 bytes",
+            ));
         }
-        Ok(Self { c1: c1[1..].try_into().unwrap(), c3: c3.try_into().unwrap(), c2: c2.to_vec() })
+        Ok(Self {
+            c1: c1[1..].try_into().unwrap(),
+            c3: c3.try_into().unwrap(),
+            c2: c2.to_vec(),
+        })
     }
 }
 
@@ -120,7 +135,10 @@ impl EncMasterPublicKey {
         // A1: Q_B = [H1(ID_B || hid, N)] P1 + Ppub-e.
         let qb = self.q_of(user_id, HID_ENCRYPT)?;
         // A3: C1 = [r] Q_B.
-        let c1 = qb.mul_ct(&r.to_raw()).to_affine().ok_or(Error::InvalidKey("C1 is the point at infinity"))?;
+        let c1 = qb
+            .mul_ct(&r.to_raw())
+            .to_affine()
+            .ok_or(Error::InvalidKey("C1 is the point at infinity"))?;
         let c1 = g1_to_xy(&c1);
         // A4, A5: w = g^r, g = e(Ppub-e, P2) from the key's cache.
         let mut w = self.g().1.pow(&r.to_raw()).to_bytes();
@@ -159,10 +177,18 @@ impl EncMasterPublicKey {
 
     /// Encapsulation with a given r. `Ok(None)`: K was all zero (pick another r).
     #[doc(hidden)]
-    pub fn encapsulate_with_r(&self, user_id: &[u8], key_length: usize, r: &Fn) -> Result<Option<(Vec<u8>, [u8; 65])>> {
+    pub fn encapsulate_with_r(
+        &self,
+        user_id: &[u8],
+        key_length: usize,
+        r: &Fn,
+    ) -> Result<Option<(Vec<u8>, [u8; 65])>> {
         // A1-A3: C = [r] Q_B.
         let qb = self.q_of(user_id, HID_ENCRYPT)?;
-        let c = qb.mul_ct(&r.to_raw()).to_affine().ok_or(Error::InvalidKey("C is the point at infinity"))?;
+        let c = qb
+            .mul_ct(&r.to_raw())
+            .to_affine()
+            .ok_or(Error::InvalidKey("C is the point at infinity"))?;
         // A4, A5: w = g^r.
         let mut w = self.g().1.pow(&r.to_raw()).to_bytes();
         // A6: K = KDF(C || w || ID_B, klen), not all zero.
@@ -200,7 +226,11 @@ impl EncUserKey {
         // B4: u = MAC(K2', C2) == C3, in constant time.
         let u = mac(k2, &ct.c2);
         let ok = bool::from(u.ct_eq(&ct.c3)) & !k1_zero;
-        let m: Vec<u8> = if ok { ct.c2.iter().zip(k1).map(|(c, k)| c ^ k).collect() } else { Vec::new() };
+        let m: Vec<u8> = if ok {
+            ct.c2.iter().zip(k1).map(|(c, k)| c ^ k).collect()
+        } else {
+            Vec::new()
+        };
         k.zeroize();
         if ok {
             Ok(m)

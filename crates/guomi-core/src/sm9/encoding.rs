@@ -28,16 +28,29 @@ pub fn g1_to_xy(p: &G1Affine) -> [u8; 64] {
 pub fn g1_from_bytes(b: &[u8], what: &'static str) -> Result<G1Affine> {
     let xy = match b.len() {
         65 if b[0] == 0x04 => &b[1..],
-        65 => return Err(Error::UnsupportedFormat("only uncompressed points (04 || x || y) are supported")),
+        65 => {
+            return Err(Error::UnsupportedFormat(
+                "only uncompressed points (04 || x || y) are supported",
+            ))
+        }
         64 => b,
-        n => return Err(Error::InvalidLength { what, expected: "65 bytes (04 || x || y) or 64 bytes (x || y)", got: n }),
+        n => {
+            return Err(Error::InvalidLength {
+                what,
+                expected: "65 bytes (04 || x || y) or 64 bytes (x || y)",
+                got: n,
+            })
+        }
     };
     let x = Fp::from_be_bytes(xy[..32].try_into().unwrap());
     let y = Fp::from_be_bytes(xy[32..].try_into().unwrap());
     if !bool::from(x.is_some() & y.is_some()) {
         return Err(Error::InvalidKey("point coordinate is not below p"));
     }
-    let p = G1Affine { x: x.unwrap(), y: y.unwrap() };
+    let p = G1Affine {
+        x: x.unwrap(),
+        y: y.unwrap(),
+    };
     if !bool::from(g1_on_curve(&p)) {
         return Err(Error::InvalidKey("point is not on the SM9 curve"));
     }
@@ -58,9 +71,19 @@ pub fn g2_to_bytes(p: &G2Affine) -> [u8; 129] {
 pub fn g2_from_bytes(b: &[u8], what: &'static str) -> Result<G2Affine> {
     let xy = match b.len() {
         129 if b[0] == 0x04 => &b[1..],
-        129 => return Err(Error::UnsupportedFormat("only uncompressed points (04 || x || y) are supported")),
+        129 => {
+            return Err(Error::UnsupportedFormat(
+                "only uncompressed points (04 || x || y) are supported",
+            ))
+        }
         128 => b,
-        n => return Err(Error::InvalidLength { what, expected: "129 bytes (04 || x || y) or 128 bytes", got: n }),
+        n => {
+            return Err(Error::InvalidLength {
+                what,
+                expected: "129 bytes (04 || x || y) or 128 bytes",
+                got: n,
+            })
+        }
     };
     let x = Fp2::from_bytes(xy[..64].try_into().unwrap());
     let y = Fp2::from_bytes(xy[64..].try_into().unwrap());
@@ -72,14 +95,20 @@ pub fn g2_from_bytes(b: &[u8], what: &'static str) -> Result<G2Affine> {
         return Err(Error::InvalidKey("point is not on the SM9 twist curve"));
     }
     if !bool::from(g2_in_subgroup(&p)) {
-        return Err(Error::InvalidKey("point is not in the order-N subgroup of the twist"));
+        return Err(Error::InvalidKey(
+            "point is not in the order-N subgroup of the twist",
+        ));
     }
     Ok(p)
 }
 
 /// A scalar in [1, N-1] from 32 big-endian bytes.
 pub fn scalar_from_bytes(b: &[u8], what: &'static str) -> Result<Fn> {
-    let arr: &[u8; 32] = b.try_into().map_err(|_| Error::InvalidLength { what, expected: "32 bytes", got: b.len() })?;
+    let arr: &[u8; 32] = b.try_into().map_err(|_| Error::InvalidLength {
+        what,
+        expected: "32 bytes",
+        got: b.len(),
+    })?;
     let s = Fn::from_be_bytes(arr);
     if !bool::from(s.is_some()) {
         return Err(Error::InvalidKey("scalar is not below the group order N"));
@@ -108,7 +137,13 @@ fn der_len(out: &mut Vec<u8>, n: usize) {
     } else if n < 0x100_0000 {
         out.extend_from_slice(&[0x83, (n >> 16) as u8, (n >> 8) as u8, n as u8]);
     } else {
-        out.extend_from_slice(&[0x84, (n >> 24) as u8, (n >> 16) as u8, (n >> 8) as u8, n as u8]);
+        out.extend_from_slice(&[
+            0x84,
+            (n >> 24) as u8,
+            (n >> 16) as u8,
+            (n >> 8) as u8,
+            n as u8,
+        ]);
     }
 }
 

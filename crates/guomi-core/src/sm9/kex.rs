@@ -59,7 +59,15 @@ impl Drop for Shared {
     }
 }
 
-fn shared(id_a: &[u8], id_b: &[u8], ra: &[u8; 64], rb: &[u8; 64], g1: &Fp12, g2: &Fp12, g3: &Fp12) -> Shared {
+fn shared(
+    id_a: &[u8],
+    id_b: &[u8],
+    ra: &[u8; 64],
+    rb: &[u8; 64],
+    g1: &Fp12,
+    g2: &Fp12,
+    g3: &Fp12,
+) -> Shared {
     let (b1, mut b2, mut b3) = (g1.to_bytes(), g2.to_bytes(), g3.to_bytes());
     // Z = ID_A || ID_B || R_A || R_B || g1 || g2 || g3 (the KDF input, A7/B5).
     let mut z = Vec::with_capacity(id_a.len() + id_b.len() + 128 + 3 * 384);
@@ -73,7 +81,11 @@ fn shared(id_a: &[u8], id_b: &[u8], ra: &[u8; 64], rb: &[u8; 64], g1: &Fp12, g2:
     }
     b2.zeroize();
     b3.zeroize();
-    Shared { z, g1: b1, inner: h.finalize() }
+    Shared {
+        z,
+        g1: b1,
+        inner: h.finalize(),
+    }
 }
 
 fn confirm_hash(tag: u8, s: &Shared) -> [u8; 32] {
@@ -95,10 +107,26 @@ impl KeyExchange {
 
     /// Same with a given r (known-answer tests).
     #[doc(hidden)]
-    pub fn new_with_r(key: Arc<EncUserKey>, peer_id: &[u8], initiator: bool, r: Fn) -> Result<Self> {
+    pub fn new_with_r(
+        key: Arc<EncUserKey>,
+        peer_id: &[u8],
+        initiator: bool,
+        r: Fn,
+    ) -> Result<Self> {
         let q = key.public.q_of(peer_id, key.hid)?;
-        let own = q.mul_ct(&r.to_raw()).to_affine().ok_or(Error::InvalidKey("R is the point at infinity"))?;
-        Ok(Self { key, peer_id: peer_id.to_vec(), initiator, r, own: g1_to_xy(&own), expect_sa: None, done: false })
+        let own = q
+            .mul_ct(&r.to_raw())
+            .to_affine()
+            .ok_or(Error::InvalidKey("R is the point at infinity"))?;
+        Ok(Self {
+            key,
+            peer_id: peer_id.to_vec(),
+            initiator,
+            r,
+            own: g1_to_xy(&own),
+            expect_sa: None,
+            done: false,
+        })
     }
 
     /// This party's R (04 || x || y, 65 bytes), to send to the peer.
@@ -120,9 +148,15 @@ impl KeyExchange {
 
     /// Responder B (B4-B6): from R_A, returns (SK_B, S_B). Keep this object to check S_A
     /// with [`Self::confirm`].
-    pub fn respond(&mut self, peer_ephemeral: &[u8], key_length: usize) -> Result<(Vec<u8>, [u8; 32])> {
+    pub fn respond(
+        &mut self,
+        peer_ephemeral: &[u8],
+        key_length: usize,
+    ) -> Result<(Vec<u8>, [u8; 32])> {
         if self.initiator {
-            return Err(Error::InvalidValue("respond() is for the responder; the initiator calls finish()"));
+            return Err(Error::InvalidValue(
+                "respond() is for the responder; the initiator calls finish()",
+            ));
         }
         if self.done {
             return Err(Error::AlreadyFinalized);
@@ -160,9 +194,16 @@ impl KeyExchange {
 
     /// Initiator A (A5-A8): from R_B (and optionally S_B, checked in constant time, A6),
     /// returns (SK_A, S_A).
-    pub fn finish(&mut self, peer_ephemeral: &[u8], key_length: usize, sb: Option<&[u8]>) -> Result<(Vec<u8>, [u8; 32])> {
+    pub fn finish(
+        &mut self,
+        peer_ephemeral: &[u8],
+        key_length: usize,
+        sb: Option<&[u8]>,
+    ) -> Result<(Vec<u8>, [u8; 32])> {
         if !self.initiator {
-            return Err(Error::InvalidValue("finish() is for the initiator; the responder calls respond()"));
+            return Err(Error::InvalidValue(
+                "finish() is for the initiator; the responder calls respond()",
+            ));
         }
         if self.done {
             return Err(Error::AlreadyFinalized);

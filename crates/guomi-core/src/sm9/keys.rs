@@ -79,13 +79,19 @@ impl core::fmt::Debug for SignMasterPublicKey {
 
 impl SignMasterPublicKey {
     fn from_point(ppub: G2Affine) -> Self {
-        Self(Arc::new(SignPublicInner { ppub, g: OnceLock::new() }))
+        Self(Arc::new(SignPublicInner {
+            ppub,
+            g: OnceLock::new(),
+        }))
     }
 
     /// Parses Ppub-s: 04 || x || y (129 bytes, Fp2 high coefficient first) or 128 bytes;
     /// checks the point is on the twist and in G2.
     pub fn from_bytes(b: &[u8]) -> Result<Self> {
-        Ok(Self::from_point(g2_from_bytes(b, "signature master public key")?))
+        Ok(Self::from_point(g2_from_bytes(
+            b,
+            "signature master public key",
+        )?))
     }
 
     /// 04 || x || y (129 bytes).
@@ -132,8 +138,14 @@ impl core::fmt::Debug for SignMasterKey {
 
 impl SignMasterKey {
     fn from_scalar(ks: Fn) -> Self {
-        let ppub = p2_table().mul(&ks.to_raw()).to_affine().expect("ks in [1, N-1]");
-        Self { ks, public: SignMasterPublicKey::from_point(ppub) }
+        let ppub = p2_table()
+            .mul(&ks.to_raw())
+            .to_affine()
+            .expect("ks in [1, N-1]");
+        Self {
+            ks,
+            public: SignMasterPublicKey::from_point(ppub),
+        }
     }
 
     /// A new master key from the OS CSPRNG.
@@ -143,7 +155,10 @@ impl SignMasterKey {
 
     /// ks from 32 big-endian bytes; must be in [1, N-1].
     pub fn from_bytes(b: &[u8]) -> Result<Self> {
-        Ok(Self::from_scalar(scalar_from_bytes(b, "signature master key")?))
+        Ok(Self::from_scalar(scalar_from_bytes(
+            b,
+            "signature master key",
+        )?))
     }
 
     /// ks as 32 big-endian bytes.
@@ -158,7 +173,10 @@ impl SignMasterKey {
     /// ds_A = [ks / (H1(ID_A || 0x01, N) + ks)] P1 (Part 2 §6.1).
     pub fn extract(&self, user_id: &[u8]) -> Result<SignUserKey> {
         let mut t2 = extract_scalar(&self.ks, user_id, HID_SIGN)?;
-        let ds = p1_table().mul(&t2.to_raw()).to_affine().expect("t2 is non-zero");
+        let ds = p1_table()
+            .mul(&t2.to_raw())
+            .to_affine()
+            .expect("t2 is non-zero");
         t2.zeroize();
         Ok(SignUserKey::new(ds, user_id, self.public.clone()))
     }
@@ -188,7 +206,12 @@ impl core::fmt::Debug for SignUserKey {
 
 impl SignUserKey {
     fn new(ds: G1Affine, id: &[u8], public: SignMasterPublicKey) -> Self {
-        Self { ds, id: id.to_vec(), public, table: OnceLock::new() }
+        Self {
+            ds,
+            id: id.to_vec(),
+            public,
+            table: OnceLock::new(),
+        }
     }
 
     /// Loads ds_A (65 bytes 04 || x || y, or 64 bytes x || y) for `user_id` under
@@ -198,9 +221,13 @@ impl SignUserKey {
         let ds = g1_from_bytes(b, "signature user key")?;
         let h = h1(user_id, HID_SIGN);
         let q = p2_table().mul(&h).add(&G2::from_affine(public.ppub()));
-        let qa = q.to_affine().ok_or(Error::InvalidKey("user key does not match this ID and master public key"))?;
+        let qa = q.to_affine().ok_or(Error::InvalidKey(
+            "user key does not match this ID and master public key",
+        ))?;
         if pairing(&ds, &qa) != public.g().0 {
-            return Err(Error::InvalidKey("user key does not match this ID and master public key"));
+            return Err(Error::InvalidKey(
+                "user key does not match this ID and master public key",
+            ));
         }
         Ok(Self::new(ds, user_id, public.clone()))
     }
@@ -219,7 +246,9 @@ impl SignUserKey {
     }
 
     pub(crate) fn ds_mul(&self, l: &Fn) -> G1 {
-        let t = self.table.get_or_init(|| SecretBase(FixedBase::new(&G1::from_affine(&self.ds))));
+        let t = self
+            .table
+            .get_or_init(|| SecretBase(FixedBase::new(&G1::from_affine(&self.ds))));
         t.0.mul(&l.to_raw())
     }
 
@@ -250,12 +279,18 @@ impl core::fmt::Debug for EncMasterPublicKey {
 
 impl EncMasterPublicKey {
     fn from_point(ppub: G1Affine) -> Self {
-        Self(Arc::new(EncPublicInner { ppub, g: OnceLock::new() }))
+        Self(Arc::new(EncPublicInner {
+            ppub,
+            g: OnceLock::new(),
+        }))
     }
 
     /// Parses Ppub-e: 04 || x || y (65 bytes) or x || y (64 bytes).
     pub fn from_bytes(b: &[u8]) -> Result<Self> {
-        Ok(Self::from_point(g1_from_bytes(b, "encryption master public key")?))
+        Ok(Self::from_point(g1_from_bytes(
+            b,
+            "encryption master public key",
+        )?))
     }
 
     /// 04 || x || y (65 bytes).
@@ -279,9 +314,13 @@ impl EncMasterPublicKey {
 
     /// Q = [H1(ID || hid, N)]P1 + Ppub-e (Part 4 §7.2 A1, Part 3 §6 A1).
     pub(crate) fn q_of(&self, id: &[u8], hid: u8) -> Result<G1> {
-        let q = p1_table().mul(&h1(id, hid)).add(&G1::from_affine(&self.0.ppub));
+        let q = p1_table()
+            .mul(&h1(id, hid))
+            .add(&G1::from_affine(&self.0.ppub));
         if bool::from(q.is_identity()) {
-            return Err(Error::InvalidKey("Q_B is the point at infinity for this ID"));
+            return Err(Error::InvalidKey(
+                "Q_B is the point at infinity for this ID",
+            ));
         }
         Ok(q)
     }
@@ -313,8 +352,14 @@ impl core::fmt::Debug for EncMasterKey {
 
 impl EncMasterKey {
     fn from_scalar(ke: Fn) -> Self {
-        let ppub = p1_table().mul(&ke.to_raw()).to_affine().expect("ke in [1, N-1]");
-        Self { ke, public: EncMasterPublicKey::from_point(ppub) }
+        let ppub = p1_table()
+            .mul(&ke.to_raw())
+            .to_affine()
+            .expect("ke in [1, N-1]");
+        Self {
+            ke,
+            public: EncMasterPublicKey::from_point(ppub),
+        }
     }
 
     pub fn generate() -> Result<Self> {
@@ -322,7 +367,10 @@ impl EncMasterKey {
     }
 
     pub fn from_bytes(b: &[u8]) -> Result<Self> {
-        Ok(Self::from_scalar(scalar_from_bytes(b, "encryption master key")?))
+        Ok(Self::from_scalar(scalar_from_bytes(
+            b,
+            "encryption master key",
+        )?))
     }
 
     pub fn to_bytes(&self) -> [u8; 32] {
@@ -337,7 +385,10 @@ impl EncMasterKey {
     /// `hid` is [`HID_ENCRYPT`] for encryption/KEM keys, [`HID_EXCHANGE`] for key exchange.
     pub fn extract(&self, user_id: &[u8], hid: u8) -> Result<EncUserKey> {
         let mut t2 = extract_scalar(&self.ke, user_id, hid)?;
-        let de = p2_table().mul(&t2.to_raw()).to_affine().expect("t2 is non-zero");
+        let de = p2_table()
+            .mul(&t2.to_raw())
+            .to_affine()
+            .expect("t2 is non-zero");
         t2.zeroize();
         Ok(EncUserKey::new(de, user_id, hid, self.public.clone()))
     }
@@ -369,7 +420,13 @@ impl core::fmt::Debug for EncUserKey {
 
 impl EncUserKey {
     fn new(de: G2Affine, id: &[u8], hid: u8, public: EncMasterPublicKey) -> Self {
-        Self { de, id: id.to_vec(), hid, public, lines: OnceLock::new() }
+        Self {
+            de,
+            id: id.to_vec(),
+            hid,
+            public,
+            lines: OnceLock::new(),
+        }
     }
 
     /// The prepared lines of de_B for e(., de_B).
@@ -385,15 +442,27 @@ impl EncUserKey {
 
     /// Loads de_B (129 bytes 04 || x || y or 128 bytes) for `user_id`/`hid` under
     /// `public`, checking it: on the twist, in G2, and e(Q_B, de_B) = e(Ppub-e, P2).
-    pub fn from_bytes(b: &[u8], user_id: &[u8], hid: u8, public: &EncMasterPublicKey) -> Result<Self> {
+    pub fn from_bytes(
+        b: &[u8],
+        user_id: &[u8],
+        hid: u8,
+        public: &EncMasterPublicKey,
+    ) -> Result<Self> {
         if hid != HID_ENCRYPT && hid != HID_EXCHANGE {
-            return Err(Error::InvalidValue("hid must be 0x03 (encryption) or 0x02 (key exchange)"));
+            return Err(Error::InvalidValue(
+                "hid must be 0x03 (encryption) or 0x02 (key exchange)",
+            ));
         }
         let de = g2_from_bytes(b, "encryption user key")?;
         let key = Self::new(de, user_id, hid, public.clone());
-        let q = public.q_of(user_id, hid)?.to_affine().expect("checked non-identity");
+        let q = public
+            .q_of(user_id, hid)?
+            .to_affine()
+            .expect("checked non-identity");
         if pairing_prepared(&q, key.lines()) != public.g().0 {
-            return Err(Error::InvalidKey("user key does not match this ID and master public key"));
+            return Err(Error::InvalidKey(
+                "user key does not match this ID and master public key",
+            ));
         }
         Ok(key)
     }

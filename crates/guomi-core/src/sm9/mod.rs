@@ -17,8 +17,8 @@ pub mod keys;
 pub mod sign;
 
 pub use keys::{
-    EncMasterKey, EncMasterPublicKey, EncUserKey, SignMasterKey, SignMasterPublicKey, SignUserKey, HID_ENCRYPT,
-    HID_EXCHANGE, HID_SIGN,
+    EncMasterKey, EncMasterPublicKey, EncUserKey, SignMasterKey, SignMasterPublicKey, SignUserKey,
+    HID_ENCRYPT, HID_EXCHANGE, HID_SIGN,
 };
 pub use sign::Signature;
 pub mod enc;

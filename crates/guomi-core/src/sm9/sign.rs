@@ -4,7 +4,9 @@
 use super::bn256::fp::Fn;
 use super::bn256::pairing::pairing;
 use super::bn256::{p2_table, G2};
-use super::encoding::{der_bit_string, der_sequence, der_tlv, g1_from_bytes, g1_to_bytes, DerReader};
+use super::encoding::{
+    der_bit_string, der_sequence, der_tlv, g1_from_bytes, g1_to_bytes, DerReader,
+};
 use super::hash::{h1, h2};
 use super::keys::{random_scalar, SignMasterPublicKey, SignUserKey, HID_SIGN};
 use crate::error::{Error, Result};
@@ -39,10 +41,23 @@ impl Signature {
                 s[1..].copy_from_slice(&b[32..]);
                 s
             }
-            97 => return Err(Error::UnsupportedFormat("S must be an uncompressed point (04 || x || y)")),
-            n => return Err(Error::InvalidLength { what: "signature", expected: "97 bytes (h || 04 || x || y)", got: n }),
+            97 => {
+                return Err(Error::UnsupportedFormat(
+                    "S must be an uncompressed point (04 || x || y)",
+                ))
+            }
+            n => {
+                return Err(Error::InvalidLength {
+                    what: "signature",
+                    expected: "97 bytes (h || 04 || x || y)",
+                    got: n,
+                })
+            }
         };
-        Ok(Self { h: b[..32].try_into().unwrap(), s })
+        Ok(Self {
+            h: b[..32].try_into().unwrap(),
+            s,
+        })
     }
 
     /// DER SM9Signature ::= SEQUENCE { h OCTET STRING, S BIT STRING } (GmSSL sm9_signature_to_der).
@@ -63,9 +78,14 @@ impl Signature {
         let s = r.read_bit_string()?;
         r.finish()?;
         if h.len() != 32 || s.len() != 65 || s[0] != 0x04 {
-            return Err(Error::UnsupportedFormat("SM9 signature: h must be 32 bytes and S 65 bytes (04 || x || y)"));
+            return Err(Error::UnsupportedFormat(
+                "SM9 signature: h must be 32 bytes and S 65 bytes (04 || x || y)",
+            ));
         }
-        Ok(Self { h: h.try_into().unwrap(), s: s.try_into().unwrap() })
+        Ok(Self {
+            h: h.try_into().unwrap(),
+            s: s.try_into().unwrap(),
+        })
     }
 }
 
@@ -100,7 +120,10 @@ impl SignUserKey {
         // A6: S = [l] ds_A.
         let s = self.ds_mul(&l).to_affine().expect("l != 0");
         l.zeroize();
-        Some(Signature { h: h.to_be_bytes(), s: g1_to_bytes(&s) })
+        Some(Signature {
+            h: h.to_be_bytes(),
+            s: g1_to_bytes(&s),
+        })
     }
 }
 
@@ -134,7 +157,9 @@ impl SignMasterPublicKey {
         let (_, table) = self.g();
         let t = table.pow(&h.to_raw());
         // B5, B6: P = [H1(ID || 01, N)] P2 + Ppub-s.
-        let p = p2_table().mul(&h1(user_id, HID_SIGN)).add(&G2::from_affine(self.ppub()));
+        let p = p2_table()
+            .mul(&h1(user_id, HID_SIGN))
+            .add(&G2::from_affine(self.ppub()));
         let Some(p) = p.to_affine() else {
             return false;
         };

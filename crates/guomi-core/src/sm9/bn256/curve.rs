@@ -8,7 +8,9 @@ use super::fp2::Fp2;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 
 /// The field operations the curve code needs.
-pub trait CurveField: Copy + Default + ConditionallySelectable + ConstantTimeEq + zeroize::Zeroize {
+pub trait CurveField:
+    Copy + Default + ConditionallySelectable + ConstantTimeEq + zeroize::Zeroize
+{
     const ZERO: Self;
     const ONE: Self;
     fn add(&self, b: &Self) -> Self;
@@ -86,11 +88,19 @@ pub struct Affine<F: CurveField> {
 
 impl<C: CurveParams> Point<C> {
     pub fn identity() -> Self {
-        Self { x: C::F::ZERO, y: C::F::ONE, z: C::F::ZERO }
+        Self {
+            x: C::F::ZERO,
+            y: C::F::ONE,
+            z: C::F::ZERO,
+        }
     }
 
     pub fn from_affine(a: &Affine<C::F>) -> Self {
-        Self { x: a.x, y: a.y, z: C::F::ONE }
+        Self {
+            x: a.x,
+            y: a.y,
+            z: C::F::ONE,
+        }
     }
 
     pub fn is_identity(&self) -> Choice {
@@ -103,11 +113,18 @@ impl<C: CurveParams> Point<C> {
             return None;
         }
         let zi = self.z.invert();
-        Some(Affine { x: self.x.mul(&zi), y: self.y.mul(&zi) })
+        Some(Affine {
+            x: self.x.mul(&zi),
+            y: self.y.mul(&zi),
+        })
     }
 
     pub fn neg(&self) -> Self {
-        Self { x: self.x, y: self.y.neg(), z: self.z }
+        Self {
+            x: self.x,
+            y: self.y.neg(),
+            z: self.z,
+        }
     }
 
     /// Complete addition (RCB16 Algorithm 7, a = 0).
@@ -148,7 +165,11 @@ impl<C: CurveParams> Point<C> {
         t0 = t0.mul(&t3);
         z3 = z3.mul(&t4);
         z3 = z3.add(&t0);
-        Self { x: x3, y: y3, z: z3 }
+        Self {
+            x: x3,
+            y: y3,
+            z: z3,
+        }
     }
 
     /// Complete doubling (RCB16 Algorithm 9, a = 0).
@@ -173,7 +194,11 @@ impl<C: CurveParams> Point<C> {
         t1 = x.mul(y);
         x3 = t0.mul(&t1);
         x3 = x3.add(&x3);
-        Self { x: x3, y: y3, z: z3 }
+        Self {
+            x: x3,
+            y: y3,
+            z: z3,
+        }
     }
 
     /// Projective equality (constant time).
@@ -197,7 +222,11 @@ impl<C: CurveParams> Point<C> {
         let mut t = [Self::identity(); 16];
         t[1] = *self;
         for i in 2..16 {
-            t[i] = if i % 2 == 0 { t[i / 2].double() } else { t[i - 1].add(self) };
+            t[i] = if i % 2 == 0 {
+                t[i / 2].double()
+            } else {
+                t[i - 1].add(self)
+            };
         }
         t
     }

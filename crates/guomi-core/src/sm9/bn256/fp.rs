@@ -8,7 +8,9 @@ use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 
 #[inline(always)]
 pub(crate) const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
-    let t = (a as u128).wrapping_add(b as u128).wrapping_add(carry as u128);
+    let t = (a as u128)
+        .wrapping_add(b as u128)
+        .wrapping_add(carry as u128);
     (t as u64, (t >> 64) as u64)
 }
 
@@ -22,7 +24,9 @@ pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
 #[inline(always)]
 pub(crate) const fn mac(a: u64, b: u64, c: u64, carry: u64) -> (u64, u64) {
     // a + b*c + carry never overflows 128 bits.
-    let t = ((b as u128).wrapping_mul(c as u128)).wrapping_add(a as u128).wrapping_add(carry as u128);
+    let t = ((b as u128).wrapping_mul(c as u128))
+        .wrapping_add(a as u128)
+        .wrapping_add(carry as u128);
     (t as u64, (t >> 64) as u64)
 }
 
@@ -359,9 +363,22 @@ mod tests {
         assert_eq!(a.sub(&b).add(&b), a);
         assert_eq!(a.mul(&a.invert()), Fp::ONE);
         let m1 = Fp::ZERO.sub(&Fp::ONE);
-        assert_eq!(m1.to_raw(), [Fp::MODULUS[0] - 1, Fp::MODULUS[1], Fp::MODULUS[2], Fp::MODULUS[3]]);
+        assert_eq!(
+            m1.to_raw(),
+            [
+                Fp::MODULUS[0] - 1,
+                Fp::MODULUS[1],
+                Fp::MODULUS[2],
+                Fp::MODULUS[3]
+            ]
+        );
         assert_eq!(m1.square(), Fp::ONE);
-        let x = Fp::from_raw([0x1234567890abcdef, 0xfedcba0987654321, 0x1111111111111111, 0x0abcdef012345678]);
+        let x = Fp::from_raw([
+            0x1234567890abcdef,
+            0xfedcba0987654321,
+            0x1111111111111111,
+            0x0abcdef012345678,
+        ]);
         assert_eq!(x.mul(&x.invert()), Fp::ONE);
         assert_eq!(Fp::from_be_bytes(&x.to_be_bytes()).unwrap(), x);
         let n = Fn::from_raw([3, 0, 0, 0]);

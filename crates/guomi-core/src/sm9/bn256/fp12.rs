@@ -17,7 +17,12 @@ pub struct Fp12 {
 }
 
 /// (p - 1) / 6, little-endian limbs.
-const P_MINUS_1_OVER_6: [u64; 4] = [0xa63d4486a5e2e0ea, 0xdafdc3372f147d24, 0xf9009c8d5397cbe0, 0x1e60000000709bd2];
+const P_MINUS_1_OVER_6: [u64; 4] = [
+    0xa63d4486a5e2e0ea,
+    0xdafdc3372f147d24,
+    0xf9009c8d5397cbe0,
+    0x1e60000000709bd2,
+];
 
 /// Frobenius constants: gamma[k] = u^(k (p-1)/6) = w^(k (p-1)), k = 0..5.
 pub(crate) struct FrobConsts {
@@ -39,21 +44,41 @@ pub(crate) fn frob_consts() -> &'static FrobConsts {
         let g1i = g1.invert();
         let twist_x = g1i.square();
         let twist_y = twist_x.mul(&g1i);
-        FrobConsts { gamma, twist_x, twist_y }
+        FrobConsts {
+            gamma,
+            twist_x,
+            twist_y,
+        }
     })
 }
 
 impl Fp12 {
-    pub const ZERO: Self = Self { c0: Fp4::ZERO, c1: Fp4::ZERO, c2: Fp4::ZERO };
-    pub const ONE: Self = Self { c0: Fp4::ONE, c1: Fp4::ZERO, c2: Fp4::ZERO };
+    pub const ZERO: Self = Self {
+        c0: Fp4::ZERO,
+        c1: Fp4::ZERO,
+        c2: Fp4::ZERO,
+    };
+    pub const ONE: Self = Self {
+        c0: Fp4::ONE,
+        c1: Fp4::ZERO,
+        c2: Fp4::ZERO,
+    };
 
     #[inline]
     pub fn add(&self, b: &Self) -> Self {
-        Self { c0: self.c0.add(&b.c0), c1: self.c1.add(&b.c1), c2: self.c2.add(&b.c2) }
+        Self {
+            c0: self.c0.add(&b.c0),
+            c1: self.c1.add(&b.c1),
+            c2: self.c2.add(&b.c2),
+        }
     }
     #[inline]
     pub fn sub(&self, b: &Self) -> Self {
-        Self { c0: self.c0.sub(&b.c0), c1: self.c1.sub(&b.c1), c2: self.c2.sub(&b.c2) }
+        Self {
+            c0: self.c0.sub(&b.c0),
+            c1: self.c1.sub(&b.c1),
+            c2: self.c2.sub(&b.c2),
+        }
     }
 
     /// Karatsuba over the cubic extension: 6 Fp4 multiplications.
@@ -67,7 +92,11 @@ impl Fp12 {
         let t12 = a1.add(a2).mul(&b1.add(b2)).sub(&v1).sub(&v2);
         let t01 = a0.add(a1).mul(&b0.add(b1)).sub(&v0).sub(&v1);
         let t02 = a0.add(a2).mul(&b0.add(b2)).sub(&v0).sub(&v2);
-        Self { c0: v0.add(&t12.mul_v()), c1: t01.add(&v2.mul_v()), c2: t02.add(&v1) }
+        Self {
+            c0: v0.add(&t12.mul_v()),
+            c1: t01.add(&v2.mul_v()),
+            c2: t02.add(&v1),
+        }
     }
 
     /// Chung-Hasan SQR2: 2 Fp4 squarings and 3 Fp4 multiplications.
@@ -81,7 +110,11 @@ impl Fp12 {
         let bc = a1.mul(a2);
         let s3 = bc.double();
         let s4 = a2.square();
-        Self { c0: s0.add(&s3.mul_v()), c1: s1.add(&s4.mul_v()), c2: s1.add(&s2).add(&s3).sub(&s0).sub(&s4) }
+        Self {
+            c0: s0.add(&s3.mul_v()),
+            c1: s1.add(&s4.mul_v()),
+            c2: s1.add(&s2).add(&s3).sub(&s0).sub(&s4),
+        }
     }
 
     /// Multiplication by a line value l0 + l2 w^2 with l0 = a + b v (a, b in Fp2) and
@@ -98,7 +131,11 @@ impl Fp12 {
         let f0c = f0.mul_fp2(c);
         let f1c = f1.mul_fp2(c);
         let f2c = f2.mul_fp2(c);
-        Self { c0: f0l.add(&f1c.mul_v()), c1: f1l.add(&f2c.mul_v()), c2: f0c.add(&f2l) }
+        Self {
+            c0: f0l.add(&f1c.mul_v()),
+            c1: f1l.add(&f2c.mul_v()),
+            c2: f0c.add(&f2l),
+        }
     }
 
     /// Inverse through the tower.
@@ -109,7 +146,11 @@ impl Fp12 {
         let c2 = a1.square().sub(&a0.mul(a2));
         let t = a0.mul(&c0).add(&a2.mul(&c1).add(&a1.mul(&c2)).mul_v());
         let ti = t.invert();
-        Self { c0: c0.mul(&ti), c1: c1.mul(&ti), c2: c2.mul(&ti) }
+        Self {
+            c0: c0.mul(&ti),
+            c1: c1.mul(&ti),
+            c2: c2.mul(&ti),
+        }
     }
 
     /// f^(p^6): w -> -w, i.e. the coefficients of odd powers of w change sign. In the
@@ -118,9 +159,18 @@ impl Fp12 {
     pub fn conj(&self) -> Self {
         // e0 (+) e3 (-) in c0; e1 (-) e4 (+) in c1; e2 (+) e5 (-) in c2.
         Self {
-            c0: Fp4 { c0: self.c0.c0, c1: self.c0.c1.neg() },
-            c1: Fp4 { c0: self.c1.c0.neg(), c1: self.c1.c1 },
-            c2: Fp4 { c0: self.c2.c0, c1: self.c2.c1.neg() },
+            c0: Fp4 {
+                c0: self.c0.c0,
+                c1: self.c0.c1.neg(),
+            },
+            c1: Fp4 {
+                c0: self.c1.c0.neg(),
+                c1: self.c1.c1,
+            },
+            c2: Fp4 {
+                c0: self.c2.c0,
+                c1: self.c2.c1.neg(),
+            },
         }
     }
 
@@ -128,9 +178,18 @@ impl Fp12 {
     pub fn frobenius(&self) -> Self {
         let g = &frob_consts().gamma;
         Self {
-            c0: Fp4 { c0: self.c0.c0.conj(), c1: self.c0.c1.conj().mul(&g[3]) },
-            c1: Fp4 { c0: self.c1.c0.conj().mul(&g[1]), c1: self.c1.c1.conj().mul(&g[4]) },
-            c2: Fp4 { c0: self.c2.c0.conj().mul(&g[2]), c1: self.c2.c1.conj().mul(&g[5]) },
+            c0: Fp4 {
+                c0: self.c0.c0.conj(),
+                c1: self.c0.c1.conj().mul(&g[3]),
+            },
+            c1: Fp4 {
+                c0: self.c1.c0.conj().mul(&g[1]),
+                c1: self.c1.c1.conj().mul(&g[4]),
+            },
+            c2: Fp4 {
+                c0: self.c2.c0.conj().mul(&g[2]),
+                c1: self.c2.c1.conj().mul(&g[5]),
+            },
         }
     }
 
@@ -155,7 +214,11 @@ impl Fp12 {
         let a_ = a2.double().add(&a2).sub(&a.conj().double());
         let b_ = c2v.double().add(&c2v).add(&b.conj().double());
         let c_ = b2.double().add(&b2).sub(&c.conj().double());
-        Self { c0: a_, c1: b_, c2: c_ }
+        Self {
+            c0: a_,
+            c1: b_,
+            c2: c_,
+        }
     }
 
     /// f^e in the cyclotomic subgroup, variable time in the (public) exponent.

@@ -13,8 +13,14 @@ pub struct Fp2 {
 }
 
 impl Fp2 {
-    pub const ZERO: Self = Self { c0: Fp::ZERO, c1: Fp::ZERO };
-    pub const ONE: Self = Self { c0: Fp::ONE, c1: Fp::ZERO };
+    pub const ZERO: Self = Self {
+        c0: Fp::ZERO,
+        c1: Fp::ZERO,
+    };
+    pub const ONE: Self = Self {
+        c0: Fp::ONE,
+        c1: Fp::ZERO,
+    };
 
     #[inline(always)]
     pub const fn new(c0: Fp, c1: Fp) -> Self {
@@ -23,24 +29,39 @@ impl Fp2 {
 
     #[inline(always)]
     pub fn add(&self, b: &Self) -> Self {
-        Self { c0: self.c0.add(&b.c0), c1: self.c1.add(&b.c1) }
+        Self {
+            c0: self.c0.add(&b.c0),
+            c1: self.c1.add(&b.c1),
+        }
     }
     #[inline(always)]
     pub fn sub(&self, b: &Self) -> Self {
-        Self { c0: self.c0.sub(&b.c0), c1: self.c1.sub(&b.c1) }
+        Self {
+            c0: self.c0.sub(&b.c0),
+            c1: self.c1.sub(&b.c1),
+        }
     }
     #[inline(always)]
     pub fn double(&self) -> Self {
-        Self { c0: self.c0.double(), c1: self.c1.double() }
+        Self {
+            c0: self.c0.double(),
+            c1: self.c1.double(),
+        }
     }
     #[inline(always)]
     pub fn neg(&self) -> Self {
-        Self { c0: self.c0.neg(), c1: self.c1.neg() }
+        Self {
+            c0: self.c0.neg(),
+            c1: self.c1.neg(),
+        }
     }
     /// The conjugate c0 - c1*u (= the p-power Frobenius).
     #[inline(always)]
     pub fn conj(&self) -> Self {
-        Self { c0: self.c0, c1: self.c1.neg() }
+        Self {
+            c0: self.c0,
+            c1: self.c1.neg(),
+        }
     }
 
     /// Karatsuba: 3 Fp multiplications.
@@ -50,7 +71,10 @@ impl Fp2 {
         let v1 = self.c1.mul(&b.c1);
         let s = self.c0.add(&self.c1).mul(&b.c0.add(&b.c1));
         // c0 = v0 + alpha*v1 = v0 - 2 v1; c1 = (a0+a1)(b0+b1) - v0 - v1
-        Self { c0: v0.sub(&v1.double()), c1: s.sub(&v0).sub(&v1) }
+        Self {
+            c0: v0.sub(&v1.double()),
+            c1: s.sub(&v0).sub(&v1),
+        }
     }
 
     /// (a0 + a1 u)^2 = (a0 - a1)(a0 + 2 a1) - a0 a1 + 2 a0 a1 u: 2 Fp multiplications.
@@ -58,26 +82,38 @@ impl Fp2 {
     pub fn square(&self) -> Self {
         let ab = self.c0.mul(&self.c1);
         let t = self.c0.sub(&self.c1).mul(&self.c0.add(&self.c1.double()));
-        Self { c0: t.sub(&ab), c1: ab.double() }
+        Self {
+            c0: t.sub(&ab),
+            c1: ab.double(),
+        }
     }
 
     /// Multiplication by an Fp element.
     #[inline(always)]
     pub fn mul_fp(&self, b: &Fp) -> Self {
-        Self { c0: self.c0.mul(b), c1: self.c1.mul(b) }
+        Self {
+            c0: self.c0.mul(b),
+            c1: self.c1.mul(b),
+        }
     }
 
     /// Multiplication by u: (a0 + a1 u) u = -2 a1 + a0 u.
     #[inline(always)]
     pub fn mul_u(&self) -> Self {
-        Self { c0: self.c1.double().neg(), c1: self.c0 }
+        Self {
+            c0: self.c1.double().neg(),
+            c1: self.c0,
+        }
     }
 
     /// a^-1 = (a0 - a1 u) / (a0^2 + 2 a1^2); 0 maps to 0.
     pub fn invert(&self) -> Self {
         let n = self.c0.square().add(&self.c1.square().double());
         let ni = n.invert();
-        Self { c0: self.c0.mul(&ni), c1: self.c1.neg().mul(&ni) }
+        Self {
+            c0: self.c0.mul(&ni),
+            c1: self.c1.neg().mul(&ni),
+        }
     }
 
     pub fn is_zero(&self) -> Choice {
@@ -109,7 +145,10 @@ impl Fp2 {
         let c1 = Fp::from_be_bytes(b[..32].try_into().unwrap());
         let c0 = Fp::from_be_bytes(b[32..].try_into().unwrap());
         if bool::from(c0.is_some() & c1.is_some()) {
-            Some(Self { c0: c0.unwrap(), c1: c1.unwrap() })
+            Some(Self {
+                c0: c0.unwrap(),
+                c1: c1.unwrap(),
+            })
         } else {
             None
         }
@@ -124,7 +163,10 @@ impl ConstantTimeEq for Fp2 {
 
 impl ConditionallySelectable for Fp2 {
     fn conditional_select(a: &Self, b: &Self, c: Choice) -> Self {
-        Self { c0: Fp::conditional_select(&a.c0, &b.c0, c), c1: Fp::conditional_select(&a.c1, &b.c1, c) }
+        Self {
+            c0: Fp::conditional_select(&a.c0, &b.c0, c),
+            c1: Fp::conditional_select(&a.c1, &b.c1, c),
+        }
     }
 }
 

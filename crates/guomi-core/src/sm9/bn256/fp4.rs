@@ -11,29 +11,50 @@ pub struct Fp4 {
 }
 
 impl Fp4 {
-    pub const ZERO: Self = Self { c0: Fp2::ZERO, c1: Fp2::ZERO };
-    pub const ONE: Self = Self { c0: Fp2::ONE, c1: Fp2::ZERO };
+    pub const ZERO: Self = Self {
+        c0: Fp2::ZERO,
+        c1: Fp2::ZERO,
+    };
+    pub const ONE: Self = Self {
+        c0: Fp2::ONE,
+        c1: Fp2::ZERO,
+    };
 
     #[inline(always)]
     pub fn add(&self, b: &Self) -> Self {
-        Self { c0: self.c0.add(&b.c0), c1: self.c1.add(&b.c1) }
+        Self {
+            c0: self.c0.add(&b.c0),
+            c1: self.c1.add(&b.c1),
+        }
     }
     #[inline(always)]
     pub fn sub(&self, b: &Self) -> Self {
-        Self { c0: self.c0.sub(&b.c0), c1: self.c1.sub(&b.c1) }
+        Self {
+            c0: self.c0.sub(&b.c0),
+            c1: self.c1.sub(&b.c1),
+        }
     }
     #[inline(always)]
     pub fn double(&self) -> Self {
-        Self { c0: self.c0.double(), c1: self.c1.double() }
+        Self {
+            c0: self.c0.double(),
+            c1: self.c1.double(),
+        }
     }
     #[inline(always)]
     pub fn neg(&self) -> Self {
-        Self { c0: self.c0.neg(), c1: self.c1.neg() }
+        Self {
+            c0: self.c0.neg(),
+            c1: self.c1.neg(),
+        }
     }
     /// c0 - c1 v (conjugation of Fp4 over Fp2).
     #[inline(always)]
     pub fn conj(&self) -> Self {
-        Self { c0: self.c0, c1: self.c1.neg() }
+        Self {
+            c0: self.c0,
+            c1: self.c1.neg(),
+        }
     }
 
     /// Karatsuba: 3 Fp2 multiplications.
@@ -42,7 +63,10 @@ impl Fp4 {
         let v0 = self.c0.mul(&b.c0);
         let v1 = self.c1.mul(&b.c1);
         let s = self.c0.add(&self.c1).mul(&b.c0.add(&b.c1));
-        Self { c0: v0.add(&v1.mul_u()), c1: s.sub(&v0).sub(&v1) }
+        Self {
+            c0: v0.add(&v1.mul_u()),
+            c1: s.sub(&v0).sub(&v1),
+        }
     }
 
     /// 2 Fp2 multiplications: c0 = (a0 + a1)(a0 + u a1) - a0a1 - u a0a1, c1 = 2 a0 a1.
@@ -50,26 +74,38 @@ impl Fp4 {
     pub fn square(&self) -> Self {
         let ab = self.c0.mul(&self.c1);
         let t = self.c0.add(&self.c1).mul(&self.c0.add(&self.c1.mul_u()));
-        Self { c0: t.sub(&ab).sub(&ab.mul_u()), c1: ab.double() }
+        Self {
+            c0: t.sub(&ab).sub(&ab.mul_u()),
+            c1: ab.double(),
+        }
     }
 
     /// Multiplication by an Fp2 element.
     #[inline(always)]
     pub fn mul_fp2(&self, b: &Fp2) -> Self {
-        Self { c0: self.c0.mul(b), c1: self.c1.mul(b) }
+        Self {
+            c0: self.c0.mul(b),
+            c1: self.c1.mul(b),
+        }
     }
 
     /// Multiplication by v: (a0 + a1 v) v = u a1 + a0 v.
     #[inline(always)]
     pub fn mul_v(&self) -> Self {
-        Self { c0: self.c1.mul_u(), c1: self.c0 }
+        Self {
+            c0: self.c1.mul_u(),
+            c1: self.c0,
+        }
     }
 
     /// (a0 - a1 v) / (a0^2 - u a1^2).
     pub fn invert(&self) -> Self {
         let n = self.c0.square().sub(&self.c1.square().mul_u());
         let ni = n.invert();
-        Self { c0: self.c0.mul(&ni), c1: self.c1.neg().mul(&ni) }
+        Self {
+            c0: self.c0.mul(&ni),
+            c1: self.c1.neg().mul(&ni),
+        }
     }
 }
 
@@ -81,7 +117,10 @@ impl ConstantTimeEq for Fp4 {
 
 impl ConditionallySelectable for Fp4 {
     fn conditional_select(a: &Self, b: &Self, c: Choice) -> Self {
-        Self { c0: Fp2::conditional_select(&a.c0, &b.c0, c), c1: Fp2::conditional_select(&a.c1, &b.c1, c) }
+        Self {
+            c0: Fp2::conditional_select(&a.c0, &b.c0, c),
+            c1: Fp2::conditional_select(&a.c1, &b.c1, c),
+        }
     }
 }
 

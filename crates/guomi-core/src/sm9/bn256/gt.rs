@@ -18,7 +18,11 @@ fn window_table(g: &Fp12) -> [Fp12; 16] {
     let mut t = [Fp12::ONE; 16];
     t[1] = *g;
     for i in 2..16 {
-        t[i] = if i % 2 == 0 { t[i / 2].cyclotomic_square() } else { t[i - 1].mul(g) };
+        t[i] = if i % 2 == 0 {
+            t[i / 2].cyclotomic_square()
+        } else {
+            t[i - 1].mul(g)
+        };
     }
     t
 }
@@ -28,7 +32,11 @@ pub fn pow_ct(g: &Fp12, k: &[u64; 4]) -> Fp12 {
     let table = window_table(g);
     let mut r = Fp12::ONE;
     for i in (0..64).rev() {
-        r = r.cyclotomic_square().cyclotomic_square().cyclotomic_square().cyclotomic_square();
+        r = r
+            .cyclotomic_square()
+            .cyclotomic_square()
+            .cyclotomic_square()
+            .cyclotomic_square();
         let d = ((k[i / 16] >> ((i % 16) * 4)) & 15) as u8;
         r = r.mul(&select(&table, d));
     }
@@ -46,7 +54,11 @@ impl GtTable {
         let mut b = *g;
         for _ in 0..64 {
             tables.push(window_table(&b));
-            b = b.cyclotomic_square().cyclotomic_square().cyclotomic_square().cyclotomic_square();
+            b = b
+                .cyclotomic_square()
+                .cyclotomic_square()
+                .cyclotomic_square()
+                .cyclotomic_square();
         }
         Self { tables }
     }

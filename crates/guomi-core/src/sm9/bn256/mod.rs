@@ -140,7 +140,10 @@ pub const N: [u64; 4] = fp::Fn::MODULUS;
 /// g = u^((p-1)/6) (the untwist-Frobenius-twist map).
 pub fn g2_frobenius(q: &G2Affine) -> G2Affine {
     let c = fp12::frob_consts();
-    G2Affine { x: q.x.conj().mul(&c.twist_x), y: q.y.conj().mul(&c.twist_y) }
+    G2Affine {
+        x: q.x.conj().mul(&c.twist_x),
+        y: q.y.conj().mul(&c.twist_y),
+    }
 }
 
 /// Membership of G2: on the twist and [N]Q = O.

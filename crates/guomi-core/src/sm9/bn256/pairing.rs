@@ -10,11 +10,11 @@
 //! (b' = 5u), a line, scaled by w^3 and by factors in Fp2 (which the final
 //! exponentiation removes), has the sparse shape a + b yP v + c xP w^2.
 
+use super::curve::CurveParams;
 use super::fp::Fp;
 use super::fp12::Fp12;
 use super::fp2::Fp2;
 use super::{consts, g2_frobenius, G1Affine, G2Affine, G2Params, T};
-use super::curve::CurveParams;
 
 /// a = 6t + 2 = 0x2_4000_0000_0215_D93E (66 bits).
 const ATE: u128 = 6 * (T as u128) + 2;
@@ -104,7 +104,11 @@ fn double_step(t: &mut Proj) -> Line {
     let xx = x.square();
     let yz = y.mul(z);
     // line: (Y^2 - 3b'Z^2) + 2YZ yP v - 3X^2 xP w^2
-    let line = Line { a: yy.sub(&bzz3), b: yz.double(), c: xx.double().add(&xx).neg() };
+    let line = Line {
+        a: yy.sub(&bzz3),
+        b: yz.double(),
+        c: xx.double().add(&xx).neg(),
+    };
     // X3 = XY/2 (Y^2 - 9b'Z^2); Y3 = ((Y^2 + 9b'Z^2)/2)^2 - 27 b'^2 Z^4; Z3 = 2 Y^3 Z
     let x3 = x.mul(y).mul_fp(&inv2).mul(&yy.sub(&bzz9));
     let h = yy.add(&bzz9).mul_fp(&inv2);
@@ -122,7 +126,11 @@ fn add_step(t: &mut Proj, q: &G2Affine) -> Line {
     let theta = t.y.sub(&q.y.mul(&t.z));
     let lambda = t.x.sub(&q.x.mul(&t.z));
     // line: (theta xQ - lambda yQ) + lambda yP v - theta xP w^2
-    let line = Line { a: theta.mul(&q.x).sub(&lambda.mul(&q.y)), b: lambda, c: theta.neg() };
+    let line = Line {
+        a: theta.mul(&q.x).sub(&lambda.mul(&q.y)),
+        b: lambda,
+        c: theta.neg(),
+    };
     let c = theta.square();
     let d = lambda.square();
     let e = d.mul(&lambda);
@@ -143,8 +151,15 @@ impl G2Prepared {
     /// steps: the loop over the bits of a = 6t+2, then Q1 = pi(Q) and -Q2 = -pi^2(Q)).
     pub fn new(q: &G2Affine) -> Self {
         let mut lines = Vec::with_capacity(90);
-        let mut t = Proj { x: q.x, y: q.y, z: Fp2::ONE };
-        let qn = G2Affine { x: q.x, y: q.y.neg() };
+        let mut t = Proj {
+            x: q.x,
+            y: q.y,
+            z: Fp2::ONE,
+        };
+        let qn = G2Affine {
+            x: q.x,
+            y: q.y.neg(),
+        };
         for i in (0..naf_top(&ATE_NAF)).rev() {
             lines.push(double_step(&mut t));
             match ATE_NAF[i] {
@@ -155,7 +170,10 @@ impl G2Prepared {
         }
         let q1 = g2_frobenius(q);
         let q2 = g2_frobenius(&q1);
-        let q2n = G2Affine { x: q2.x, y: q2.y.neg() };
+        let q2n = G2Affine {
+            x: q2.x,
+            y: q2.y.neg(),
+        };
         lines.push(add_step(&mut t, &q1));
         lines.push(add_step(&mut t, &q2n));
         Self { lines }
@@ -230,9 +248,18 @@ pub fn final_exponentiation(f: &Fp12) -> Fp12 {
 #[cfg(test)]
 pub(crate) fn final_exponentiation_reference(f: &Fp12) -> Fp12 {
     const HARD: [u64; 12] = [
-        0xa9b2ada593152855, 0x44bf9d0fa74ddfb7, 0x83687ee0c6d9188c, 0xe0d49de3aa8a4748,
-        0x0da3d71bcdb13fe5, 0xa5782c82fdb6b0a1, 0x7c0ca02d9b0d8649, 0xba4cade09029e471,
-        0xdc53e586930846f1, 0xd62cd8fb7b497a0a, 0xf12fcad3b31fe2b0, 0x5c5e452404034e2a,
+        0xa9b2ada593152855,
+        0x44bf9d0fa74ddfb7,
+        0x83687ee0c6d9188c,
+        0xe0d49de3aa8a4748,
+        0x0da3d71bcdb13fe5,
+        0xa5782c82fdb6b0a1,
+        0x7c0ca02d9b0d8649,
+        0xba4cade09029e471,
+        0xdc53e586930846f1,
+        0xd62cd8fb7b497a0a,
+        0xf12fcad3b31fe2b0,
+        0x5c5e452404034e2a,
     ];
     let f1 = f.conj().mul(&f.invert());
     let f = f1.frobenius2().mul(&f1);

@@ -30,7 +30,12 @@ fn g1_group_law() {
     assert!(bool::from(p1().mul_ct(&N).is_identity()));
     let k = [5u64, 0, 0, 0];
     assert!(bool::from(p1().mul_ct(&k).ct_eq(&p1_table().mul(&k))));
-    let k = [0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321, 0x1111_2222_3333_4444, 0x0555_6666_7777_8888];
+    let k = [
+        0x1234_5678_9abc_def0,
+        0x0fed_cba9_8765_4321,
+        0x1111_2222_3333_4444,
+        0x0555_6666_7777_8888,
+    ];
     assert!(bool::from(p1().mul_ct(&k).ct_eq(&p1_table().mul(&k))));
 }
 
@@ -44,7 +49,12 @@ fn g2_group_law_and_frobenius() {
     let lhs = G2::from_affine(&g2_frobenius(&q));
     let rhs = p2().mul_ct(&pm);
     assert!(bool::from(lhs.ct_eq(&rhs)));
-    let k = [0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321, 0x1111_2222_3333_4444, 0x0555_6666_7777_8888];
+    let k = [
+        0x1234_5678_9abc_def0,
+        0x0fed_cba9_8765_4321,
+        0x1111_2222_3333_4444,
+        0x0555_6666_7777_8888,
+    ];
     assert!(bool::from(p2().mul_ct(&k).ct_eq(&p2_table().mul(&k))));
 }
 
@@ -86,7 +96,12 @@ fn fp12_ops() {
 
 #[test]
 fn bilinearity() {
-    let a = [0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321, 0x1111_2222_3333_4444, 0x0555_6666_7777_8888];
+    let a = [
+        0x1234_5678_9abc_def0,
+        0x0fed_cba9_8765_4321,
+        0x1111_2222_3333_4444,
+        0x0555_6666_7777_8888,
+    ];
     let b = [0xdead_beef, 0, 0, 0x0123];
     let p = consts().p1;
     let q = consts().p2;
