@@ -10,6 +10,7 @@ mod sm2;
 mod sm3;
 mod sm4;
 mod zuc;
+mod sm9;
 
 use pyo3::prelude::*;
 
@@ -33,5 +34,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(m, "sm4", sm4::register)?;
     add_submodule(m, "zuc", zuc::register)?;
     add_submodule(m, "sm2", sm2::register)?;
+    add_submodule(m, "sm9", sm9::register)?;
     Ok(())
 }

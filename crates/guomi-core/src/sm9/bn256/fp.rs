@@ -1,0 +1,387 @@
+//! Prime fields of the SM9 BN curve (GM/T 0044-2016 Part 1, Appendix A / Part 5 §A.1):
+//! the base field Fp and the scalar field Fn (n = N, the group order), both in Montgomery
+//! form with four 64-bit limbs (little-endian limb order), multiplied with CIOS
+//! (coarsely integrated operand scanning). Every operation runs in constant time: no
+//! branch or memory index depends on the values.
+
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+
+#[inline(always)]
+pub(crate) const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
+    let t = (a as u128)
+        .wrapping_add(b as u128)
+        .wrapping_add(carry as u128);
+    (t as u64, (t >> 64) as u64)
+}
+
+#[inline(always)]
+pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
+    // borrow is 0 or 1; the returned borrow is 0 or 1.
+    let t = (a as u128).wrapping_sub((b as u128).wrapping_add(borrow as u128));
+    (t as u64, ((t >> 64) as u64) & 1)
+}
+
+#[inline(always)]
+pub(crate) const fn mac(a: u64, b: u64, c: u64, carry: u64) -> (u64, u64) {
+    // a + b*c + carry never overflows 128 bits.
+    let t = ((b as u128).wrapping_mul(c as u128))
+        .wrapping_add(a as u128)
+        .wrapping_add(carry as u128);
+    (t as u64, (t >> 64) as u64)
+}
+
+/// Compares 4-limb little-endian integers: returns 1 if a < b (constant time).
+#[inline(always)]
+pub(crate) fn lt4(a: &[u64; 4], b: &[u64; 4]) -> Choice {
+    let (_, b0) = sbb(a[0], b[0], 0);
+    let (_, b1) = sbb(a[1], b[1], b0);
+    let (_, b2) = sbb(a[2], b[2], b1);
+    let (_, b3) = sbb(a[3], b[3], b2);
+    Choice::from(b3 as u8)
+}
+
+/// Big-endian 32 bytes to limbs.
+#[inline]
+pub(crate) fn limbs_from_be(b: &[u8; 32]) -> [u64; 4] {
+    let mut l = [0u64; 4];
+    for (i, limb) in l.iter_mut().enumerate() {
+        let off = 32 - 8 * (i + 1);
+        *limb = u64::from_be_bytes(b[off..off + 8].try_into().unwrap());
+    }
+    l
+}
+
+/// Limbs to big-endian 32 bytes.
+#[inline]
+pub(crate) fn limbs_to_be(l: &[u64; 4]) -> [u8; 32] {
+    let mut b = [0u8; 32];
+    for i in 0..4 {
+        let off = 32 - 8 * (i + 1);
+        b[off..off + 8].copy_from_slice(&l[i].to_be_bytes());
+    }
+    b
+}
+
+macro_rules! mont_field {
+    ($(#[$doc:meta])* $name:ident, modulus = $m:expr, r = $r:expr, r2 = $r2:expr, inv = $inv:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Default)]
+        pub struct $name(pub(crate) [u64; 4]);
+
+        impl $name {
+            /// The modulus, little-endian limbs.
+            pub const MODULUS: [u64; 4] = $m;
+            const R: [u64; 4] = $r;
+            const R2: [u64; 4] = $r2;
+            const INV: u64 = $inv;
+
+            /// 0.
+            pub const ZERO: Self = Self([0; 4]);
+            /// 1 (Montgomery form R mod m).
+            pub const ONE: Self = Self(Self::R);
+
+            /// Converts a canonical integer (< modulus, little-endian limbs) into the field.
+            #[inline]
+            pub fn from_raw(l: [u64; 4]) -> Self {
+                Self(l).mul(&Self(Self::R2))
+            }
+
+            /// The canonical integer of this element, little-endian limbs.
+            #[inline]
+            pub fn to_raw(&self) -> [u64; 4] {
+                Self::mont_reduce(&[self.0[0], self.0[1], self.0[2], self.0[3], 0, 0, 0, 0])
+            }
+
+            /// A small integer.
+            pub fn from_u64(v: u64) -> Self {
+                Self::from_raw([v, 0, 0, 0])
+            }
+
+            /// Parses 32 big-endian bytes; `None` (constant-time choice) if >= modulus.
+            pub fn from_be_bytes(b: &[u8; 32]) -> subtle::CtOption<Self> {
+                let l = limbs_from_be(b);
+                let ok = lt4(&l, &Self::MODULUS);
+                subtle::CtOption::new(Self::from_raw(l), ok)
+            }
+
+            /// Reduces 32 big-endian bytes modulo the modulus (the input may be >= modulus;
+            /// both moduli are above 2^255, so one subtraction suffices).
+            pub fn from_be_bytes_reduce(b: &[u8; 32]) -> Self {
+                let l = limbs_from_be(b);
+                Self::from_raw(Self::sub_mod_once(l))
+            }
+
+            #[inline(always)]
+            fn sub_mod_once(l: [u64; 4]) -> [u64; 4] {
+                let m = Self::MODULUS;
+                let (d0, b) = sbb(l[0], m[0], 0);
+                let (d1, b) = sbb(l[1], m[1], b);
+                let (d2, b) = sbb(l[2], m[2], b);
+                let (d3, b) = sbb(l[3], m[3], b);
+                let keep = 0u64.wrapping_sub(b); // all ones if l < m
+                [
+                    (l[0] & keep) | (d0 & !keep),
+                    (l[1] & keep) | (d1 & !keep),
+                    (l[2] & keep) | (d2 & !keep),
+                    (l[3] & keep) | (d3 & !keep),
+                ]
+            }
+
+            /// 32 big-endian bytes of the canonical integer.
+            pub fn to_be_bytes(&self) -> [u8; 32] {
+                limbs_to_be(&self.to_raw())
+            }
+
+            #[inline(always)]
+            fn mont_reduce(t: &[u64; 8]) -> [u64; 4] {
+                // Montgomery reduction of a 512-bit t < m * 2^256.
+                let m = Self::MODULUS;
+                let mut r = *t;
+                let mut carry2 = 0u64;
+                for i in 0..4 {
+                    let k = r[i].wrapping_mul(Self::INV);
+                    let (_, mut c) = mac(r[i], k, m[0], 0);
+                    for j in 1..4 {
+                        let (v, c2) = mac(r[i + j], k, m[j], c);
+                        r[i + j] = v;
+                        c = c2;
+                    }
+                    let (v, c2) = adc(r[i + 4], c, carry2);
+                    r[i + 4] = v;
+                    carry2 = c2;
+                }
+                Self::final_sub([r[4], r[5], r[6], r[7]], carry2)
+            }
+
+            /// Subtracts the modulus from (carry:l) if (carry:l) >= modulus.
+            #[inline(always)]
+            fn final_sub(l: [u64; 4], carry: u64) -> [u64; 4] {
+                let m = Self::MODULUS;
+                let (d0, b) = sbb(l[0], m[0], 0);
+                let (d1, b) = sbb(l[1], m[1], b);
+                let (d2, b) = sbb(l[2], m[2], b);
+                let (d3, b) = sbb(l[3], m[3], b);
+                let (_, b) = sbb(carry, 0, b);
+                let keep = 0u64.wrapping_sub(b);
+                [
+                    (l[0] & keep) | (d0 & !keep),
+                    (l[1] & keep) | (d1 & !keep),
+                    (l[2] & keep) | (d2 & !keep),
+                    (l[3] & keep) | (d3 & !keep),
+                ]
+            }
+
+            /// a + b.
+            #[inline(always)]
+            pub fn add(&self, b: &Self) -> Self {
+                let a = &self.0;
+                let b = &b.0;
+                let (s0, c) = adc(a[0], b[0], 0);
+                let (s1, c) = adc(a[1], b[1], c);
+                let (s2, c) = adc(a[2], b[2], c);
+                let (s3, c) = adc(a[3], b[3], c);
+                Self(Self::final_sub([s0, s1, s2, s3], c))
+            }
+
+            /// 2a.
+            #[inline(always)]
+            pub fn double(&self) -> Self {
+                self.add(self)
+            }
+
+            /// a - b.
+            #[inline(always)]
+            pub fn sub(&self, b: &Self) -> Self {
+                let a = &self.0;
+                let b = &b.0;
+                let m = Self::MODULUS;
+                let (d0, br) = sbb(a[0], b[0], 0);
+                let (d1, br) = sbb(a[1], b[1], br);
+                let (d2, br) = sbb(a[2], b[2], br);
+                let (d3, br) = sbb(a[3], b[3], br);
+                let mask = 0u64.wrapping_sub(br);
+                let (r0, c) = adc(d0, m[0] & mask, 0);
+                let (r1, c) = adc(d1, m[1] & mask, c);
+                let (r2, c) = adc(d2, m[2] & mask, c);
+                let (r3, _) = adc(d3, m[3] & mask, c);
+                Self([r0, r1, r2, r3])
+            }
+
+            /// -a.
+            #[inline(always)]
+            pub fn neg(&self) -> Self {
+                Self::ZERO.sub(self)
+            }
+
+            /// a * b (CIOS Montgomery multiplication).
+            #[inline(always)]
+            pub fn mul(&self, b: &Self) -> Self {
+                let a = &self.0;
+                let b = &b.0;
+                let m = Self::MODULUS;
+                let mut t = [0u64; 6];
+                for i in 0..4 {
+                    // t += a * b[i]
+                    let mut c = 0u64;
+                    for j in 0..4 {
+                        let (v, c2) = mac(t[j], a[j], b[i], c);
+                        t[j] = v;
+                        c = c2;
+                    }
+                    let (v, c2) = adc(t[4], c, 0);
+                    t[4] = v;
+                    t[5] = c2;
+                    // reduce one limb
+                    let k = t[0].wrapping_mul(Self::INV);
+                    let (_, mut c) = mac(t[0], k, m[0], 0);
+                    for j in 1..4 {
+                        let (v, c2) = mac(t[j], k, m[j], c);
+                        t[j - 1] = v;
+                        c = c2;
+                    }
+                    let (v, c2) = adc(t[4], c, 0);
+                    t[3] = v;
+                    t[4] = t[5].wrapping_add(c2);
+                }
+                Self(Self::final_sub([t[0], t[1], t[2], t[3]], t[4]))
+            }
+
+            /// a^2.
+            #[inline(always)]
+            pub fn square(&self) -> Self {
+                self.mul(self)
+            }
+
+            /// self^e for a public or secret exponent (fixed sequence of squarings and
+            /// multiplications with a masked select; constant time in e).
+            pub fn pow_ct(&self, e: &[u64; 4]) -> Self {
+                let mut table = [Self::ONE; 16];
+                for i in 1..16 {
+                    table[i] = table[i - 1].mul(self);
+                }
+                let mut r = Self::ONE;
+                for i in (0..64).rev() {
+                    for _ in 0..4 {
+                        r = r.square();
+                    }
+                    let d = ((e[i / 16] >> ((i % 16) * 4)) & 15) as u8;
+                    let mut s = Self::ZERO;
+                    for (j, t) in table.iter().enumerate() {
+                        s.conditional_assign(t, (j as u8).ct_eq(&d));
+                    }
+                    r = r.mul(&s);
+                }
+                r
+            }
+
+            /// a^-1 (Fermat, constant time); 0 maps to 0.
+            pub fn invert(&self) -> Self {
+                let m = Self::MODULUS;
+                let (e0, b) = sbb(m[0], 2, 0);
+                let (e1, b) = sbb(m[1], 0, b);
+                let (e2, b) = sbb(m[2], 0, b);
+                let (e3, _) = sbb(m[3], 0, b);
+                self.pow_ct(&[e0, e1, e2, e3])
+            }
+
+            /// 1 if zero.
+            #[inline]
+            pub fn is_zero(&self) -> Choice {
+                self.ct_eq(&Self::ZERO)
+            }
+        }
+
+        impl ConstantTimeEq for $name {
+            fn ct_eq(&self, o: &Self) -> Choice {
+                // Montgomery representatives are canonical (< modulus), so compare limbs.
+                self.0[0].ct_eq(&o.0[0]) & self.0[1].ct_eq(&o.0[1]) & self.0[2].ct_eq(&o.0[2]) & self.0[3].ct_eq(&o.0[3])
+            }
+        }
+
+        impl ConditionallySelectable for $name {
+            fn conditional_select(a: &Self, b: &Self, c: Choice) -> Self {
+                Self([
+                    u64::conditional_select(&a.0[0], &b.0[0], c),
+                    u64::conditional_select(&a.0[1], &b.0[1], c),
+                    u64::conditional_select(&a.0[2], &b.0[2], c),
+                    u64::conditional_select(&a.0[3], &b.0[3], c),
+                ])
+            }
+        }
+
+        impl PartialEq for $name {
+            fn eq(&self, o: &Self) -> bool {
+                bool::from(self.ct_eq(o))
+            }
+        }
+        impl Eq for $name {}
+
+        impl core::fmt::Debug for $name {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                // Field elements may be secret; print nothing of the value.
+                f.write_str(concat!(stringify!($name), "(..)"))
+            }
+        }
+
+        impl zeroize::Zeroize for $name {
+            fn zeroize(&mut self) {
+                self.0.zeroize();
+            }
+        }
+    };
+}
+
+mont_field!(
+    /// An element of Fp, p = B6400000 02A3A6F1 D603AB4F F58EC745 21F2934B 1A7AEEDB E56F9B27 E351457D
+    /// (GM/T 0044-2016 Part 1 Appendix A: the base field of the SM9 curve).
+    Fp,
+    modulus = [0xe56f9b27e351457d, 0x21f2934b1a7aeedb, 0xd603ab4ff58ec745, 0xb640000002a3a6f1],
+    r = [0x1a9064d81caeba83, 0xde0d6cb4e5851124, 0x29fc54b00a7138ba, 0x49bffffffd5c590e],
+    r2 = [0x27dea312b417e2d2, 0x88f8105fae1a5d3f, 0xe479b522d6706e7b, 0x2ea795a656f62fbd],
+    inv = 0x892bc42c2f2ee42b
+);
+
+mont_field!(
+    /// An element of Fn (scalars), N = B6400000 02A3A6F1 D603AB4F F58EC744 49F2934B 18EA8BEE E56EE19C D69ECF25
+    /// (GM/T 0044-2016 Part 1 Appendix A: the order of G1, G2 and GT).
+    Fn,
+    modulus = [0xe56ee19cd69ecf25, 0x49f2934b18ea8bee, 0xd603ab4ff58ec744, 0xb640000002a3a6f1],
+    r = [0x1a911e63296130db, 0xb60d6cb4e7157411, 0x29fc54b00a7138bb, 0x49bffffffd5c590e],
+    r2 = [0x7598cd79cd750c35, 0xe4a08110bb6daeab, 0xbfee4bae7d78a1f9, 0x8894f5d163695d0e],
+    inv = 0x1d02662351974b53
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fp_basic() {
+        let a = Fp::from_u64(7);
+        let b = Fp::from_u64(9);
+        assert_eq!(a.mul(&b), Fp::from_u64(63));
+        assert_eq!(a.sub(&b).add(&b), a);
+        assert_eq!(a.mul(&a.invert()), Fp::ONE);
+        let m1 = Fp::ZERO.sub(&Fp::ONE);
+        assert_eq!(
+            m1.to_raw(),
+            [
+                Fp::MODULUS[0] - 1,
+                Fp::MODULUS[1],
+                Fp::MODULUS[2],
+                Fp::MODULUS[3]
+            ]
+        );
+        assert_eq!(m1.square(), Fp::ONE);
+        let x = Fp::from_raw([
+            0x1234567890abcdef,
+            0xfedcba0987654321,
+            0x1111111111111111,
+            0x0abcdef012345678,
+        ]);
+        assert_eq!(x.mul(&x.invert()), Fp::ONE);
+        assert_eq!(Fp::from_be_bytes(&x.to_be_bytes()).unwrap(), x);
+        let n = Fn::from_raw([3, 0, 0, 0]);
+        assert_eq!(n.mul(&n.invert()), Fn::ONE);
+    }
+}

@@ -1,0 +1,178 @@
+//! Fp2 = Fp[u] / (u^2 - alpha), alpha = -2 (GM/T 0044-2016 Part 1 §A.1: the 1-2-4-12 tower).
+//! An element is c0 + c1*u. In byte strings the standard prints the high coefficient
+//! first: c1 || c0.
+
+use super::fp::Fp;
+use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+
+/// An element c0 + c1*u of Fp2.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Fp2 {
+    pub(crate) c0: Fp,
+    pub(crate) c1: Fp,
+}
+
+impl Fp2 {
+    pub const ZERO: Self = Self {
+        c0: Fp::ZERO,
+        c1: Fp::ZERO,
+    };
+    pub const ONE: Self = Self {
+        c0: Fp::ONE,
+        c1: Fp::ZERO,
+    };
+
+    #[inline(always)]
+    pub const fn new(c0: Fp, c1: Fp) -> Self {
+        Self { c0, c1 }
+    }
+
+    #[inline(always)]
+    pub fn add(&self, b: &Self) -> Self {
+        Self {
+            c0: self.c0.add(&b.c0),
+            c1: self.c1.add(&b.c1),
+        }
+    }
+    #[inline(always)]
+    pub fn sub(&self, b: &Self) -> Self {
+        Self {
+            c0: self.c0.sub(&b.c0),
+            c1: self.c1.sub(&b.c1),
+        }
+    }
+    #[inline(always)]
+    pub fn double(&self) -> Self {
+        Self {
+            c0: self.c0.double(),
+            c1: self.c1.double(),
+        }
+    }
+    #[inline(always)]
+    pub fn neg(&self) -> Self {
+        Self {
+            c0: self.c0.neg(),
+            c1: self.c1.neg(),
+        }
+    }
+    /// The conjugate c0 - c1*u (= the p-power Frobenius).
+    #[inline(always)]
+    pub fn conj(&self) -> Self {
+        Self {
+            c0: self.c0,
+            c1: self.c1.neg(),
+        }
+    }
+
+    /// Karatsuba: 3 Fp multiplications.
+    #[inline(always)]
+    pub fn mul(&self, b: &Self) -> Self {
+        let v0 = self.c0.mul(&b.c0);
+        let v1 = self.c1.mul(&b.c1);
+        let s = self.c0.add(&self.c1).mul(&b.c0.add(&b.c1));
+        // c0 = v0 + alpha*v1 = v0 - 2 v1; c1 = (a0+a1)(b0+b1) - v0 - v1
+        Self {
+            c0: v0.sub(&v1.double()),
+            c1: s.sub(&v0).sub(&v1),
+        }
+    }
+
+    /// (a0 + a1 u)^2 = (a0 - a1)(a0 + 2 a1) - a0 a1 + 2 a0 a1 u: 2 Fp multiplications.
+    #[inline(always)]
+    pub fn square(&self) -> Self {
+        let ab = self.c0.mul(&self.c1);
+        let t = self.c0.sub(&self.c1).mul(&self.c0.add(&self.c1.double()));
+        Self {
+            c0: t.sub(&ab),
+            c1: ab.double(),
+        }
+    }
+
+    /// Multiplication by an Fp element.
+    #[inline(always)]
+    pub fn mul_fp(&self, b: &Fp) -> Self {
+        Self {
+            c0: self.c0.mul(b),
+            c1: self.c1.mul(b),
+        }
+    }
+
+    /// Multiplication by u: (a0 + a1 u) u = -2 a1 + a0 u.
+    #[inline(always)]
+    pub fn mul_u(&self) -> Self {
+        Self {
+            c0: self.c1.double().neg(),
+            c1: self.c0,
+        }
+    }
+
+    /// a^-1 = (a0 - a1 u) / (a0^2 + 2 a1^2); 0 maps to 0.
+    pub fn invert(&self) -> Self {
+        let n = self.c0.square().add(&self.c1.square().double());
+        let ni = n.invert();
+        Self {
+            c0: self.c0.mul(&ni),
+            c1: self.c1.neg().mul(&ni),
+        }
+    }
+
+    pub fn is_zero(&self) -> Choice {
+        self.c0.is_zero() & self.c1.is_zero()
+    }
+
+    /// self^e, e little-endian limbs of any length (variable time in e: public exponents).
+    pub fn pow_vartime(&self, e: &[u64]) -> Self {
+        let mut r = Self::ONE;
+        for i in (0..e.len() * 64).rev() {
+            r = r.square();
+            if (e[i / 64] >> (i % 64)) & 1 == 1 {
+                r = r.mul(self);
+            }
+        }
+        r
+    }
+
+    /// 64 bytes, c1 || c0 (the standard's order).
+    pub fn to_bytes(&self) -> [u8; 64] {
+        let mut o = [0u8; 64];
+        o[..32].copy_from_slice(&self.c1.to_be_bytes());
+        o[32..].copy_from_slice(&self.c0.to_be_bytes());
+        o
+    }
+
+    /// Parses c1 || c0; `None` if a coordinate is not below p.
+    pub fn from_bytes(b: &[u8; 64]) -> Option<Self> {
+        let c1 = Fp::from_be_bytes(b[..32].try_into().unwrap());
+        let c0 = Fp::from_be_bytes(b[32..].try_into().unwrap());
+        if bool::from(c0.is_some() & c1.is_some()) {
+            Some(Self {
+                c0: c0.unwrap(),
+                c1: c1.unwrap(),
+            })
+        } else {
+            None
+        }
+    }
+}
+
+impl ConstantTimeEq for Fp2 {
+    fn ct_eq(&self, o: &Self) -> Choice {
+        self.c0.ct_eq(&o.c0) & self.c1.ct_eq(&o.c1)
+    }
+}
+
+impl ConditionallySelectable for Fp2 {
+    fn conditional_select(a: &Self, b: &Self, c: Choice) -> Self {
+        Self {
+            c0: Fp::conditional_select(&a.c0, &b.c0, c),
+            c1: Fp::conditional_select(&a.c1, &b.c1, c),
+        }
+    }
+}
+
+impl zeroize::Zeroize for Fp2 {
+    fn zeroize(&mut self) {
+        self.c0.zeroize();
+        self.c1.zeroize();
+    }
+}

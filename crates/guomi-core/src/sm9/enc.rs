@@ -1,0 +1,267 @@
+//! SM9 public-key encryption with the KDF-based stream cipher (GM/T 0044-2016 Part 4
+//! §7.2 A1-A8, §7.3 B1-B5) and key encapsulation (Part 4 §6.2/§6.3).
+//!
+//! Raw ciphertext: C1 (64 bytes, x || y) || C3 (32) || C2 (len(M)), the order of
+//! GB/T 38635.2 and the standard's example. DER: GmSSL's
+//! SM9Cipher ::= SEQUENCE { EnType INTEGER (0 = KDF stream), C1 BIT STRING (04 || x || y),
+//! C3 OCTET STRING, CipherText OCTET STRING }.
+//!
+//! The block-cipher (SM4) variant is not implemented here; `EnType` is checked so that
+//! it can be added.
+
+use super::bn256::fp::Fn;
+use super::bn256::pairing::pairing_prepared;
+use super::bn256::G1Affine;
+use super::encoding::{
+    der_bit_string, der_sequence, der_small_int, der_tlv, g1_from_bytes, g1_to_bytes, g1_to_xy,
+    DerReader,
+};
+use super::keys::{random_scalar, EncMasterPublicKey, EncUserKey, HID_ENCRYPT};
+use crate::error::{Error, Result};
+use crate::sm3::{kdf::kdf_into, Sm3};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// EnType of the KDF stream cipher in GmSSL's SM9Cipher.
+pub const ENC_TYPE_XOR: u8 = 0;
+
+/// An SM9 ciphertext (KDF stream cipher).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ciphertext {
+    /// C1 = [r] Q_B.
+    pub c1: [u8; 64],
+    /// C3 = MAC(K2, C2) = SM3(C2 || K2).
+    pub c3: [u8; 32],
+    /// C2 = M xor K1.
+    pub c2: Vec<u8>,
+}
+
+impl Ciphertext {
+    /// C1 (x || y) || C3 || C2.
+    pub fn to_raw(&self) -> Vec<u8> {
+        let mut o = Vec::with_capacity(96 + self.c2.len());
+        o.extend_from_slice(&self.c1);
+        o.extend_from_slice(&self.c3);
+        o.extend_from_slice(&self.c2);
+        o
+    }
+
+    /// Parses C1 (64) || C3 (32) || C2.
+    pub fn from_raw(b: &[u8]) -> Result<Self> {
+        if b.len() < 96 {
+            return Err(Error::DecryptionFailed);
+        }
+        Ok(Self {
+            c1: b[..64].try_into().unwrap(),
+            c3: b[64..96].try_into().unwrap(),
+            c2: b[96..].to_vec(),
+        })
+    }
+
+    /// GmSSL's DER SM9Cipher.
+    pub fn to_der(&self) -> Vec<u8> {
+        let mut items = Vec::with_capacity(self.c2.len() + 120);
+        der_small_int(&mut items, ENC_TYPE_XOR);
+        let mut c1 = [0u8; 65];
+        c1[0] = 4;
+        c1[1..].copy_from_slice(&self.c1);
+        der_bit_string(&mut items, &c1);
+        der_tlv(&mut items, 0x04, &self.c3);
+        der_tlv(&mut items, 0x04, &self.c2);
+        der_sequence(&items)
+    }
+
+    /// Parses the DER SM9Cipher (EnType must be 0, the KDF stream cipher).
+    pub fn from_der(b: &[u8]) -> Result<Self> {
+        let mut outer = DerReader::new(b);
+        let seq = outer.read(0x30)?;
+        outer.finish()?;
+        let mut r = DerReader::new(seq);
+        let en_type = r.read_small_int()?;
+        let c1 = r.read_bit_string()?;
+        let c3 = r.read(0x04)?;
+        let c2 = r.read(0x04)?;
+        r.finish()?;
+        if en_type != ENC_TYPE_XOR {
+            return Err(Error::UnsupportedFormat(
+                "SM9 ciphertext EnType is not 0 (KDF stream cipher)",
+            ));
+        }
+        if c1.len() != 65 || c1[0] != 4 || c3.len() != 32 {
+            return Err(Error::UnsupportedFormat(
+                "SM9 ciphertext: C1 must be 04 || x || y and C3 32 bytes",
+            ));
+        }
+        Ok(Self {
+            c1: c1[1..].try_into().unwrap(),
+            c3: c3.try_into().unwrap(),
+            c2: c2.to_vec(),
+        })
+    }
+}
+
+fn kdf_input(c1: &[u8; 64], w: &[u8; 384], id: &[u8]) -> Vec<u8> {
+    let mut z = Vec::with_capacity(64 + 384 + id.len());
+    z.extend_from_slice(c1);
+    z.extend_from_slice(w);
+    z.extend_from_slice(id);
+    z
+}
+
+fn mac(k2: &[u8], c2: &[u8]) -> [u8; 32] {
+    let mut h = Sm3::new();
+    h.update(c2);
+    h.update(k2);
+    h.finalize()
+}
+
+impl EncMasterPublicKey {
+    /// Encrypts `msg` to `user_id` (Part 4 §7.2) with r from the OS CSPRNG.
+    pub fn encrypt(&self, msg: &[u8], user_id: &[u8]) -> Result<Ciphertext> {
+        loop {
+            let mut r = random_scalar()?;
+            let out = self.encrypt_with_r(msg, user_id, &r)?;
+            r.zeroize();
+            if let Some(c) = out {
+                return Ok(c);
+            }
+        }
+    }
+
+    /// Encryption with a given r (known-answer tests). `Ok(None)`: K1 was all zero (A6:
+    /// pick another r).
+    #[doc(hidden)]
+    pub fn encrypt_with_r(&self, msg: &[u8], user_id: &[u8], r: &Fn) -> Result<Option<Ciphertext>> {
+        // A1: Q_B = [H1(ID_B || hid, N)] P1 + Ppub-e.
+        let qb = self.q_of(user_id, HID_ENCRYPT)?;
+        // A3: C1 = [r] Q_B.
+        let c1 = qb
+            .mul_ct(&r.to_raw())
+            .to_affine()
+            .ok_or(Error::InvalidKey("C1 is the point at infinity"))?;
+        let c1 = g1_to_xy(&c1);
+        // A4, A5: w = g^r, g = e(Ppub-e, P2) from the key's cache.
+        let mut w = self.g().1.pow(&r.to_raw()).to_bytes();
+        // A6: K = KDF(C1 || w || ID_B, mlen + 32); C2 = M xor K1.
+        let mut z = kdf_input(&c1, &w, user_id);
+        w.zeroize();
+        let mut k = vec![0u8; msg.len() + 32];
+        kdf_into(&z, &mut k);
+        z.zeroize();
+        let (k1, k2) = k.split_at(msg.len());
+        if !msg.is_empty() && k1.iter().all(|&b| b == 0) {
+            k.zeroize();
+            return Ok(None);
+        }
+        let c2: Vec<u8> = msg.iter().zip(k1).map(|(m, k)| m ^ k).collect();
+        // A7: C3 = MAC(K2, C2).
+        let c3 = mac(k2, &c2);
+        k.zeroize();
+        Ok(Some(Ciphertext { c1, c3, c2 }))
+    }
+
+    /// Key encapsulation (Part 4 §6.2): returns (K, C) with C = 04 || x || y (65 bytes).
+    pub fn encapsulate(&self, user_id: &[u8], key_length: usize) -> Result<(Vec<u8>, [u8; 65])> {
+        if key_length == 0 {
+            return Err(Error::InvalidValue("key_length must be at least 1"));
+        }
+        loop {
+            let mut r = random_scalar()?;
+            let out = self.encapsulate_with_r(user_id, key_length, &r)?;
+            r.zeroize();
+            if let Some(kc) = out {
+                return Ok(kc);
+            }
+        }
+    }
+
+    /// Encapsulation with a given r. `Ok(None)`: K was all zero (pick another r).
+    #[doc(hidden)]
+    pub fn encapsulate_with_r(
+        &self,
+        user_id: &[u8],
+        key_length: usize,
+        r: &Fn,
+    ) -> Result<Option<(Vec<u8>, [u8; 65])>> {
+        // A1-A3: C = [r] Q_B.
+        let qb = self.q_of(user_id, HID_ENCRYPT)?;
+        let c = qb
+            .mul_ct(&r.to_raw())
+            .to_affine()
+            .ok_or(Error::InvalidKey("C is the point at infinity"))?;
+        // A4, A5: w = g^r.
+        let mut w = self.g().1.pow(&r.to_raw()).to_bytes();
+        // A6: K = KDF(C || w || ID_B, klen), not all zero.
+        let mut z = kdf_input(&g1_to_xy(&c), &w, user_id);
+        w.zeroize();
+        let mut k = vec![0u8; key_length];
+        kdf_into(&z, &mut k);
+        z.zeroize();
+        if k.iter().all(|&b| b == 0) {
+            return Ok(None);
+        }
+        Ok(Some((k, g1_to_bytes(&c))))
+    }
+}
+
+impl EncUserKey {
+    fn w_of(&self, c1: &G1Affine) -> [u8; 384] {
+        // B2: w' = e(C1, de_B), de_B's lines prepared in the key.
+        pairing_prepared(c1, self.lines()).to_bytes()
+    }
+
+    /// Decrypts (Part 4 §7.3). Every failure is the same opaque `DecryptionFailed`.
+    pub fn decrypt(&self, ct: &Ciphertext) -> Result<Vec<u8>> {
+        // B1: C1 in G1.
+        let c1 = g1_from_bytes(&ct.c1, "C1").map_err(|_| Error::DecryptionFailed)?;
+        let mut w = self.w_of(&c1);
+        // B3: K' = KDF(C1 || w' || ID_B, mlen + 32); M' = C2 xor K1'.
+        let mut z = kdf_input(&ct.c1, &w, &self.id);
+        w.zeroize();
+        let mut k = vec![0u8; ct.c2.len() + 32];
+        kdf_into(&z, &mut k);
+        z.zeroize();
+        let (k1, k2) = k.split_at(ct.c2.len());
+        let k1_zero = !ct.c2.is_empty() && k1.iter().all(|&b| b == 0);
+        // B4: u = MAC(K2', C2) == C3, in constant time.
+        let u = mac(k2, &ct.c2);
+        let ok = bool::from(u.ct_eq(&ct.c3)) & !k1_zero;
+        let m: Vec<u8> = if ok {
+            ct.c2.iter().zip(k1).map(|(c, k)| c ^ k).collect()
+        } else {
+            Vec::new()
+        };
+        k.zeroize();
+        if ok {
+            Ok(m)
+        } else {
+            Err(Error::DecryptionFailed)
+        }
+    }
+
+    /// Decrypts a raw C1 || C3 || C2 ciphertext.
+    pub fn decrypt_raw(&self, b: &[u8]) -> Result<Vec<u8>> {
+        self.decrypt(&Ciphertext::from_raw(b)?)
+    }
+
+    /// Key decapsulation (Part 4 §6.3): C is 04 || x || y (65 bytes) or x || y (64).
+    /// Every failure is `DecryptionFailed`.
+    pub fn decapsulate(&self, c: &[u8], key_length: usize) -> Result<Vec<u8>> {
+        if key_length == 0 {
+            return Err(Error::InvalidValue("key_length must be at least 1"));
+        }
+        // B1: C in G1.
+        let cp = g1_from_bytes(c, "C").map_err(|_| Error::DecryptionFailed)?;
+        // B2, B3: w' = e(C, de_B); K' = KDF(C || w' || ID_B, klen), not all zero.
+        let mut w = self.w_of(&cp);
+        let mut z = kdf_input(&g1_to_xy(&cp), &w, &self.id);
+        w.zeroize();
+        let mut k = vec![0u8; key_length];
+        kdf_into(&z, &mut k);
+        z.zeroize();
+        if k.iter().all(|&b| b == 0) {
+            return Err(Error::DecryptionFailed);
+        }
+        Ok(k)
+    }
+}
