@@ -1,9 +1,7 @@
 # Type stubs for the compiled module guomi._native (crates/guomi-python).
 # One section per submodule; the public, documented API is in the guomi.* modules.
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Optional, Union
-from collections.abc import Iterable
-from typing import Optional, Sequence, Union
 
 _Bytes = Union[bytes, bytearray, memoryview]
 
@@ -198,7 +196,6 @@ class zuc:
         def update(self, data: _Bytes) -> bytes: ...
         def keystream(self, nbytes: int) -> bytes: ...
         def finalize(self) -> bytes: ...
-
     class EEA3:
         def __init__(self, key: _Bytes, *, allow_keystream_reuse: bool = False) -> None: ...
         def encrypt(
@@ -224,7 +221,6 @@ class zuc:
         def used_count(self) -> int: ...
         @property
         def allow_keystream_reuse(self) -> bool: ...
-
     @staticmethod
     def keystream(key: _Bytes, iv: _Bytes, words: int) -> bytes: ...
     @staticmethod
@@ -237,7 +233,6 @@ class zuc:
         direction: int,
         data: _Bytes,
         *,
-        length_bits: Optional[int] = None,
         length_bits: int | None = None,
     ) -> bytes: ...
     @staticmethod
@@ -248,7 +243,6 @@ class zuc:
         direction: int,
         data: _Bytes,
         *,
-        length_bits: Optional[int] = None,
         length_bits: int | None = None,
     ) -> bytes: ...
     @staticmethod
@@ -282,17 +276,13 @@ class zuc:
     ) -> bool: ...
     @staticmethod
     def eea3_many(
-        items: Sequence[tuple[_Bytes, int, int, int, _Bytes]], *, threads: Optional[int] = None
-    ) -> list[bytes]: ...
-    @staticmethod
-    def eia3_many(
-        items: Sequence[tuple[_Bytes, int, int, int, _Bytes]], *, threads: Optional[int] = None
         items: Iterable[tuple[_Bytes, int, int, int, _Bytes]], *, threads: int | None = None
     ) -> list[bytes]: ...
     @staticmethod
     def eia3_many(
         items: Iterable[tuple[_Bytes, int, int, int, _Bytes]], *, threads: int | None = None
     ) -> list[bytes]: ...
+
 class sm2:
     DEFAULT_UID: bytes
     class PublicKey:
@@ -384,6 +374,7 @@ class sm2:
     ) -> bytes: ...
     @staticmethod
     def verify_many(items: Sequence[tuple[sm2.PublicKey, _Bytes, _Bytes, _Bytes]], threads: Optional[int] = None) -> list[bool]: ...
+
 class sm9:
     HID_SIGN: int
     HID_EXCHANGE: int
@@ -467,3 +458,4 @@ class sm9:
     def ciphertext_to_der(ciphertext: _Bytes) -> bytes: ...
     @staticmethod
     def ciphertext_from_der(ciphertext: _Bytes) -> bytes: ...
+
