@@ -13,7 +13,8 @@
 from __future__ import annotations
 
 import os
-from typing import IO, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import IO, Optional, Union
 
 from guomi._native import sm3 as _sm3
 
@@ -45,14 +46,11 @@ HMAC = _sm3.HMAC
 BytesLike = Union[bytes, bytearray, memoryview]
 
 
-def hash(data: BytesLike) -> bytes:  # noqa: A001 - the natural name in this namespace
-    """SM3 digest (32 bytes) of ``data``."""
-    return _sm3.hash(data)
-
-
-def new(data: Optional[BytesLike] = None) -> SM3:
-    """A new :mod:`hashlib`-style SM3 object, optionally fed ``data``."""
-    return _sm3.SM3(data)
+#: ``hash(data) -> bytes``: the SM3 digest (32 bytes) of ``data``. (The native function
+#: itself: no Python frame in between.)
+hash = _sm3.hash
+#: ``new(data=None) -> SM3``: a new :mod:`hashlib`-style SM3 object, optionally fed ``data``.
+new = _sm3.SM3
 
 
 def hash_many(messages: Sequence[BytesLike], *, threads: Optional[int] = None) -> list[bytes]:
@@ -67,7 +65,7 @@ def hash_many(messages: Sequence[BytesLike], *, threads: Optional[int] = None) -
     return _sm3.hash_many(list(messages), threads)
 
 
-def hash_file(file: Union[str, "os.PathLike[str]", IO[bytes]], *, chunk_size: int = 1 << 20) -> bytes:
+def hash_file(file: Union[str, os.PathLike[str], IO[bytes]], *, chunk_size: int = 1 << 20) -> bytes:
     """SM3 of a file, in constant memory.
 
     ``file`` is a path (read by the Rust core without the GIL) or a binary file object
@@ -83,9 +81,8 @@ def hash_file(file: Union[str, "os.PathLike[str]", IO[bytes]], *, chunk_size: in
         h.update(chunk)
 
 
-def hmac(key: BytesLike, data: BytesLike) -> bytes:
-    """HMAC-SM3 tag (32 bytes) of ``data`` under ``key``."""
-    return _sm3.hmac(key, data)
+#: ``hmac(key, data) -> bytes``: the HMAC-SM3 tag (32 bytes) of ``data`` under ``key``.
+hmac = _sm3.hmac
 
 
 def kdf(z: BytesLike, length: int) -> bytes:

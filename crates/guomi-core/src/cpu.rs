@@ -51,7 +51,9 @@ impl Backend {
             "portable" => Ok(Backend::Portable),
             "avx2" => Ok(Backend::Avx2),
             "avx512" => Ok(Backend::Avx512),
-            _ => Err(Error::UnsupportedBackend("unknown backend: expected portable, avx2 or avx512")),
+            _ => Err(Error::UnsupportedBackend(
+                "unknown backend: expected portable, avx2 or avx512",
+            )),
         }
     }
 
@@ -104,7 +106,11 @@ fn detect() -> Backend {
 
 /// Every backend this CPU supports, lowest first.
 pub fn available() -> Vec<Backend> {
-    Backend::ALL.iter().copied().filter(|b| b.is_supported()).collect()
+    Backend::ALL
+        .iter()
+        .copied()
+        .filter(|b| b.is_supported())
+        .collect()
 }
 
 const AUTO: u8 = u8::MAX;
@@ -134,7 +140,9 @@ pub fn check_env() -> Result<()> {
             if b.is_supported() {
                 Ok(())
             } else {
-                Err(Error::UnsupportedBackend("GUOMI_BACKEND names a backend this CPU does not support"))
+                Err(Error::UnsupportedBackend(
+                    "GUOMI_BACKEND names a backend this CPU does not support",
+                ))
             }
         }
         _ => Ok(()),
@@ -159,7 +167,11 @@ pub fn force(backend: Option<Backend>) -> Result<()> {
     match backend {
         None => FORCED.store(AUTO, Ordering::Relaxed),
         Some(b) if b.is_supported() => FORCED.store(b as u8, Ordering::Relaxed),
-        Some(_) => return Err(Error::UnsupportedBackend("this CPU does not support the requested backend")),
+        Some(_) => {
+            return Err(Error::UnsupportedBackend(
+                "this CPU does not support the requested backend",
+            ))
+        }
     }
     Ok(())
 }
@@ -169,7 +181,11 @@ pub fn force(backend: Option<Backend>) -> Result<()> {
 /// # Panics
 /// If the CPU does not support `backend` (this is a test helper).
 pub fn with_backend<T>(backend: Backend, f: impl FnOnce() -> T) -> T {
-    assert!(backend.is_supported(), "backend {} not supported on this CPU", backend.name());
+    assert!(
+        backend.is_supported(),
+        "backend {} not supported on this CPU",
+        backend.name()
+    );
     struct Restore(Option<Backend>);
     impl Drop for Restore {
         fn drop(&mut self) {
@@ -197,7 +213,9 @@ mod tests {
     #[test]
     fn thread_override_restores() {
         let before = active();
-        with_backend(Backend::Portable, || assert_eq!(active(), Backend::Portable));
+        with_backend(Backend::Portable, || {
+            assert_eq!(active(), Backend::Portable)
+        });
         assert_eq!(active(), before);
     }
 }

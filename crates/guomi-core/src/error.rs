@@ -45,7 +45,11 @@ pub type Result<T> = core::result::Result<T, Error>;
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::InvalidLength { what, expected, got } => {
+            Error::InvalidLength {
+                what,
+                expected,
+                got,
+            } => {
                 write!(f, "{what} must be {expected}, got {got} bytes")
             }
             Error::InvalidValue(msg) => f.write_str(msg),
@@ -55,7 +59,9 @@ impl fmt::Display for Error {
             Error::InvalidKey(msg) => f.write_str(msg),
             Error::InvalidSignature => f.write_str("invalid signature"),
             Error::UnsupportedFormat(msg) => f.write_str(msg),
-            Error::KeystreamReuse => f.write_str("keystream reuse: this key and IV were already used"),
+            Error::KeystreamReuse => {
+                f.write_str("keystream reuse: this key and IV were already used")
+            }
             Error::AlreadyFinalized => f.write_str("object already finalized"),
             Error::Random => f.write_str("the operating system's random number generator failed"),
             Error::UnsupportedBackend(msg) => f.write_str(msg),
@@ -66,10 +72,19 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Checks `data.len()` against an exact length.
-pub fn expect_len(what: &'static str, expected: &'static str, want: usize, data: &[u8]) -> Result<()> {
+pub fn expect_len(
+    what: &'static str,
+    expected: &'static str,
+    want: usize,
+    data: &[u8],
+) -> Result<()> {
     if data.len() == want {
         Ok(())
     } else {
-        Err(Error::InvalidLength { what, expected, got: data.len() })
+        Err(Error::InvalidLength {
+            what,
+            expected,
+            got: data.len(),
+        })
     }
 }

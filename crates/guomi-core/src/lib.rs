@@ -5,12 +5,14 @@
 //! * ZUC stream cipher (GM/T 0001-2012, 3GPP 128-EEA3/EIA3, ZUC-256).
 //! * SM2 elliptic-curve signatures, encryption and key exchange (GB/T 32918).
 //! * SM9 identity-based cryptography over a BN curve (GM/T 0044-2016).
+//! * [`envelope`]: a versioned streaming format (KEM + SM4-GCM chunks) for data of any size.
 //!
 //! This crate has no Python dependency; `guomi-python` binds it. Backends (portable,
 //! AVX2, AVX-512) are chosen at run time, see [`cpu`].
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod cpu;
+pub mod envelope;
 pub mod error;
 pub mod rand;
 pub mod sm2;

@@ -29,7 +29,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Bytes {
             return Ok(Bytes(PyBackedBytes::from(b.to_owned())));
         }
         if obj.is_instance_of::<PyString>() {
-            return Err(PyTypeError::new_err("expected a bytes-like object, got str (encode it first)"));
+            return Err(PyTypeError::new_err(
+                "expected a bytes-like object, got str (encode it first)",
+            ));
         }
         // Any other object supporting the buffer protocol (memoryview, array, numpy...).
         let py = obj.py();
@@ -37,7 +39,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Bytes {
             .get_type::<PyBytes>()
             .call1((py.get_type::<pyo3::types::PyMemoryView>().call1((obj,))?,))
             .map_err(|_| {
-                let name = obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into());
+                let name = obj
+                    .get_type()
+                    .name()
+                    .map(|n| n.to_string())
+                    .unwrap_or_else(|_| "object".into());
                 PyTypeError::new_err(format!("expected a bytes-like object, got {name}"))
             })?;
         Ok(Bytes(PyBackedBytes::from(as_bytes.cast_into::<PyBytes>()?)))

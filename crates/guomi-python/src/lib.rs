@@ -4,9 +4,12 @@
 
 mod buf;
 mod cpu;
+mod envelope;
 mod error;
 mod sm2;
 mod sm3;
+mod sm4;
+mod zuc;
 
 use pyo3::prelude::*;
 
@@ -27,5 +30,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(m, "cpu", cpu::register)?;
     add_submodule(m, "sm3", sm3::register)?;
     add_submodule(m, "sm2", sm2::register)?;
+    add_submodule(m, "envelope", envelope::register)?;
+    add_submodule(m, "sm4", sm4::register)?;
+    add_submodule(m, "zuc", zuc::register)?;
     Ok(())
 }

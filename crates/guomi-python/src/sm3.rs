@@ -26,7 +26,11 @@ fn hash<'py>(py: Python<'py>, data: Bytes) -> Bound<'py, PyBytes> {
 /// SM3 of every message, in order; `threads` as in the core's `hash_many`.
 #[pyfunction]
 #[pyo3(signature = (messages, threads=None))]
-fn hash_many<'py>(py: Python<'py>, messages: Vec<Bytes>, threads: Option<usize>) -> Vec<Bound<'py, PyBytes>> {
+fn hash_many<'py>(
+    py: Python<'py>,
+    messages: Vec<Bytes>,
+    threads: Option<usize>,
+) -> Vec<Bound<'py, PyBytes>> {
     let slices: Vec<&[u8]> = messages.iter().map(|m| &m[..]).collect();
     let total: usize = slices.iter().map(|m| m.len()).sum();
     let digests = maybe_detach(py, total, || sm3::many::hash_many(&slices, threads));
@@ -192,14 +196,25 @@ fn pbkdf2_hmac<'py>(
     length: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
     // PBKDF2 is slow on purpose: always release the GIL.
-    PyBytes::new_with(py, length, |out| py.detach(|| core_kdf::pbkdf2_hmac_sm3(&password, &salt, iterations, out)).py_err())
+    PyBytes::new_with(py, length, |out| {
+        py.detach(|| core_kdf::pbkdf2_hmac_sm3(&password, &salt, iterations, out))
+            .py_err()
+    })
 }
 
 /// HKDF-SM3 (RFC 5869).
 #[pyfunction]
 #[pyo3(signature = (ikm, length, salt, info))]
-fn hkdf<'py>(py: Python<'py>, ikm: Bytes, length: usize, salt: Bytes, info: Bytes) -> PyResult<Bound<'py, PyBytes>> {
-    new_bytes(py, length, |out| core_kdf::hkdf(&ikm, &salt, &info, out).py_err())
+fn hkdf<'py>(
+    py: Python<'py>,
+    ikm: Bytes,
+    length: usize,
+    salt: Bytes,
+    info: Bytes,
+) -> PyResult<Bound<'py, PyBytes>> {
+    new_bytes(py, length, |out| {
+        core_kdf::hkdf(&ikm, &salt, &info, out).py_err()
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -32,7 +32,12 @@ pub fn kdf(z: &[u8], length: usize) -> Vec<u8> {
 }
 
 /// PBKDF2-HMAC-SM3 (RFC 8018 §5.2). `iterations` must be at least 1.
-pub fn pbkdf2_hmac_sm3(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) -> Result<()> {
+pub fn pbkdf2_hmac_sm3(
+    password: &[u8],
+    salt: &[u8],
+    iterations: u32,
+    out: &mut [u8],
+) -> Result<()> {
     if iterations == 0 {
         return Err(Error::InvalidValue("iterations must be at least 1"));
     }
@@ -69,7 +74,9 @@ pub fn hkdf_extract(salt: &[u8], ikm: &[u8]) -> [u8; DIGEST_SIZE] {
 /// HKDF-Expand (RFC 5869 §2.3). `out.len()` must be at most 255 * 32 bytes.
 pub fn hkdf_expand(prk: &[u8], info: &[u8], out: &mut [u8]) -> Result<()> {
     if out.len() > 255 * DIGEST_SIZE {
-        return Err(Error::InvalidValue("HKDF output length must be at most 8160 bytes"));
+        return Err(Error::InvalidValue(
+            "HKDF output length must be at most 8160 bytes",
+        ));
     }
     let keyed = HmacSm3::new(prk);
     let mut t = [0u8; DIGEST_SIZE];

@@ -27,7 +27,14 @@ pub const BLOCK_SIZE: usize = 64;
 
 /// §4.1 initial value IV.
 pub(crate) const IV: [u32; 8] = [
-    0x7380_166f, 0x4914_b2b9, 0x1724_42d7, 0xda8a_0600, 0xa96f_30bc, 0x1631_38aa, 0xe38d_ee4d, 0xb0fb_0e4e,
+    0x7380_166f,
+    0x4914_b2b9,
+    0x1724_42d7,
+    0xda8a_0600,
+    0xa96f_30bc,
+    0x1631_38aa,
+    0xe38d_ee4d,
+    0xb0fb_0e4e,
 ];
 
 /// §4.2 constants Tj, pre-rotated: `T_ROTATED[j] = Tj <<< (j mod 32)`.
@@ -85,7 +92,13 @@ impl Sm3 {
 
     /// A fresh hasher using the best implementation at or below `backend`.
     pub fn with_backend(backend: Backend) -> Self {
-        Sm3 { state: IV, buf: [0; BLOCK_SIZE], buf_len: 0, len: 0, compress: compress_for(backend) }
+        Sm3 {
+            state: IV,
+            buf: [0; BLOCK_SIZE],
+            buf_len: 0,
+            len: 0,
+            compress: compress_for(backend),
+        }
     }
 
     /// Absorbs `data`.
@@ -118,7 +131,11 @@ impl Sm3 {
         let mut tail = [0u8; 2 * BLOCK_SIZE];
         tail[..self.buf_len].copy_from_slice(&self.buf[..self.buf_len]);
         tail[self.buf_len] = 0x80;
-        let total = if self.buf_len < BLOCK_SIZE - 8 { BLOCK_SIZE } else { 2 * BLOCK_SIZE };
+        let total = if self.buf_len < BLOCK_SIZE - 8 {
+            BLOCK_SIZE
+        } else {
+            2 * BLOCK_SIZE
+        };
         tail[total - 8..total].copy_from_slice(&self.len.wrapping_mul(8).to_be_bytes());
         (self.compress)(&mut state, &tail[..total]);
         tail.zeroize();

@@ -1,0 +1,557 @@
+//! SM4-GCM: Galois/Counter Mode (NIST SP 800-38D) with SM4 as the block cipher, as used by
+//! RFC 8998 (TLS 1.3 TLS_SM4_GCM_SM3).
+//!
+//! * Nonce (IV): any length ≥ 1 byte; 12 bytes is the recommended, fast case (§8.2.1);
+//!   other lengths are hashed into J0 with GHASH (§7.1 step 2).
+//! * Tag: 16 bytes on encryption; decryption also accepts the truncated lengths of
+//!   §5.2.1.2 (12..16, 8 or 4 bytes) through [`Sm4Gcm::decrypt_with_tag_len`].
+//! * Decryption verifies the tag (constant-time comparison) before any plaintext is
+//!   returned; on failure the buffer is wiped and [`Error::InvalidTag`] is returned.
+//!
+//! Streaming: [`GcmEncryptor`] and [`GcmDecryptor`]. The decryptor buffers the ciphertext
+//! and releases plaintext only from `finalize`, after the tag has verified (so no
+//! unauthenticated plaintext ever escapes, at the cost of memory proportional to the
+//! message); [`GcmDecryptor::new_unbuffered`] instead returns plaintext from each `update`
+//! and verifies at `finalize`: the caller must then discard everything on `InvalidTag`.
+
+use super::ghash::GhashKey;
+use super::{Sm4, BLOCK_SIZE, KEY_SIZE};
+use crate::cpu::{self, Backend};
+use crate::error::{Error, Result};
+use subtle::ConstantTimeEq;
+use zeroize::Zeroize;
+
+/// Tag length produced by encryption.
+pub const TAG_SIZE: usize = 16;
+/// The recommended nonce length.
+pub const NONCE_SIZE: usize = 12;
+/// §5.2.1.1: plaintext ≤ 2^39 − 256 bits.
+const MAX_PLAINTEXT: u64 = (1 << 36) - 32;
+
+/// An SM4-GCM key (key schedule and GHASH key computed once).
+#[derive(Clone)]
+pub struct Sm4Gcm {
+    cipher: Sm4,
+    ghash: GhashKey,
+}
+
+impl core::fmt::Debug for Sm4Gcm {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Sm4Gcm")
+            .field("backend", &self.cipher.backend())
+            .finish_non_exhaustive()
+    }
+}
+
+fn check_tag_len(n: usize) -> Result<()> {
+    if matches!(n, 4 | 8 | 12..=16) {
+        Ok(())
+    } else {
+        Err(Error::InvalidLength {
+            what: "tag",
+            expected: "16 bytes (or 12..16, 8 or 4 for truncated tags)",
+            got: n,
+        })
+    }
+}
+
+impl Sm4Gcm {
+    /// A key for the active backend.
+    pub fn new(key: &[u8; KEY_SIZE]) -> Sm4Gcm {
+        Sm4Gcm::with_backend(key, cpu::active())
+    }
+
+    /// A key for the best implementation at or below `backend`.
+    pub fn with_backend(key: &[u8; KEY_SIZE], backend: Backend) -> Sm4Gcm {
+        let cipher = Sm4::with_backend(key, backend);
+        // §6.4: H = CIPH_K(0^128).
+        let mut h = [0u8; 16];
+        cipher.encrypt_block(&mut h);
+        let ghash = GhashKey::new(h, cipher.backend());
+        h.zeroize();
+        Sm4Gcm { cipher, ghash }
+    }
+
+    /// A key from a slice (16 bytes).
+    pub fn from_slice(key: &[u8]) -> Result<Sm4Gcm> {
+        Sm4Gcm::from_slice_with_backend(key, cpu::active())
+    }
+
+    /// A key from a slice (16 bytes) with an explicit backend.
+    pub fn from_slice_with_backend(key: &[u8], backend: Backend) -> Result<Sm4Gcm> {
+        let key: &[u8; 16] = key.try_into().map_err(|_| Error::InvalidLength {
+            what: "key",
+            expected: "16 bytes",
+            got: key.len(),
+        })?;
+        Ok(Sm4Gcm::with_backend(key, backend))
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.cipher.backend()
+    }
+
+    /// §7.1 step 2: the pre-counter block J0.
+    fn j0(&self, nonce: &[u8]) -> Result<u128> {
+        if nonce.is_empty() {
+            return Err(Error::InvalidLength {
+                what: "nonce",
+                expected: "at least 1 byte (12 recommended)",
+                got: 0,
+            });
+        }
+        if nonce.len() == 12 {
+            let mut j = [0u8; 16];
+            j[..12].copy_from_slice(nonce);
+            j[15] = 1;
+            return Ok(u128::from_be_bytes(j));
+        }
+        // J0 = GHASH(IV || 0^(s+64) || [len(IV)]_64).
+        let mut y = [0u8; 16];
+        self.ghash.update_padded(&mut y, nonce);
+        let mut len = [0u8; 16];
+        len[8..].copy_from_slice(&((nonce.len() as u64) * 8).to_be_bytes());
+        self.ghash.update_blocks(&mut y, &len);
+        Ok(u128::from_be_bytes(y))
+    }
+
+    /// §6.5 GCTR with inc32 starting at `cb`, over `data` in place (any length).
+    fn gctr(&self, cb: u128, data: &mut [u8]) {
+        gctr(&self.cipher, cb, data);
+    }
+
+    fn tag(&self, j0: u128, aad: &[u8], ct: &[u8]) -> [u8; 16] {
+        let mut y = [0u8; 16];
+        self.ghash.update_padded(&mut y, aad);
+        self.ghash.update_padded(&mut y, ct);
+        finish_tag(
+            &self.cipher,
+            &self.ghash,
+            j0,
+            y,
+            aad.len() as u64,
+            ct.len() as u64,
+        )
+    }
+
+    /// Encrypts into `out` (`plaintext.len() + 16` bytes): ciphertext then tag.
+    pub fn encrypt_into(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        plaintext: &[u8],
+        out: &mut [u8],
+    ) -> Result<()> {
+        if plaintext.len() as u64 > MAX_PLAINTEXT {
+            return Err(Error::InvalidLength {
+                what: "plaintext",
+                expected: "at most 2^36 - 32 bytes",
+                got: plaintext.len(),
+            });
+        }
+        if out.len() != plaintext.len() + TAG_SIZE {
+            return Err(Error::InvalidLength {
+                what: "output buffer",
+                expected: "plaintext length + 16",
+                got: out.len(),
+            });
+        }
+        let j0 = self.j0(nonce)?;
+        let (ct, tag) = out.split_at_mut(plaintext.len());
+        ct.copy_from_slice(plaintext);
+        self.gctr(j0.wrapping_add(1) & LOW32 | j0 & !LOW32, ct);
+        tag.copy_from_slice(&self.tag(j0, aad, ct));
+        Ok(())
+    }
+
+    /// Encrypts: returns ciphertext || 16-byte tag.
+    pub fn encrypt(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>> {
+        let mut out = vec![0u8; plaintext.len() + TAG_SIZE];
+        self.encrypt_into(nonce, aad, plaintext, &mut out)?;
+        Ok(out)
+    }
+
+    /// Decrypts `data` = ciphertext || tag (`tag_len` bytes) in place; returns the plaintext
+    /// length. On a bad tag the buffer is zeroized and `InvalidTag` returned.
+    pub fn decrypt_in_place(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: &mut [u8],
+        tag_len: usize,
+    ) -> Result<usize> {
+        check_tag_len(tag_len)?;
+        if data.len() < tag_len {
+            return Err(Error::InvalidTag);
+        }
+        let j0 = self.j0(nonce)?;
+        let n = data.len() - tag_len;
+        let (ct, tag) = data.split_at_mut(n);
+        let expected = self.tag(j0, aad, ct);
+        if !bool::from(expected[..tag_len].ct_eq(tag)) {
+            data.zeroize();
+            return Err(Error::InvalidTag);
+        }
+        self.gctr(j0.wrapping_add(1) & LOW32 | j0 & !LOW32, ct);
+        Ok(n)
+    }
+
+    /// Decrypts `data` = ciphertext || tag (`tag_len` bytes) into `out`
+    /// (`data.len() - tag_len` bytes). The tag is checked first; on failure nothing is
+    /// written and `InvalidTag` is returned.
+    pub fn decrypt_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], tag_len: usize, out: &mut [u8]) -> Result<()> {
+        check_tag_len(tag_len)?;
+        if data.len() < tag_len {
+            return Err(Error::InvalidTag);
+        }
+        let j0 = self.j0(nonce)?;
+        let (ct, tag) = data.split_at(data.len() - tag_len);
+        if out.len() != ct.len() {
+            return Err(Error::InvalidLength { what: "output buffer", expected: "ciphertext length", got: out.len() });
+        }
+        let expected = self.tag(j0, aad, ct);
+        if !bool::from(expected[..tag_len].ct_eq(tag)) {
+            return Err(Error::InvalidTag);
+        }
+        out.copy_from_slice(ct);
+        self.gctr(j0.wrapping_add(1) & LOW32 | j0 & !LOW32, out);
+        Ok(())
+    }
+
+    /// Decrypts ciphertext || 16-byte tag; `InvalidTag` (and no plaintext) if it does not verify.
+    pub fn decrypt(&self, nonce: &[u8], aad: &[u8], data: &[u8]) -> Result<Vec<u8>> {
+        self.decrypt_with_tag_len(nonce, aad, data, TAG_SIZE)
+    }
+
+    /// Like [`Sm4Gcm::decrypt`] with a truncated tag of `tag_len` bytes (16, 15, 14, 13, 12,
+    /// 8 or 4; SP 800-38D §5.2.1.2 and Appendix C restrict the short ones).
+    pub fn decrypt_with_tag_len(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        data: &[u8],
+        tag_len: usize,
+    ) -> Result<Vec<u8>> {
+        let mut out = data.to_vec();
+        let n = self.decrypt_in_place(nonce, aad, &mut out, tag_len)?;
+        out.truncate(n);
+        Ok(out)
+    }
+
+    /// Starts a streaming encryption.
+    pub fn encryptor(&self, nonce: &[u8], aad: &[u8]) -> Result<GcmEncryptor> {
+        Ok(GcmEncryptor(Stream::new(self, nonce, aad, false)?))
+    }
+
+    /// Starts a streaming decryption that buffers and releases plaintext after verification.
+    pub fn decryptor(&self, nonce: &[u8], aad: &[u8], tag: &[u8]) -> Result<GcmDecryptor> {
+        if !tag.is_empty() {
+            check_tag_len(tag.len())?;
+        }
+        Ok(GcmDecryptor {
+            s: Stream::new(self, nonce, aad, true)?,
+            tag: tag.to_vec(),
+            buffered: Some(Vec::new()),
+        })
+    }
+}
+
+const LOW32: u128 = 0xffff_ffff;
+
+/// GCTR (§6.5) with the 32-bit increment, on `data` in place.
+fn gctr(cipher: &Sm4, mut cb: u128, data: &mut [u8]) {
+    let whole = data.len() / BLOCK_SIZE * BLOCK_SIZE;
+    let (body, tail) = data.split_at_mut(whole);
+    let mut rest = body;
+    while !rest.is_empty() {
+        // Run the 128-bit counter only up to the point where the low 32 bits wrap.
+        let low = (cb & LOW32) as u64;
+        let until_wrap = ((1u64 << 32) - low) as usize;
+        let n = (rest.len() / BLOCK_SIZE).min(until_wrap);
+        let (now, later) = rest.split_at_mut(n * BLOCK_SIZE);
+        let mut c = cb;
+        cipher.ctr_xor(&mut c, now);
+        cb = (cb & !LOW32) | ((low + n as u64) & 0xffff_ffff) as u128;
+        rest = later;
+    }
+    if !tail.is_empty() {
+        let mut ks = cb.to_be_bytes();
+        cipher.encrypt_block(&mut ks);
+        super::xor_in_place(tail, &ks);
+        ks.zeroize();
+    }
+}
+
+/// §7.1 steps 5-6: S = GHASH(... || [len(A)]_64 || [len(C)]_64), T = MSB(GCTR(J0, S)).
+fn finish_tag(
+    cipher: &Sm4,
+    ghash: &GhashKey,
+    j0: u128,
+    mut y: [u8; 16],
+    aad_len: u64,
+    ct_len: u64,
+) -> [u8; 16] {
+    let mut lens = [0u8; 16];
+    lens[..8].copy_from_slice(&(aad_len * 8).to_be_bytes());
+    lens[8..].copy_from_slice(&(ct_len * 8).to_be_bytes());
+    ghash.update_blocks(&mut y, &lens);
+    let mut ek = j0.to_be_bytes();
+    cipher.encrypt_block(&mut ek);
+    super::xor_in_place(&mut y, &ek);
+    ek.zeroize();
+    y
+}
+
+/// Shared streaming state: counter, GHASH accumulator and partial blocks.
+#[derive(Clone)]
+struct Stream {
+    cipher: Sm4,
+    ghash: GhashKey,
+    j0: u128,
+    cb: u128,
+    y: [u8; 16],
+    aad_len: u64,
+    ct_len: u64,
+    /// Keystream of the current partial block and how much of it is used (16 = none).
+    ks: [u8; 16],
+    ks_pos: usize,
+    /// Ciphertext bytes not yet absorbed by GHASH (less than one block).
+    pending: [u8; 16],
+    pending_len: usize,
+    decrypt: bool,
+    finalized: bool,
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        self.ks.zeroize();
+        self.pending.zeroize();
+        self.y.zeroize();
+    }
+}
+
+impl Stream {
+    fn new(key: &Sm4Gcm, nonce: &[u8], aad: &[u8], decrypt: bool) -> Result<Stream> {
+        let j0 = key.j0(nonce)?;
+        let mut y = [0u8; 16];
+        key.ghash.update_padded(&mut y, aad);
+        Ok(Stream {
+            cipher: key.cipher.clone(),
+            ghash: key.ghash.clone(),
+            j0,
+            cb: (j0 & !LOW32) | (j0.wrapping_add(1) & LOW32),
+            y,
+            aad_len: aad.len() as u64,
+            ct_len: 0,
+            ks: [0; 16],
+            ks_pos: BLOCK_SIZE,
+            pending: [0; 16],
+            pending_len: 0,
+            decrypt,
+            finalized: false,
+        })
+    }
+
+    fn absorb(&mut self, mut ct: &[u8]) {
+        if self.pending_len > 0 {
+            let take = (16 - self.pending_len).min(ct.len());
+            self.pending[self.pending_len..self.pending_len + take].copy_from_slice(&ct[..take]);
+            self.pending_len += take;
+            ct = &ct[take..];
+            if self.pending_len < 16 {
+                return;
+            }
+            let p = self.pending;
+            self.ghash.update_blocks(&mut self.y, &p);
+            self.pending_len = 0;
+        }
+        let whole = ct.len() / 16 * 16;
+        self.ghash.update_blocks(&mut self.y, &ct[..whole]);
+        self.pending[..ct.len() - whole].copy_from_slice(&ct[whole..]);
+        self.pending_len = ct.len() - whole;
+    }
+
+    fn inc(&mut self) {
+        self.cb = (self.cb & !LOW32) | (self.cb.wrapping_add(1) & LOW32);
+    }
+
+    /// Applies the keystream to `d` in place.
+    fn xor(&mut self, d: &mut [u8]) {
+        let mut i = 0;
+        while self.ks_pos < 16 && i < d.len() {
+            d[i] ^= self.ks[self.ks_pos];
+            self.ks_pos += 1;
+            i += 1;
+        }
+        let whole = (d.len() - i) / 16 * 16;
+        if whole > 0 {
+            gctr(&self.cipher, self.cb, &mut d[i..i + whole]);
+            let low = ((self.cb & LOW32) as u64 + (whole / 16) as u64) & 0xffff_ffff;
+            self.cb = (self.cb & !LOW32) | low as u128;
+            i += whole;
+        }
+        if i < d.len() {
+            self.ks = self.cb.to_be_bytes();
+            self.cipher.encrypt_block(&mut self.ks);
+            self.inc();
+            self.ks_pos = 0;
+            while i < d.len() {
+                d[i] ^= self.ks[self.ks_pos];
+                self.ks_pos += 1;
+                i += 1;
+            }
+        }
+    }
+
+    fn update_into(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        if self.finalized {
+            return Err(Error::AlreadyFinalized);
+        }
+        self.ct_len += data.len() as u64;
+        if self.ct_len > MAX_PLAINTEXT {
+            return Err(Error::InvalidLength {
+                what: "message",
+                expected: "at most 2^36 - 32 bytes",
+                got: usize::MAX,
+            });
+        }
+        let start = out.len();
+        out.extend_from_slice(data);
+        if self.decrypt {
+            self.absorb(data);
+            self.xor(&mut out[start..]);
+        } else {
+            self.xor(&mut out[start..]);
+            // Borrow dance: absorb the ciphertext just written.
+            let ct = out[start..].to_vec();
+            self.absorb(&ct);
+        }
+        Ok(())
+    }
+
+    fn tag(&mut self) -> Result<[u8; 16]> {
+        if self.finalized {
+            return Err(Error::AlreadyFinalized);
+        }
+        self.finalized = true;
+        let mut y = self.y;
+        if self.pending_len > 0 {
+            let mut last = [0u8; 16];
+            last[..self.pending_len].copy_from_slice(&self.pending[..self.pending_len]);
+            self.ghash.update_blocks(&mut y, &last);
+        }
+        Ok(finish_tag(
+            &self.cipher,
+            &self.ghash,
+            self.j0,
+            y,
+            self.aad_len,
+            self.ct_len,
+        ))
+    }
+}
+
+/// Streaming SM4-GCM encryption: `update` returns ciphertext, `finalize` the 16-byte tag.
+#[derive(Clone)]
+pub struct GcmEncryptor(Stream);
+
+impl GcmEncryptor {
+    /// Encrypts the next piece of plaintext, appending ciphertext to `out`.
+    pub fn update_into(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        self.0.update_into(data, out)
+    }
+
+    /// Encrypts the next piece of plaintext.
+    pub fn update(&mut self, data: &[u8]) -> Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(data.len());
+        self.0.update_into(data, &mut out)?;
+        Ok(out)
+    }
+
+    /// Ends the message; returns the 16-byte tag.
+    pub fn finalize(&mut self) -> Result<[u8; 16]> {
+        self.0.tag()
+    }
+}
+
+/// Streaming SM4-GCM decryption; the tag is given up front and checked at `finalize`.
+#[derive(Clone)]
+pub struct GcmDecryptor {
+    s: Stream,
+    tag: Vec<u8>,
+    /// `Some`: plaintext is held here until the tag verifies (the default, safe design).
+    buffered: Option<Vec<u8>>,
+}
+
+impl GcmDecryptor {
+    /// A decryptor that returns plaintext from every `update` before it is authenticated.
+    /// Only for callers that discard all output when `finalize` fails.
+    pub fn new_unbuffered(
+        key: &Sm4Gcm,
+        nonce: &[u8],
+        aad: &[u8],
+        tag: &[u8],
+    ) -> Result<GcmDecryptor> {
+        if !tag.is_empty() {
+            check_tag_len(tag.len())?;
+        }
+        Ok(GcmDecryptor {
+            s: Stream::new(key, nonce, aad, true)?,
+            tag: tag.to_vec(),
+            buffered: None,
+        })
+    }
+
+    /// Whether plaintext is held until `finalize` verifies the tag.
+    pub fn is_buffered(&self) -> bool {
+        self.buffered.is_some()
+    }
+
+    /// Decrypts the next piece of ciphertext. Buffered: appends nothing to `out`.
+    pub fn update_into(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        match self.buffered.as_mut() {
+            Some(buf) => self.s.update_into(data, buf),
+            None => self.s.update_into(data, out),
+        }
+    }
+
+    /// Decrypts the next piece of ciphertext (empty when buffered).
+    pub fn update(&mut self, data: &[u8]) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.update_into(data, &mut out)?;
+        Ok(out)
+    }
+
+    /// Verifies the tag. Buffered: returns the whole plaintext; unbuffered: returns nothing.
+    /// A wrong tag gives `InvalidTag` (buffered plaintext is wiped).
+    pub fn finalize(&mut self) -> Result<Vec<u8>> {
+        let tag = core::mem::take(&mut self.tag);
+        self.finalize_with_tag(&tag)
+    }
+
+    /// Like [`GcmDecryptor::finalize`], with the tag given now (16, 12..15, 8 or 4 bytes)
+    /// instead of at construction.
+    pub fn finalize_with_tag(&mut self, tag: &[u8]) -> Result<Vec<u8>> {
+        if self.s.finalized {
+            return Err(Error::AlreadyFinalized);
+        }
+        check_tag_len(tag.len())?;
+        let t = self.s.tag()?;
+        let ok = bool::from(t[..tag.len()].ct_eq(tag));
+        let mut buf = self.buffered.take().unwrap_or_default();
+        if !ok {
+            buf.zeroize();
+            return Err(Error::InvalidTag);
+        }
+        Ok(buf)
+    }
+}
+
+impl Drop for GcmDecryptor {
+    fn drop(&mut self) {
+        if let Some(b) = self.buffered.as_mut() {
+            b.zeroize();
+        }
+    }
+}

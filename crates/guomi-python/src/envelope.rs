@@ -1,0 +1,123 @@
+//! `guomi._native.envelope`: the streaming envelope format (see the core's `envelope`).
+
+use crate::buf::{maybe_detach, Bytes};
+use crate::error::IntoPy;
+use guomi_core::envelope::{Header, Kem, Opener, Sealer};
+use guomi_core::Error;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use zeroize::Zeroizing;
+
+fn key16(key: &[u8]) -> PyResult<[u8; 16]> {
+    key.try_into()
+        .map_err(|_| Error::InvalidLength { what: "key", expected: "16 bytes", got: key.len() })
+        .py_err()
+}
+
+/// Streaming encryption into an envelope.
+#[pyclass(module = "guomi.envelope", name = "Sealer")]
+pub struct PySealer(Sealer);
+
+#[pymethods]
+impl PySealer {
+    /// A sealer for a raw 16-byte SM4 key shared out of band.
+    #[staticmethod]
+    fn with_key(key: Bytes, chunk_log2: u8) -> PyResult<Self> {
+        let key = Zeroizing::new(key16(&key)?);
+        let header = Header::new(Kem::Key, chunk_log2, Vec::new()).py_err()?;
+        Ok(PySealer(Sealer::new(header, &key[..]).py_err()?))
+    }
+
+    /// A sealer for a password (PBKDF2-HMAC-SM3 with `iterations`).
+    #[staticmethod]
+    fn with_password(py: Python<'_>, password: Bytes, iterations: u32, chunk_log2: u8) -> PyResult<Self> {
+        if iterations == 0 {
+            return Err(Error::InvalidValue("iterations must be at least 1")).py_err();
+        }
+        let header = Header::new(Kem::Password, chunk_log2, iterations.to_be_bytes().to_vec()).py_err()?;
+        let secret = py.detach(|| header.password_secret(&password)).py_err()?;
+        Ok(PySealer(Sealer::new(header, &secret[..]).py_err()?))
+    }
+
+    /// Encrypts `data`; returns the output that is ready (the header comes first).
+    fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+        let s = &mut self.0;
+        let out = maybe_detach(py, data.len(), || {
+            let mut out = Vec::with_capacity(data.len() + 64);
+            s.update(&data, &mut out).map(|_| out)
+        })
+        .py_err()?;
+        Ok(PyBytes::new(py, &out))
+    }
+
+    /// Writes the last chunk; the sealer cannot be used afterwards.
+    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let s = &mut self.0;
+        let out = py
+            .detach(|| {
+                let mut out = Vec::new();
+                s.finalize(&mut out).map(|_| out)
+            })
+            .py_err()?;
+        Ok(PyBytes::new(py, &out))
+    }
+}
+
+/// Streaming decryption of an envelope; releases only verified plaintext.
+#[pyclass(module = "guomi.envelope", name = "Opener")]
+pub struct PyOpener(Opener<'static>);
+
+#[pymethods]
+impl PyOpener {
+    /// An opener for envelopes sealed with a raw 16-byte key.
+    #[staticmethod]
+    fn with_key(key: Bytes) -> PyResult<Self> {
+        let key = Zeroizing::new(key16(&key)?);
+        Ok(PyOpener(Opener::new(Box::new(move |h: &Header| {
+            if h.kem != Kem::Key {
+                return Err(Error::DecryptionFailed);
+            }
+            Ok(Zeroizing::new(key.to_vec()))
+        }))))
+    }
+
+    /// An opener for envelopes sealed with a password.
+    #[staticmethod]
+    fn with_password(password: Bytes) -> Self {
+        let password = Zeroizing::new(password.to_vec());
+        PyOpener(Opener::new(Box::new(move |h: &Header| Ok(Zeroizing::new(h.password_secret(&password)?.to_vec())))))
+    }
+
+    /// Consumes envelope bytes; returns the plaintext verified so far.
+    fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+        let o = &mut self.0;
+        // Reading the header may run PBKDF2: always release the GIL when it is pending.
+        let out = py
+            .detach(|| {
+                let mut out = Vec::with_capacity(data.len());
+                o.update(&data, &mut out).map(|_| out)
+            })
+            .py_err()?;
+        Ok(PyBytes::new(py, &out))
+    }
+
+    /// Verifies the last chunk and returns its plaintext; fails on truncation.
+    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let o = &mut self.0;
+        let out = py
+            .detach(|| {
+                let mut out = Vec::new();
+                o.finalize(&mut out).map(|_| out)
+            })
+            .py_err()?;
+        Ok(PyBytes::new(py, &out))
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySealer>()?;
+    m.add_class::<PyOpener>()?;
+    m.add("MAGIC", PyBytes::new(m.py(), guomi_core::envelope::MAGIC))?;
+    m.add("VERSION", guomi_core::envelope::VERSION)?;
+    Ok(())
+}

@@ -1,0 +1,123 @@
+"""``guomi sm3`` (like sha256sum) and ``guomi hmac``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import BinaryIO
+
+import guomi.sm3
+
+CHUNK = 1 << 20
+
+
+def _digest_stream(f: BinaryIO) -> bytes:
+    h = guomi.sm3.new()
+    while True:
+        chunk = f.read(CHUNK)
+        if not chunk:
+            return h.digest()
+        h.update(chunk)
+
+
+def _digest_name(name: str) -> bytes:
+    if name == "-":
+        return _digest_stream(sys.stdin.buffer)
+    return guomi.sm3.hash_file(name)
+
+
+def _run_sm3(args: argparse.Namespace) -> int:
+    if args.check:
+        return _check(args.files or ["-"])
+    status = 0
+    for name in args.files or ["-"]:
+        try:
+            digest = _digest_name(name)
+        except OSError as e:
+            print(f"guomi sm3: {name}: {e.strerror or e}", file=sys.stderr)
+            status = 2
+            continue
+        print(f"{digest.hex()}  {name}")
+    return status
+
+
+def _check(lists: list[str]) -> int:
+    failed = unreadable = malformed = 0
+    for list_name in lists:
+        try:
+            if list_name == "-":
+                text = sys.stdin.read()
+            else:
+                with open(list_name, encoding="utf-8") as f:
+                    text = f.read()
+        except OSError as e:
+            print(f"guomi sm3: {list_name}: {e.strerror or e}", file=sys.stderr)
+            return 2
+        for line in text.splitlines():
+            if not line.strip():
+                continue
+            hexdigest, sep, name = line.partition("  ")
+            if not sep or len(hexdigest) != 64:
+                malformed += 1
+                continue
+            try:
+                ok = _digest_name(name).hex() == hexdigest.lower()
+            except OSError:
+                print(f"{name}: FAILED open or read")
+                unreadable += 1
+                continue
+            print(f"{name}: {'OK' if ok else 'FAILED'}")
+            failed += not ok
+    if malformed:
+        print(f"guomi sm3: WARNING: {malformed} line(s) improperly formatted", file=sys.stderr)
+    if failed:
+        print(f"guomi sm3: WARNING: {failed} computed checksum(s) did NOT match", file=sys.stderr)
+    if unreadable:
+        print(f"guomi sm3: WARNING: {unreadable} listed file(s) could not be read", file=sys.stderr)
+    if unreadable:
+        return 2
+    return 1 if failed or malformed else 0
+
+
+def _feed(m: guomi.sm3.HMAC, f: BinaryIO) -> None:
+    while chunk := f.read(CHUNK):
+        m.update(chunk)
+
+
+def _run_hmac(args: argparse.Namespace) -> int:
+    try:
+        key = bytes.fromhex(args.key_hex)
+    except ValueError:
+        print("guomi hmac: --key-hex must be hexadecimal", file=sys.stderr)
+        return 2
+    status = 0
+    for name in args.files or ["-"]:
+        m = guomi.sm3.HMAC(key)
+        try:
+            if name == "-":
+                _feed(m, sys.stdin.buffer)
+            else:
+                with open(name, "rb") as f:
+                    _feed(m, f)
+        except OSError as e:
+            print(f"guomi hmac: {name}: {e.strerror or e}", file=sys.stderr)
+            status = 2
+            continue
+        print(f"{m.hexdigest()}  {name}")
+    return status
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "sm3", help="SM3 digests of files, like sha256sum", description="Print or check SM3 digests."
+    )
+    p.add_argument("files", nargs="*", metavar="FILE", help="files to hash ('-' or none: standard input)")
+    p.add_argument(
+        "-c", "--check", action="store_true", help="read '<hex>  FILE' lines from the FILEs and check them"
+    )
+    p.set_defaults(func=_run_sm3)
+
+    h = sub.add_parser("hmac", help="HMAC-SM3 of files", description="Print HMAC-SM3 tags of files.")
+    h.add_argument("--key-hex", required=True, metavar="HEX", help="the HMAC key in hexadecimal")
+    h.add_argument("files", nargs="*", metavar="FILE", help="files ('-' or none: standard input)")
+    h.set_defaults(func=_run_hmac)
