@@ -9,6 +9,7 @@ mod error;
 mod sm2;
 mod sm3;
 mod sm4;
+mod x509;
 mod zuc;
 
 use pyo3::prelude::*;
@@ -33,5 +34,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(m, "envelope", envelope::register)?;
     add_submodule(m, "sm4", sm4::register)?;
     add_submodule(m, "zuc", zuc::register)?;
+    add_submodule(m, "x509", x509::register)?;
     Ok(())
 }
