@@ -219,7 +219,10 @@ impl PyCertificate {
 
     /// The subject public key as 65 bytes (04||x||y).
     fn public_key_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(PyBytes::new(py, &self.0.public_key().py_err()?.to_uncompressed()))
+        Ok(PyBytes::new(
+            py,
+            &self.0.public_key().py_err()?.to_uncompressed(),
+        ))
     }
 
     fn fingerprint_sm3<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
@@ -255,13 +258,19 @@ impl PyCertificate {
         match self.0.subject_alt_names().py_err()? {
             None => Ok(None),
             Some(v) => Ok(Some(
-                v.iter().map(|g| san_to_py(py, g)).collect::<PyResult<_>>()?,
+                v.iter()
+                    .map(|g| san_to_py(py, g))
+                    .collect::<PyResult<_>>()?,
             )),
         }
     }
 
     fn subject_key_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        Ok(self.0.subject_key_id().py_err()?.map(|v| PyBytes::new(py, &v)))
+        Ok(self
+            .0
+            .subject_key_id()
+            .py_err()?
+            .map(|v| PyBytes::new(py, &v)))
     }
 
     fn authority_key_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
@@ -312,7 +321,9 @@ impl PyRequest {
 
     #[staticmethod]
     fn from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyRequest(CertificateRequest::from_pem(&text(pem)?).py_err()?))
+        Ok(PyRequest(
+            CertificateRequest::from_pem(&text(pem)?).py_err()?,
+        ))
     }
 
     fn to_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
@@ -334,7 +345,10 @@ impl PyRequest {
     }
 
     fn public_key_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(PyBytes::new(py, &self.0.public_key().py_err()?.to_uncompressed()))
+        Ok(PyBytes::new(
+            py,
+            &self.0.public_key().py_err()?.to_uncompressed(),
+        ))
     }
 
     fn subject_alt_names(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {

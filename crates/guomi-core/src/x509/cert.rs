@@ -222,8 +222,8 @@ pub(crate) fn signed_range(der: &[u8]) -> Result<core::ops::Range<usize>> {
     let _ = outer;
     let start: usize = u32::from(r.position()) as usize;
     let h = r.peek_header().map_err(der_err)?;
-    let len: usize = u32::from((h.encoded_len().map_err(der_err)? + h.length).map_err(der_err)?)
-        as usize;
+    let len: usize =
+        u32::from((h.encoded_len().map_err(der_err)? + h.length).map_err(der_err)?) as usize;
     Ok(start..start + len)
 }
 
@@ -388,10 +388,7 @@ impl Certificate {
 
     /// The SubjectPublicKeyInfo DER.
     pub fn spki_der(&self) -> Result<Vec<u8>> {
-        self.tbs()
-            .subject_public_key_info
-            .to_der()
-            .map_err(der_err)
+        self.tbs().subject_public_key_info.to_der().map_err(der_err)
     }
 
     /// SM3 of the DER certificate.
@@ -421,9 +418,9 @@ impl Certificate {
     }
 
     fn ext<'a, T: Decode<'a> + der::oid::AssociatedOid>(&'a self) -> Result<Option<(bool, T)>> {
-        self.tbs().get::<T>().map_err(|_| {
-            Error::UnsupportedFormat("malformed or repeated certificate extension")
-        })
+        self.tbs()
+            .get::<T>()
+            .map_err(|_| Error::UnsupportedFormat("malformed or repeated certificate extension"))
     }
 
     /// basicConstraints: (cA, pathLenConstraint), if present.
@@ -547,7 +544,12 @@ pub struct CertificateBuilder {
 impl CertificateBuilder {
     /// A builder with the defaults for an end-entity certificate: basicConstraints
     /// cA=FALSE, keyUsage digitalSignature + keyEncipherment, key identifiers.
-    pub fn new(subject: &str, public_key: PublicKey, not_before: i64, not_after: i64) -> Result<Self> {
+    pub fn new(
+        subject: &str,
+        public_key: PublicKey,
+        not_before: i64,
+        not_after: i64,
+    ) -> Result<Self> {
         Ok(CertificateBuilder {
             subject: parse_name(subject)?,
             public_key,
@@ -661,8 +663,8 @@ impl CertificateBuilder {
             oid: oid::SM2_WITH_SM3,
             parameters: None,
         };
-        let spki = SubjectPublicKeyInfoOwned::from_der(&self.public_key.to_spki_der())
-            .map_err(der_err)?;
+        let spki =
+            SubjectPublicKeyInfoOwned::from_der(&self.public_key.to_spki_der()).map_err(der_err)?;
         let extensions = self.extensions(issuer_key_id)?;
         let tbs = TbsCertificate {
             version: Version::V3,

@@ -120,13 +120,11 @@ fn check_issuer(c: &Certificate, depth: usize) -> Result<(), ChainError> {
                 }
             }
         }
-        _ => {
-            return Err(fail(
-                c,
-                depth,
-                "is not a CA certificate (basicConstraints cA is not TRUE) but issued a certificate",
-            ))
-        }
+        _ => return Err(fail(
+            c,
+            depth,
+            "is not a CA certificate (basicConstraints cA is not TRUE) but issued a certificate",
+        )),
     }
     if let Ok(Some(ku)) = c.key_usage() {
         if !ku.key_cert_sign() {
@@ -231,14 +229,13 @@ pub fn verify_chain(
     check_common(leaf, 0, at)?;
     if let Some(p) = purpose {
         match leaf.extended_key_usage() {
-            Ok(Some(ekus)) if !ekus.contains(&p) && !ekus.contains(&oid::ANY_EXTENDED_KEY_USAGE) => {
+            Ok(Some(ekus))
+                if !ekus.contains(&p) && !ekus.contains(&oid::ANY_EXTENDED_KEY_USAGE) =>
+            {
                 return Err(fail(
                     leaf,
                     0,
-                    format!(
-                        "extKeyUsage does not allow {}",
-                        super::eku_name(&p)
-                    ),
+                    format!("extKeyUsage does not allow {}", super::eku_name(&p)),
                 ));
             }
             _ => {}

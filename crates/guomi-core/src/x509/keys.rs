@@ -443,7 +443,9 @@ pub fn load_private_key_pem(text: &str, password: Option<&[u8]>) -> Result<Priva
                 PrivateKey::from_sec1_der(&block.der)
             }
         }
-        _ => Err(Error::UnsupportedFormat("unsupported private key PEM label")),
+        _ => Err(Error::UnsupportedFormat(
+            "unsupported private key PEM label",
+        )),
     }
 }
 
@@ -490,9 +492,7 @@ pub fn load_private_key_der(der: &[u8], password: Option<&[u8]>) -> Result<Priva
     match password {
         Some(pw) => decrypt_private_key_der(der, pw),
         None => {
-            if EncryptedPrivateKeyInfo::from_der(der)
-                .is_ok_and(|e| e.algorithm.oid == oid::PBES2)
-            {
+            if EncryptedPrivateKeyInfo::from_der(der).is_ok_and(|e| e.algorithm.oid == oid::PBES2) {
                 return Err(need_password());
             }
             PrivateKey::from_der(der)
