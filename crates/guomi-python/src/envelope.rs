@@ -10,11 +10,7 @@ use zeroize::Zeroizing;
 
 fn key16(key: &[u8]) -> PyResult<[u8; 16]> {
     key.try_into()
-        .map_err(|_| Error::InvalidLength {
-            what: "key",
-            expected: "16 bytes",
-            got: key.len(),
-        })
+        .map_err(|_| Error::InvalidLength { what: "key", expected: "16 bytes", got: key.len() })
         .py_err()
 }
 
@@ -34,17 +30,11 @@ impl PySealer {
 
     /// A sealer for a password (PBKDF2-HMAC-SM3 with `iterations`).
     #[staticmethod]
-    fn with_password(
-        py: Python<'_>,
-        password: Bytes,
-        iterations: u32,
-        chunk_log2: u8,
-    ) -> PyResult<Self> {
+    fn with_password(py: Python<'_>, password: Bytes, iterations: u32, chunk_log2: u8) -> PyResult<Self> {
         if iterations == 0 {
             return Err(Error::InvalidValue("iterations must be at least 1")).py_err();
         }
-        let header =
-            Header::new(Kem::Password, chunk_log2, iterations.to_be_bytes().to_vec()).py_err()?;
+        let header = Header::new(Kem::Password, chunk_log2, iterations.to_be_bytes().to_vec()).py_err()?;
         let secret = py.detach(|| header.password_secret(&password)).py_err()?;
         Ok(PySealer(Sealer::new(header, &secret[..]).py_err()?))
     }
@@ -95,9 +85,7 @@ impl PyOpener {
     #[staticmethod]
     fn with_password(password: Bytes) -> Self {
         let password = Zeroizing::new(password.to_vec());
-        PyOpener(Opener::new(Box::new(move |h: &Header| {
-            Ok(Zeroizing::new(h.password_secret(&password)?.to_vec()))
-        })))
+        PyOpener(Opener::new(Box::new(move |h: &Header| Ok(Zeroizing::new(h.password_secret(&password)?.to_vec())))))
     }
 
     /// Consumes envelope bytes; returns the plaintext verified so far.

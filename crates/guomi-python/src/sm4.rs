@@ -31,9 +31,7 @@ fn encrypt_with<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (m, p) = parse(mode, padding)?;
     let n = modes::encrypted_len(m, p, data.len()).py_err()?;
-    new_bytes(py, n, |out| {
-        modes::encrypt_into(c, m, iv, p, data, out).py_err()
-    })
+    new_bytes(py, n, |out| modes::encrypt_into(c, m, iv, p, data, out).py_err())
 }
 
 fn decrypt_with<'py>(
@@ -49,9 +47,7 @@ fn decrypt_with<'py>(
         // Same length out: decrypt straight into the new bytes object.
         return new_bytes(py, data.len(), |out| {
             out.copy_from_slice(data);
-            modes::decrypt_in_place(c, m, iv, p, out)
-                .map(|_| ())
-                .py_err()
+            modes::decrypt_in_place(c, m, iv, p, out).map(|_| ()).py_err()
         });
     }
     let v = maybe_detach(py, data.len(), || modes::decrypt(c, m, iv, p, data)).py_err()?;
@@ -113,29 +109,15 @@ impl PySm4 {
     }
 
     #[pyo3(signature = (*, mode, iv=None, padding=None))]
-    fn encryptor(
-        &self,
-        mode: &str,
-        iv: Option<Bytes>,
-        padding: Option<&str>,
-    ) -> PyResult<PyEncryptor> {
+    fn encryptor(&self, mode: &str, iv: Option<Bytes>, padding: Option<&str>) -> PyResult<PyEncryptor> {
         let (m, p) = parse(mode, padding)?;
-        Encryptor::new(&self.0, m, iv.as_deref(), p)
-            .py_err()
-            .map(PyEncryptor)
+        Encryptor::new(&self.0, m, iv.as_deref(), p).py_err().map(PyEncryptor)
     }
 
     #[pyo3(signature = (*, mode, iv=None, padding=None))]
-    fn decryptor(
-        &self,
-        mode: &str,
-        iv: Option<Bytes>,
-        padding: Option<&str>,
-    ) -> PyResult<PyDecryptor> {
+    fn decryptor(&self, mode: &str, iv: Option<Bytes>, padding: Option<&str>) -> PyResult<PyDecryptor> {
         let (m, p) = parse(mode, padding)?;
-        Decryptor::new(&self.0, m, iv.as_deref(), p)
-            .py_err()
-            .map(PyDecryptor)
+        Decryptor::new(&self.0, m, iv.as_deref(), p).py_err().map(PyDecryptor)
     }
 
     #[getter]
@@ -144,21 +126,12 @@ impl PySm4 {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "<guomi.sm4.SM4 object, backend={}>",
-            self.0.backend().name()
-        )
+        format!("<guomi.sm4.SM4 object, backend={}>", self.0.backend().name())
     }
 }
 
 fn block_of(b: &[u8]) -> PyResult<[u8; 16]> {
-    b.try_into()
-        .map_err(|_| Error::InvalidLength {
-            what: "block",
-            expected: "16 bytes",
-            got: b.len(),
-        })
-        .py_err()
+    b.try_into().map_err(|_| Error::InvalidLength { what: "block", expected: "16 bytes", got: b.len() }).py_err()
 }
 
 /// One-shot encryption with a key given as bytes (key schedule per call).
@@ -245,17 +218,9 @@ impl PyGcm {
 
     /// ciphertext || 16-byte tag.
     #[pyo3(signature = (nonce, data, aad=None))]
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: Bytes,
-        data: Bytes,
-        aad: Option<Bytes>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn encrypt<'py>(&self, py: Python<'py>, nonce: Bytes, data: Bytes, aad: Option<Bytes>) -> PyResult<Bound<'py, PyBytes>> {
         let aad = aad.as_deref().unwrap_or(&[]);
-        new_bytes(py, data.len() + 16, |out| {
-            self.0.encrypt_into(&nonce, aad, &data, out).py_err()
-        })
+        new_bytes(py, data.len() + 16, |out| self.0.encrypt_into(&nonce, aad, &data, out).py_err())
     }
 
     /// Plaintext, or InvalidTag. `tag_length` < 16 only for truncated-tag interoperability.
@@ -272,29 +237,16 @@ impl PyGcm {
         if data.len() < tag_length {
             return Err(Error::InvalidTag).py_err();
         }
-        new_bytes(py, data.len() - tag_length, |out| {
-            self.0
-                .decrypt_into(&nonce, aad, &data, tag_length, out)
-                .py_err()
-        })
+        new_bytes(py, data.len() - tag_length, |out| self.0.decrypt_into(&nonce, aad, &data, tag_length, out).py_err())
     }
 
     #[pyo3(signature = (nonce, aad=None))]
     fn encryptor(&self, nonce: Bytes, aad: Option<Bytes>) -> PyResult<PyGcmEncryptor> {
-        self.0
-            .encryptor(&nonce, aad.as_deref().unwrap_or(&[]))
-            .py_err()
-            .map(|e| PyGcmEncryptor(e, None))
+        self.0.encryptor(&nonce, aad.as_deref().unwrap_or(&[])).py_err().map(|e| PyGcmEncryptor(e, None))
     }
 
     #[pyo3(signature = (nonce, tag=None, aad=None, *, buffered=true))]
-    fn decryptor(
-        &self,
-        nonce: Bytes,
-        tag: Option<Bytes>,
-        aad: Option<Bytes>,
-        buffered: bool,
-    ) -> PyResult<PyGcmDecryptor> {
+    fn decryptor(&self, nonce: Bytes, tag: Option<Bytes>, aad: Option<Bytes>, buffered: bool) -> PyResult<PyGcmDecryptor> {
         let tag = tag.as_deref().unwrap_or(&[]);
         let aad = aad.as_deref().unwrap_or(&[]);
         let d = if buffered {
@@ -311,10 +263,7 @@ impl PyGcm {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "<guomi.sm4.SM4GCM object, backend={}>",
-            self.0.backend().name()
-        )
+        format!("<guomi.sm4.SM4GCM object, backend={}>", self.0.backend().name())
     }
 }
 
@@ -341,10 +290,7 @@ impl PyGcmEncryptor {
     fn tag<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         match &self.1 {
             Some(t) => Ok(PyBytes::new(py, t)),
-            None => Err(Error::InvalidValue(
-                "the tag is available only after finalize()",
-            ))
-            .py_err(),
+            None => Err(Error::InvalidValue("the tag is available only after finalize()")).py_err(),
         }
     }
 }
@@ -362,11 +308,7 @@ impl PyGcmDecryptor {
     }
 
     #[pyo3(signature = (tag=None))]
-    fn finalize<'py>(
-        &mut self,
-        py: Python<'py>,
-        tag: Option<Bytes>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn finalize<'py>(&mut self, py: Python<'py>, tag: Option<Bytes>) -> PyResult<Bound<'py, PyBytes>> {
         let v = match tag {
             Some(t) => self.0.finalize_with_tag(&t),
             None => self.0.finalize(),
@@ -392,11 +334,7 @@ impl PyCcm {
     fn new(key: Bytes, tag_length: usize) -> PyResult<Self> {
         let k: &[u8; 16] = (&key[..])
             .try_into()
-            .map_err(|_| Error::InvalidLength {
-                what: "key",
-                expected: "16 bytes",
-                got: key.len(),
-            })
+            .map_err(|_| Error::InvalidLength { what: "key", expected: "16 bytes", got: key.len() })
             .py_err()?;
         Sm4Ccm::new(k, tag_length).py_err().map(PyCcm)
     }
@@ -409,34 +347,18 @@ impl PyCcm {
     }
 
     #[pyo3(signature = (nonce, data, aad=None))]
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: Bytes,
-        data: Bytes,
-        aad: Option<Bytes>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn encrypt<'py>(&self, py: Python<'py>, nonce: Bytes, data: Bytes, aad: Option<Bytes>) -> PyResult<Bound<'py, PyBytes>> {
         let aad = aad.as_deref().unwrap_or(&[]);
-        new_bytes(py, data.len() + self.0.tag_len(), |out| {
-            self.0.encrypt_into(&nonce, aad, &data, out).py_err()
-        })
+        new_bytes(py, data.len() + self.0.tag_len(), |out| self.0.encrypt_into(&nonce, aad, &data, out).py_err())
     }
 
     #[pyo3(signature = (nonce, data, aad=None))]
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        nonce: Bytes,
-        data: Bytes,
-        aad: Option<Bytes>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn decrypt<'py>(&self, py: Python<'py>, nonce: Bytes, data: Bytes, aad: Option<Bytes>) -> PyResult<Bound<'py, PyBytes>> {
         let aad = aad.as_deref().unwrap_or(&[]);
         if data.len() < self.0.tag_len() {
             return Err(Error::InvalidTag).py_err();
         }
-        new_bytes(py, data.len() - self.0.tag_len(), |out| {
-            self.0.decrypt_into(&nonce, aad, &data, out).py_err()
-        })
+        new_bytes(py, data.len() - self.0.tag_len(), |out| self.0.decrypt_into(&nonce, aad, &data, out).py_err())
     }
 
     #[getter]
@@ -462,32 +384,16 @@ impl PyXts {
         Sm4Xts::new(&key, s).py_err().map(PyXts)
     }
 
-    fn encrypt<'py>(
-        &self,
-        py: Python<'py>,
-        tweak: Bytes,
-        data: Bytes,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn encrypt<'py>(&self, py: Python<'py>, tweak: Bytes, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
         xts_run(py, &self.0, &tweak, &data, false)
     }
 
-    fn decrypt<'py>(
-        &self,
-        py: Python<'py>,
-        tweak: Bytes,
-        data: Bytes,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn decrypt<'py>(&self, py: Python<'py>, tweak: Bytes, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
         xts_run(py, &self.0, &tweak, &data, true)
     }
 }
 
-fn xts_run<'py>(
-    py: Python<'py>,
-    x: &Sm4Xts,
-    tweak: &[u8],
-    data: &[u8],
-    dec: bool,
-) -> PyResult<Bound<'py, PyBytes>> {
+fn xts_run<'py>(py: Python<'py>, x: &Sm4Xts, tweak: &[u8], data: &[u8], dec: bool) -> PyResult<Bound<'py, PyBytes>> {
     new_bytes(py, data.len(), |out| {
         out.copy_from_slice(data);
         x.crypt_in_place(tweak, out, dec).py_err()
@@ -497,13 +403,7 @@ fn xts_run<'py>(
 /// XTS encryption of one data unit.
 #[pyfunction]
 #[pyo3(signature = (key, tweak, data, standard="gb"))]
-fn xts_encrypt<'py>(
-    py: Python<'py>,
-    key: Bytes,
-    tweak: Bytes,
-    data: Bytes,
-    standard: &str,
-) -> PyResult<Bound<'py, PyBytes>> {
+fn xts_encrypt<'py>(py: Python<'py>, key: Bytes, tweak: Bytes, data: Bytes, standard: &str) -> PyResult<Bound<'py, PyBytes>> {
     let x = Sm4Xts::new(&key, Standard::parse(standard).py_err()?).py_err()?;
     xts_run(py, &x, &tweak, &data, false)
 }
@@ -511,13 +411,7 @@ fn xts_encrypt<'py>(
 /// XTS decryption of one data unit.
 #[pyfunction]
 #[pyo3(signature = (key, tweak, data, standard="gb"))]
-fn xts_decrypt<'py>(
-    py: Python<'py>,
-    key: Bytes,
-    tweak: Bytes,
-    data: Bytes,
-    standard: &str,
-) -> PyResult<Bound<'py, PyBytes>> {
+fn xts_decrypt<'py>(py: Python<'py>, key: Bytes, tweak: Bytes, data: Bytes, standard: &str) -> PyResult<Bound<'py, PyBytes>> {
     let x = Sm4Xts::new(&key, Standard::parse(standard).py_err()?).py_err()?;
     xts_run(py, &x, &tweak, &data, true)
 }

@@ -214,24 +214,14 @@ impl Sm4Ccm {
 
     /// Decrypts ciphertext || tag into `out` (`data.len() - tag_len` bytes); on a wrong
     /// tag `out` is wiped and `InvalidTag` returned.
-    pub fn decrypt_into(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        data: &[u8],
-        out: &mut [u8],
-    ) -> Result<()> {
+    pub fn decrypt_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], out: &mut [u8]) -> Result<()> {
         if data.len() < self.tag_len {
             return Err(Error::InvalidTag);
         }
         let n = data.len() - self.tag_len;
         let q = self.check(nonce, n)?;
         if out.len() != n {
-            return Err(Error::InvalidLength {
-                what: "output buffer",
-                expected: "ciphertext length",
-                got: out.len(),
-            });
+            return Err(Error::InvalidLength { what: "output buffer", expected: "ciphertext length", got: out.len() });
         }
         let c0 = Self::ctr0(nonce, q);
         out.copy_from_slice(&data[..n]);

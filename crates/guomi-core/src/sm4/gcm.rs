@@ -200,14 +200,7 @@ impl Sm4Gcm {
     /// Decrypts `data` = ciphertext || tag (`tag_len` bytes) into `out`
     /// (`data.len() - tag_len` bytes). The tag is checked first; on failure nothing is
     /// written and `InvalidTag` is returned.
-    pub fn decrypt_into(
-        &self,
-        nonce: &[u8],
-        aad: &[u8],
-        data: &[u8],
-        tag_len: usize,
-        out: &mut [u8],
-    ) -> Result<()> {
+    pub fn decrypt_into(&self, nonce: &[u8], aad: &[u8], data: &[u8], tag_len: usize, out: &mut [u8]) -> Result<()> {
         check_tag_len(tag_len)?;
         if data.len() < tag_len {
             return Err(Error::InvalidTag);
@@ -215,11 +208,7 @@ impl Sm4Gcm {
         let j0 = self.j0(nonce)?;
         let (ct, tag) = data.split_at(data.len() - tag_len);
         if out.len() != ct.len() {
-            return Err(Error::InvalidLength {
-                what: "output buffer",
-                expected: "ciphertext length",
-                got: out.len(),
-            });
+            return Err(Error::InvalidLength { what: "output buffer", expected: "ciphertext length", got: out.len() });
         }
         let expected = self.tag(j0, aad, ct);
         if !bool::from(expected[..tag_len].ct_eq(tag)) {
