@@ -235,7 +235,9 @@ def test_openssl_reads_guomi_hmac_sha256_key(tmp_path: Path) -> None:
     (tmp_path / "g.pem").write_text(
         keys.dump_pem_private_key(key, password=b"pw123", prf="hmac-sha256", iterations=2048)
     )
-    r = openssl("pkey", "-in", "g.pem", "-passin", "pass:pw123", "-outform", "DER", "-out", "plain.der", cwd=tmp_path)
+    r = openssl(
+        "pkey", "-in", "g.pem", "-passin", "pass:pw123", "-outform", "DER", "-out", "plain.der", cwd=tmp_path
+    )
     assert r.returncode == 0, r.stderr
     assert sm2.PrivateKey.from_der((tmp_path / "plain.der").read_bytes()) == key
     bad = openssl("pkey", "-in", "g.pem", "-passin", "pass:nope", "-noout", cwd=tmp_path)
@@ -248,7 +250,9 @@ def test_openssl_hmac_sm3_prf_support(tmp_path: Path) -> None:
     guomi's (GmSSL-layout) key."""
     key = sm2.PrivateKey.generate()
     (tmp_path / "g.pem").write_text(keys.dump_pem_private_key(key, password=b"pw", iterations=100))
-    r = openssl("pkey", "-in", "g.pem", "-passin", "pass:pw", "-outform", "DER", "-out", "plain.der", cwd=tmp_path)
+    r = openssl(
+        "pkey", "-in", "g.pem", "-passin", "pass:pw", "-outform", "DER", "-out", "plain.der", cwd=tmp_path
+    )
     if r.returncode != 0:
         pytest.skip("this openssl cannot read PBKDF2 with the HMAC-SM3 PRF (OpenSSL 3.0 cannot)")
     assert sm2.PrivateKey.from_der((tmp_path / "plain.der").read_bytes()) == key
@@ -284,7 +288,9 @@ def test_openssl_legacy_dek_info_sm4_cbc(tmp_path: Path) -> None:
 )
 def test_unsupported_pbes2_choices_are_unsupported_format(tmp_path: Path, args: tuple[str, ...]) -> None:
     assert openssl("genpkey", "-algorithm", "SM2", "-out", "k.pem", cwd=tmp_path).returncode == 0
-    r = openssl("pkcs8", "-topk8", *args, "-in", "k.pem", "-passout", "pass:pw", "-out", "e.pem", cwd=tmp_path)
+    r = openssl(
+        "pkcs8", "-topk8", *args, "-in", "k.pem", "-passout", "pass:pw", "-out", "e.pem", cwd=tmp_path
+    )
     assert r.returncode == 0, r.stderr
     with pytest.raises(UnsupportedFormat):
         keys.load_pem_private_key((tmp_path / "e.pem").read_text(), password=b"pw")
