@@ -163,7 +163,7 @@ impl<'a> Search<'a> {
             .iter()
             .map(|c| (c, true))
             .chain(self.intermediates.iter().map(|c| (c, false)))
-            .filter(|(c, _)| c.name() == cur.issuer_name() && !path.iter().any(|p| *p == *c))
+            .filter(|(c, _)| c.name() == cur.issuer_name() && !path.contains(c))
             .collect();
         if candidates.is_empty() {
             let reason = if cur.is_self_issued() && cur.verify_signature(cur).is_ok() {
