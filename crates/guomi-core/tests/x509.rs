@@ -266,3 +266,56 @@ fn csr_build_parse_verify_issue() {
     cert.verify_signature(&root).unwrap();
     assert_eq!(cert.subject_alt_names().unwrap().unwrap().len(), 1);
 }
+
+/// Written by OpenSSL 3.0.19 (`openssl ec -in k.pem -sm4 -passout pass:pw`): legacy PEM,
+/// DEK-Info SM4-CBC, key = MD5(password || iv[..8]).
+const OPENSSL_LEGACY_SM4: &str = "-----BEGIN SM2 PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: SM4-CBC,FB5F74ABC31489C66CDCB977406E194A\n\nMUD1neiYHR5RHRe6rZHRSQL0a6YhrXdzGSkECFbcN/O2XjR2b61V07gA1ns6nJpl\n4mIu+IWtdvjlfX3zP4IF2yZgfr8cFLPuN246/f4bYRTlmo4nfmM4sukofpS5bYe1\nixD1Xdf+4yh8c3i0sjPzCfVf9tlLQ6HqO7VLzkm4Fdc=\n-----END SM2 PRIVATE KEY-----\n";
+/// Written by OpenSSL 3.0.19 (`openssl pkcs8 -topk8 -v2 sm4-cbc -v2prf hmacWithSHA256
+/// -passout pass:pw`) from the same key: 8-byte salt, 2048 iterations.
+const OPENSSL_PBES2_SHA256: &str = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIHrMFYGCSqGSIb3DQEFDTBJMCkGCSqGSIb3DQEFDDAcBAjPkka7mUqqugICCAAw\nDAYIKoZIhvcNAgkFADAcBggqgRzPVQFoAgQQR9k8VGdq3vB1nETIFZ1YqgSBkOtl\nX9AVZVcBuLTuipZ/layTIitH0rMdH1wCBpGO6PBmUkkQBi26BzhyxqQf3OnBsD0g\n8K/V0fYEHz5gesRLOQiXzQdjTcRSDTZjV9ugrKwBOKaddT6PjenBro30mgqzy15A\nQTPXgGD81PUj5Iif55sm5DRKc598HdhhIfLFxt8HLlmzX2wtAr5+lL/75KJ1uQ==\n-----END ENCRYPTED PRIVATE KEY-----\n";
+/// d of that key (`openssl pkey -text`).
+const OPENSSL_D: &str = "e47b16ca250d6d630435e439b44ba5c12563930ba5af26b1cfa24aa0de6c5b1a";
+/// A three-level chain made by OpenSSL 3.0.19 (`req -x509 ... -sigopt
+/// distid:1234567812345678`, `x509 -req ... -sigopt distid:...`): root, intermediate, leaf.
+const OPENSSL_CHAIN: [&str; 3] = ["-----BEGIN CERTIFICATE-----\nMIIBdDCCARugAwIBAgIUUmmhUB6b2gIxu4K/3tRCo2cjuIswCgYIKoEcz1UBg3Uw\nEDEOMAwGA1UEAwwFT1Jvb3QwHhcNMjYxMTMwMDE1NjM1WhcNMjYxMjMwMDE1NjM1\nWjAQMQ4wDAYDVQQDDAVPUm9vdDBZMBMGByqGSM49AgEGCCqBHM9VAYItA0IABAvQ\ni/hCY4T6M4usGRiNZUCRvHO1hSP4DSM/kYMQjWeYbAj6p70Qw3ROMv8tn3tDVIEb\nEnYRByWiLADJD1TDrS6jUzBRMB0GA1UdDgQWBBR82NFdAz9EXZZ1i6D6Km7yiP+k\nJDAfBgNVHSMEGDAWgBR82NFdAz9EXZZ1i6D6Km7yiP+kJDAPBgNVHRMBAf8EBTAD\nAQH/MAoGCCqBHM9VAYN1A0cAMEQCIGhmTg4BhQcBPLwnYGubw1f5To5dMPrQCye1\nff7gyDAUAiAkbPFlvBOlqPTGv6txp7ihux+EQO1P9Dnm0RZjv79qYA==\n-----END CERTIFICATE-----\n", "-----BEGIN CERTIFICATE-----\nMIIBhTCCASqgAwIBAgIUHbC9SLiTZmL/z7HMCReIsnwc0jAwCgYIKoEcz1UBg3Uw\nEDEOMAwGA1UEAwwFT1Jvb3QwHhcNMjYxMTMwMDE1NjM1WhcNMjYxMjEwMDE1NjM1\nWjAPMQ0wCwYDVQQDDARPU3ViMFkwEwYHKoZIzj0CAQYIKoEcz1UBgi0DQgAE6TGT\n09lk/R1OyUqE3dPJ8lCgMdqClcwZAcCF5qmAzZq/4A6uPiXQWCjIZMUSK6iSCmMx\n1XHubLHBOKe1cBGEv6NjMGEwDwYDVR0TAQH/BAUwAwEB/zAOBgNVHQ8BAf8EBAMC\nAgQwHQYDVR0OBBYEFJHrXKTXjNh3TfeSkajAh5HXz+HAMB8GA1UdIwQYMBaAFHzY\n0V0DP0RdlnWLoPoqbvKI/6QkMAoGCCqBHM9VAYN1A0kAMEYCIQD9vu5cvXPDlU5z\nWYg/CRsEoru6Hai1YE6LA+4FypuZ+gIhAJN/56jLL/do25NUyUmju/Tw/1l7ErQQ\nlB4QsTnUEJAe\n-----END CERTIFICATE-----\n", "-----BEGIN CERTIFICATE-----\nMIIBGDCBwAIUZmpGrsTDDMxsS3KwKYb/2ms6kvEwCgYIKoEcz1UBg3UwDzENMAsG\nA1UEAwwET1N1YjAeFw0yNjExMzAwMTU2MzVaFw0yNjEyMDUwMTU2MzVaMBAxDjAM\nBgNVBAMMBU9MZWFmMFkwEwYHKoZIzj0CAQYIKoEcz1UBgi0DQgAEGfGYd0XQ9QIf\nyduJPxw0AbZUG00NXojXiVdH/sHakgpxJ+++bcSf1QCRpYdDisxey3qvW2Tf/4fQ\nc6cGQYRCUTAKBggqgRzPVQGDdQNHADBEAiA+Y5OaH6FIG/0+M05t4fvp5Tn3KD8R\nazWWpiEdC8tD3gIgUJrFEcK+wCvLO2CKwjcBatMkmaV0vguOYkaEtRY0EhI=\n-----END CERTIFICATE-----\n"];
+
+#[test]
+fn openssl_written_protected_keys() {
+    use guomi_core::x509::load_private_key_pem;
+    for text in [OPENSSL_LEGACY_SM4, OPENSSL_PBES2_SHA256] {
+        let k = load_private_key_pem(text, Some(b"pw")).unwrap();
+        assert_eq!(hex::encode(&k.to_bytes()[..]), OPENSSL_D);
+        assert!(matches!(
+            load_private_key_pem(text, Some(b"pW")),
+            Err(Error::InvalidKey(_))
+        ));
+        assert!(matches!(
+            load_private_key_pem(text, None),
+            Err(Error::InvalidValue(_))
+        ));
+    }
+}
+
+#[test]
+fn openssl_three_level_chain_validates() {
+    let c: Vec<Certificate> = OPENSSL_CHAIN
+        .iter()
+        .map(|p| Certificate::from_pem(p).unwrap())
+        .collect();
+    let at = c[2].not_before() + 60;
+    let path = verify_chain(&c[2], &[c[1].clone()], &[c[0].clone()], at, None).unwrap();
+    assert_eq!(path.len(), 3);
+    assert_eq!(c[0].subject(), "CN=ORoot");
+    c[1].verify_signature(&c[0]).unwrap();
+    c[2].verify_signature(&c[1]).unwrap();
+    assert!(c[2].verify_signature(&c[0]).is_err());
+    let e = verify_chain(
+        &c[2],
+        &[c[1].clone()],
+        &[c[0].clone()],
+        c[2].not_after() + 1,
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(e.subject, "CN=OLeaf");
+}
