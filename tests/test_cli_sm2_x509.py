@@ -623,3 +623,39 @@ def test_openssl_interop_cli(keydir: Path) -> None:
         "msg.sig",
     )
     assert r.returncode == 0 and b"Signature Verified Successfully" in r.stdout, r.stdout + r.stderr
+
+
+def test_encrypt_to_certificate_and_non_envelope_input(keydir: Path) -> None:
+    ok(
+        "x509",
+        "selfsign",
+        "--key",
+        "key.pem",
+        "--password-file",
+        "pw",
+        "--subject",
+        "CN=me",
+        "--out",
+        "me.pem",
+        cwd=keydir,
+    )
+    (keydir / "f").write_bytes(b"to whoever holds the certificate's key")
+    ok("sm2", "encrypt", "--pubkey", "me.pem", "--in", "f", "--out", "f.gm", cwd=keydir)
+    r = ok(
+        "sm2",
+        "decrypt",
+        "--key",
+        "key.pem",
+        "--password-file",
+        "pw",
+        "--in",
+        "f.gm",
+        "--out",
+        "-",
+        cwd=keydir,
+    )
+    assert r.stdout == (keydir / "f").read_bytes()
+    r = g(
+        "sm2", "decrypt", "--key", "key.pem", "--password-file", "pw", "--in", "f", "--out", "x", cwd=keydir
+    )
+    assert r.returncode == 2 and b"not a guomi envelope" in r.stderr and not (keydir / "x").exists()
