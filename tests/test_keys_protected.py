@@ -174,6 +174,8 @@ def test_password_presence_mismatch_is_type_error() -> None:
         keys.load_der_private_key(keys.dump_der_private_key(key, password=b"pw", iterations=10))
     with pytest.raises(TypeError, match="not encrypted"):
         keys.load_pem_private_key(key.to_pem(), password=b"pw")
+    with pytest.raises(TypeError, match="not encrypted"):
+        keys.load_der_private_key(key.to_der(), password=b"pw")
 
 
 def test_tampered_ciphertext_never_yields_a_key() -> None:

@@ -490,7 +490,15 @@ fn legacy_decrypt(block: &PemBlock, password: &[u8], pkcs8: bool) -> Result<Priv
 /// `EncryptedPrivateKeyInfo`.
 pub fn load_private_key_der(der: &[u8], password: Option<&[u8]>) -> Result<PrivateKey> {
     match password {
-        Some(pw) => decrypt_private_key_der(der, pw),
+        Some(pw) => {
+            let encrypted = EncryptedPrivateKeyInfo::from_der(der).is_ok();
+            if !encrypted && PrivateKey::from_der(der).is_ok() {
+                return Err(Error::InvalidValue(
+                    "a password was given but the private key is not encrypted",
+                ));
+            }
+            decrypt_private_key_der(der, pw)
+        }
         None => {
             if EncryptedPrivateKeyInfo::from_der(der).is_ok_and(|e| e.algorithm.oid == oid::PBES2) {
                 return Err(need_password());
