@@ -492,7 +492,7 @@ pub fn load_private_key_der(der: &[u8], password: Option<&[u8]>) -> Result<Priva
     match password {
         Some(pw) => {
             let encrypted = EncryptedPrivateKeyInfo::from_der(der).is_ok();
-            if !encrypted && PrivateKey::from_der(der).is_ok() {
+            if !encrypted && PrivateKey::<crate::sm2::Sm2p256>::from_der(der).is_ok() {
                 return Err(Error::InvalidValue(
                     "a password was given but the private key is not encrypted",
                 ));
