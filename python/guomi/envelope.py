@@ -7,9 +7,11 @@ bound to the whole header; each chunk's nonce carries its index and a last-chunk
 truncation, reordering, splicing and tampering are all detected, and only verified
 plaintext is ever returned. The byte layout is specified in docs/envelope.md.
 
-Recipients: a raw 16-byte SM4 ``key`` shared out of band, or a ``password``
-(PBKDF2-HMAC-SM3, ``iterations`` stored in the header). SM2 public keys and SM9
-identities are accepted where those modules provide them.
+Recipients: a raw 16-byte SM4 ``key`` shared out of band, a ``password``
+(PBKDF2-HMAC-SM3, ``iterations`` stored in the header), or an SM2 public key
+(``recipient=``; opened with ``private_key=``: SM2 KEM per GB/T 32918.4, C1 in the
+header, the 32-byte KEM key as the secret). SM9 identities are accepted where that module
+provides them.
 
 >>> import guomi.envelope as env
 >>> sealed = env.seal(b"attack at dawn", key=bytes(16))
@@ -19,11 +21,14 @@ b'attack at dawn'
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Optional, Union
 
 from guomi._fileio import PathLike, transform_file
 from guomi._native import envelope as _env
 from guomi.exceptions import AlreadyFinalized
+
+if TYPE_CHECKING:
+    from guomi.sm2 import PrivateKey, PublicKey
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
@@ -55,7 +60,8 @@ def _chunk_log2(chunk_size: int) -> int:
 class Sealer:
     """Streaming encryption: ``update(data) -> bytes`` then ``finalize() -> bytes``.
 
-    Give exactly one of ``key`` (16 bytes) or ``password``.
+    Give exactly one of ``key`` (16 bytes), ``password`` or ``recipient`` (an
+    :class:`guomi.sm2.PublicKey`).
     """
 
     def __init__(
@@ -63,13 +69,16 @@ class Sealer:
         *,
         key: Optional[BytesLike] = None,
         password: Optional[BytesLike] = None,
+        recipient: Optional[PublicKey] = None,
         iterations: int = DEFAULT_ITERATIONS,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
     ) -> None:
         log2 = _chunk_log2(chunk_size)
-        if (key is None) == (password is None):
-            raise TypeError("give exactly one of key= or password=")
-        if key is not None:
+        if sum(x is not None for x in (key, password, recipient)) != 1:
+            raise TypeError("give exactly one of key=, password= or recipient=")
+        if recipient is not None:
+            self._native = _env.Sealer.with_sm2(recipient.to_bytes(), log2)
+        elif key is not None:
             self._native = _env.Sealer.with_key(key, log2)
         else:
             assert password is not None
@@ -93,12 +102,21 @@ class Sealer:
 class Opener:
     """Streaming decryption: ``update(data) -> bytes`` (verified plaintext only) then
     ``finalize() -> bytes``, which raises :class:`~guomi.exceptions.DecryptionError` if
-    the envelope was truncated. Give exactly one of ``key`` or ``password``."""
+    the envelope was truncated. Give exactly one of ``key``, ``password`` or
+    ``private_key`` (an :class:`guomi.sm2.PrivateKey`)."""
 
-    def __init__(self, *, key: Optional[BytesLike] = None, password: Optional[BytesLike] = None) -> None:
-        if (key is None) == (password is None):
-            raise TypeError("give exactly one of key= or password=")
-        if key is not None:
+    def __init__(
+        self,
+        *,
+        key: Optional[BytesLike] = None,
+        password: Optional[BytesLike] = None,
+        private_key: Optional[PrivateKey] = None,
+    ) -> None:
+        if sum(x is not None for x in (key, password, private_key)) != 1:
+            raise TypeError("give exactly one of key=, password= or private_key=")
+        if private_key is not None:
+            self._native = _env.Opener.with_sm2(private_key.to_bytes())
+        elif key is not None:
             self._native = _env.Opener.with_key(key)
         else:
             assert password is not None
@@ -122,20 +140,25 @@ def seal(
     *,
     key: Optional[BytesLike] = None,
     password: Optional[BytesLike] = None,
+    recipient: Optional[PublicKey] = None,
     iterations: int = DEFAULT_ITERATIONS,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
 ) -> bytes:
     """The envelope of ``data`` in one call."""
-    s = Sealer(key=key, password=password, iterations=iterations, chunk_size=chunk_size)
+    s = Sealer(key=key, password=password, recipient=recipient, iterations=iterations, chunk_size=chunk_size)
     return s.update(data) + s.finalize()
 
 
 def open(  # noqa: A001 - the natural name in this namespace
-    envelope: BytesLike, *, key: Optional[BytesLike] = None, password: Optional[BytesLike] = None
+    envelope: BytesLike,
+    *,
+    key: Optional[BytesLike] = None,
+    password: Optional[BytesLike] = None,
+    private_key: Optional[PrivateKey] = None,
 ) -> bytes:
     """The plaintext of ``envelope``; raises ``DecryptionError`` on any tampering,
     truncation or wrong key, and returns nothing in that case."""
-    o = Opener(key=key, password=password)
+    o = Opener(key=key, password=password, private_key=private_key)
     return o.update(envelope) + o.finalize()
 
 
@@ -145,12 +168,15 @@ def seal_file(
     *,
     key: Optional[BytesLike] = None,
     password: Optional[BytesLike] = None,
+    recipient: Optional[PublicKey] = None,
     iterations: int = DEFAULT_ITERATIONS,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     force: bool = False,
 ) -> None:
     """Encrypts file ``src`` into ``dst`` in constant memory, atomically."""
-    stream = Sealer(key=key, password=password, iterations=iterations, chunk_size=chunk_size)
+    stream = Sealer(
+        key=key, password=password, recipient=recipient, iterations=iterations, chunk_size=chunk_size
+    )
     transform_file(src, dst, stream, force=force)
 
 
@@ -160,8 +186,9 @@ def open_file(
     *,
     key: Optional[BytesLike] = None,
     password: Optional[BytesLike] = None,
+    private_key: Optional[PrivateKey] = None,
     force: bool = False,
 ) -> None:
     """Decrypts envelope file ``src`` into ``dst`` in constant memory, atomically: on any
     failure ``dst`` is not created (or left as it was)."""
-    transform_file(src, dst, Opener(key=key, password=password), force=force)
+    transform_file(src, dst, Opener(key=key, password=password, private_key=private_key), force=force)

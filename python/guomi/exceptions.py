@@ -17,6 +17,7 @@ __all__ = [
     "AlreadyFinalized",
     "RandomnessError",
     "UnsupportedBackend",
+    "CertificateVerificationError",
 ]
 
 
@@ -74,3 +75,13 @@ class RandomnessError(GuomiError, OSError):
 
 class UnsupportedBackend(GuomiError, RuntimeError):
     """A backend was requested that this CPU does not support."""
+
+
+class CertificateVerificationError(GuomiError):
+    """A certificate or certification path does not validate. ``subject`` names the
+    certificate at fault, ``reason`` says why, ``depth`` is its position on the path
+    (0 = the leaf)."""
+
+    subject: str = ""
+    reason: str = ""
+    depth: int = 0

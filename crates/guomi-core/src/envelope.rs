@@ -325,6 +325,33 @@ impl<'a> Opener<'a> {
     }
 }
 
+/// Length of the SM2 KEM secret K fed to HKDF (GB/T 32918.4 KDF output, 32 bytes).
+pub const SM2_SECRET_LEN: usize = 32;
+
+impl Sealer {
+    /// A sealer to an SM2 public key: K, C1 = SM2-KEM(recipient) (GB/T 32918.4 A1-A5 with
+    /// klen = 256 bits); the header carries C1 (65 bytes, 04 || x || y), K is the secret.
+    pub fn to_sm2(recipient: &crate::sm2::PublicKey, chunk_log2: u8) -> Result<Sealer> {
+        let (secret, c1) = recipient.encapsulate(SM2_SECRET_LEN)?;
+        let header = Header::new(Kem::Sm2, chunk_log2, c1.to_vec())?;
+        Sealer::new(header, &secret)
+    }
+}
+
+impl Opener<'static> {
+    /// An opener for envelopes sealed to `key`'s public key: K = SM2-KEM-decapsulate(C1).
+    /// Any other key type, a malformed C1 or a wrong key is the one opaque
+    /// `DecryptionFailed`.
+    pub fn with_sm2(key: crate::sm2::PrivateKey) -> Opener<'static> {
+        Opener::new(Box::new(move |h: &Header| {
+            if h.kem != Kem::Sm2 || h.kem_data.len() != 65 || h.kem_data[0] != 0x04 {
+                return Err(Error::DecryptionFailed);
+            }
+            key.decapsulate(&h.kem_data, SM2_SECRET_LEN)
+        }))
+    }
+}
+
 /// Seals `data` in one call with a raw 16-byte key (convenience for tests and small data).
 pub fn seal_with_key(key: &[u8; 16], chunk_log2: u8, data: &[u8]) -> Result<Vec<u8>> {
     let mut s = Sealer::new(Header::new(Kem::Key, chunk_log2, Vec::new())?, key)?;
@@ -447,6 +474,37 @@ mod tests {
         };
         assert_eq!(open(b"correct horse").unwrap(), b"attack at dawn");
         assert_eq!(open(b"wrong"), Err(Error::DecryptionFailed));
+    }
+
+    #[test]
+    fn sm2_recipient_round_trip_and_failures() {
+        let key = crate::sm2::PrivateKey::generate().unwrap();
+        let data: Vec<u8> = (0..3000u32).map(|i| i as u8).collect();
+        let mut s = Sealer::to_sm2(key.public_key(), 10).unwrap();
+        let mut env = Vec::new();
+        s.update(&data, &mut env).unwrap();
+        s.finalize(&mut env).unwrap();
+        assert_eq!(env[9], Kem::Sm2 as u8);
+        assert_eq!(u16::from_be_bytes([env[28], env[29]]), 65);
+        let open = |k: crate::sm2::PrivateKey, env: &[u8]| {
+            let mut o = Opener::with_sm2(k);
+            let mut out = Vec::new();
+            o.update(env, &mut out)?;
+            o.finalize(&mut out)?;
+            Ok::<_, Error>(out)
+        };
+        assert_eq!(open(key.clone(), &env).unwrap(), data);
+        let other = crate::sm2::PrivateKey::generate().unwrap();
+        assert_eq!(open(other, &env), Err(Error::DecryptionFailed));
+        // A C1 moved off the curve, or a flipped chunk bit.
+        for pos in [FIXED_HEADER + 10, env.len() - 5] {
+            let mut bad = env.clone();
+            bad[pos] ^= 1;
+            assert_eq!(open(key.clone(), &bad), Err(Error::DecryptionFailed));
+        }
+        // A key envelope offered to an SM2 opener.
+        let k_env = seal_with_key(&KEY, 10, b"x").unwrap();
+        assert_eq!(open(key, &k_env), Err(Error::DecryptionFailed));
     }
 
     #[test]

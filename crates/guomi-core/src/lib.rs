@@ -19,6 +19,7 @@ pub mod sm2;
 pub mod sm3;
 pub mod sm4;
 pub mod sm9;
+pub mod x509;
 pub mod zuc;
 
 pub use error::{Error, Result};

@@ -39,6 +39,13 @@ impl PySealer {
         Ok(PySealer(Sealer::new(header, &secret[..]).py_err()?))
     }
 
+    /// A sealer to an SM2 public key (65/64/33-byte point encoding).
+    #[staticmethod]
+    fn with_sm2(py: Python<'_>, public_key: Bytes, chunk_log2: u8) -> PyResult<Self> {
+        let pk = guomi_core::sm2::PublicKey::from_bytes(&public_key).py_err()?;
+        Ok(PySealer(py.detach(|| Sealer::to_sm2(&pk, chunk_log2)).py_err()?))
+    }
+
     /// Encrypts `data`; returns the output that is ready (the header comes first).
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
         let s = &mut self.0;
@@ -86,6 +93,13 @@ impl PyOpener {
     fn with_password(password: Bytes) -> Self {
         let password = Zeroizing::new(password.to_vec());
         PyOpener(Opener::new(Box::new(move |h: &Header| Ok(Zeroizing::new(h.password_secret(&password)?.to_vec())))))
+    }
+
+    /// An opener for envelopes sealed to the SM2 private key d (32 bytes).
+    #[staticmethod]
+    fn with_sm2(d: Bytes) -> PyResult<Self> {
+        let key = guomi_core::sm2::PrivateKey::from_bytes(&d).py_err()?;
+        Ok(PyOpener(Opener::with_sm2(key)))
     }
 
     /// Consumes envelope bytes; returns the plaintext verified so far.

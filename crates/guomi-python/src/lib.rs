@@ -9,8 +9,9 @@ mod error;
 mod sm2;
 mod sm3;
 mod sm4;
-mod zuc;
+mod x509;
 mod sm9;
+mod zuc;
 
 use pyo3::prelude::*;
 
@@ -35,5 +36,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(m, "zuc", zuc::register)?;
     add_submodule(m, "sm2", sm2::register)?;
     add_submodule(m, "sm9", sm9::register)?;
+    add_submodule(m, "x509", x509::register)?;
     Ok(())
 }

@@ -11,8 +11,10 @@ import sys
 from typing import Callable, Optional
 
 from guomi import __version__
+from guomi.cli import sm2 as _sm2
 from guomi.cli import sm3 as _sm3
 from guomi.cli import sm4 as _sm4
+from guomi.cli import x509 as _x509
 from guomi.cli._io import UsageError
 
 __all__ = ["main"]
@@ -32,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     _sm3.register(sub)
     _sm4.register(sub)
+    _sm2.register(sub)
+    _x509.register(sub)
     return p
 
 

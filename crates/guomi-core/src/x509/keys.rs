@@ -1,0 +1,563 @@
+//! Private keys at rest: PKCS#8 `EncryptedPrivateKeyInfo` (RFC 5958 §3) with PBES2
+//! (RFC 8018 §6.2) and legacy OpenSSL "traditional" encrypted PEM.
+//!
+//! ```text
+//! EncryptedPrivateKeyInfo ::= SEQUENCE {
+//!     encryptionAlgorithm  AlgorithmIdentifier,   -- PBES2
+//!     encryptedData        OCTET STRING }          -- SM4-CBC(PKCS#8 PrivateKeyInfo)
+//! PBES2-params ::= SEQUENCE { keyDerivationFunc AlgorithmIdentifier,   -- PBKDF2
+//!                             encryptionScheme  AlgorithmIdentifier }  -- SM4-CBC, iv
+//! PBKDF2-params ::= SEQUENCE { salt OCTET STRING, iterationCount INTEGER,
+//!                              keyLength INTEGER OPTIONAL,
+//!                              prf AlgorithmIdentifier DEFAULT hmacWithSHA1 }
+//! ```
+//!
+//! Written forms (both read back by the tools that write them):
+//! * PRF HMAC-SM3 as GmSSL 3 writes it: 16-byte salt, no keyLength, prf
+//!   `{1.2.156.10197.1.401.2, NULL}`, SM4-CBC with a 16-byte IV.
+//! * PRF HMAC-SHA256 as OpenSSL 3 writes it (`openssl pkcs8 -topk8 -v2 sm4-cbc
+//!   -v2prf hmacWithSHA256`): the same with prf `{hmacWithSHA256, NULL}`. OpenSSL 3.0
+//!   does not know the HMAC-SM3 PRF, so this is the form to give to OpenSSL.
+//!
+//! Every failure to decrypt (wrong password, bad padding, a decrypted body that is not a
+//! valid SM2 PKCS#8 key) is the same opaque `Error::InvalidKey`: no padding oracle, and
+//! never garbage key material.
+
+use super::{der_err, oid};
+use crate::error::{Error, Result};
+use crate::sm2::PrivateKey;
+use crate::sm3::kdf::pbkdf2_hmac_sm3;
+use crate::sm4::modes::{self, Mode, Padding};
+use crate::sm4::Sm4;
+use der::asn1::{AnyRef, Null, ObjectIdentifier, OctetStringRef};
+use der::{Decode, Encode, Sequence, Tagged};
+use sha2::Digest;
+use spki::AlgorithmIdentifierRef;
+use zeroize::{Zeroize, Zeroizing};
+
+/// PBKDF2 iterations written unless told otherwise (GmSSL 3 writes 65536; OpenSSL 2048).
+pub const DEFAULT_ITERATIONS: u32 = 65_536;
+/// Largest iteration count accepted when reading (a hostile file must not stall us).
+pub const MAX_ITERATIONS: u32 = 10_000_000;
+
+/// The PBKDF2 pseudo-random function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prf {
+    /// HMAC-SM3, OID 1.2.156.10197.1.401.2 (GmSSL 3).
+    HmacSm3,
+    /// hmacWithSHA256, OID 1.2.840.113549.2.9 (OpenSSL 3).
+    HmacSha256,
+}
+
+impl Prf {
+    /// Parses "hmac-sm3"/"sm3" or "hmac-sha256"/"sha256" (any case).
+    pub fn parse(name: &str) -> Result<Prf> {
+        match name.to_ascii_lowercase().replace(['-', '_'], "").as_str() {
+            "hmacsm3" | "sm3" | "hmacwithsm3" => Ok(Prf::HmacSm3),
+            "hmacsha256" | "sha256" | "hmacwithsha256" => Ok(Prf::HmacSha256),
+            _ => Err(Error::InvalidValue(
+                "unknown PRF: expected \"hmac-sm3\" or \"hmac-sha256\"",
+            )),
+        }
+    }
+
+    fn oid(self) -> ObjectIdentifier {
+        match self {
+            Prf::HmacSm3 => oid::HMAC_SM3,
+            Prf::HmacSha256 => oid::HMAC_SHA256,
+        }
+    }
+}
+
+#[derive(Sequence)]
+struct EncryptedPrivateKeyInfo<'a> {
+    algorithm: AlgorithmIdentifierRef<'a>,
+    data: OctetStringRef<'a>,
+}
+
+#[derive(Sequence)]
+struct Pbes2Params<'a> {
+    kdf: AlgorithmIdentifierRef<'a>,
+    enc: AlgorithmIdentifierRef<'a>,
+}
+
+#[derive(Sequence)]
+struct Pbkdf2Params<'a> {
+    salt: OctetStringRef<'a>,
+    iterations: u32,
+    #[asn1(optional = "true")]
+    key_length: Option<u32>,
+    #[asn1(optional = "true")]
+    prf: Option<AlgorithmIdentifierRef<'a>>,
+}
+
+/// HMAC-SHA256 (RFC 2104) over the `sha2` crate's SHA-256, keyed once.
+#[derive(Clone)]
+struct HmacSha256 {
+    inner: sha2::Sha256,
+    outer: sha2::Sha256,
+}
+
+impl HmacSha256 {
+    fn new(key: &[u8]) -> Self {
+        let mut k = Zeroizing::new([0u8; 64]);
+        if key.len() > 64 {
+            k[..32].copy_from_slice(&sha2::Sha256::digest(key));
+        } else {
+            k[..key.len()].copy_from_slice(key);
+        }
+        let mut pad = Zeroizing::new([0u8; 64]);
+        for (p, b) in pad.iter_mut().zip(k.iter()) {
+            *p = b ^ 0x36;
+        }
+        let inner = sha2::Sha256::new_with_prefix(&pad[..]);
+        for (p, b) in pad.iter_mut().zip(k.iter()) {
+            *p = b ^ 0x5c;
+        }
+        let outer = sha2::Sha256::new_with_prefix(&pad[..]);
+        HmacSha256 { inner, outer }
+    }
+
+    fn mac(&self, parts: &[&[u8]]) -> [u8; 32] {
+        let mut i = self.inner.clone();
+        for p in parts {
+            i.update(p);
+        }
+        let mut o = self.outer.clone();
+        o.update(i.finalize());
+        o.finalize().into()
+    }
+}
+
+/// PBKDF2-HMAC-SHA256 (RFC 8018 §5.2).
+fn pbkdf2_hmac_sha256(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
+    let prf = HmacSha256::new(password);
+    for (i, chunk) in out.chunks_mut(32).enumerate() {
+        let mut u = prf.mac(&[salt, &(i as u32 + 1).to_be_bytes()]);
+        let mut t = u;
+        for _ in 1..iterations {
+            u = prf.mac(&[&u]);
+            for (a, b) in t.iter_mut().zip(u) {
+                *a ^= b;
+            }
+        }
+        chunk.copy_from_slice(&t[..chunk.len()]);
+        t.zeroize();
+        u.zeroize();
+    }
+}
+
+/// The 16-byte SM4 key from a password (PBKDF2 with `prf`).
+fn derive_key(
+    prf: Prf,
+    password: &[u8],
+    salt: &[u8],
+    iterations: u32,
+) -> Result<Zeroizing<[u8; 16]>> {
+    let mut key = Zeroizing::new([0u8; 16]);
+    match prf {
+        Prf::HmacSm3 => pbkdf2_hmac_sm3(password, salt, iterations, &mut key[..])?,
+        Prf::HmacSha256 => pbkdf2_hmac_sha256(password, salt, iterations, &mut key[..]),
+    }
+    Ok(key)
+}
+
+fn wrong_password() -> Error {
+    Error::InvalidKey("cannot decrypt the private key: wrong password or corrupted key")
+}
+
+/// Encrypts `key` as a DER `EncryptedPrivateKeyInfo` (PBES2, PBKDF2 with `prf` and
+/// `iterations`, SM4-CBC with a random 16-byte salt and IV).
+pub fn encrypt_private_key_der(
+    key: &PrivateKey,
+    password: &[u8],
+    prf: Prf,
+    iterations: u32,
+) -> Result<Vec<u8>> {
+    if iterations == 0 || iterations > MAX_ITERATIONS {
+        return Err(Error::InvalidValue("iterations must be 1 to 10000000"));
+    }
+    let salt = crate::rand::bytes::<16>()?;
+    let iv = crate::rand::bytes::<16>()?;
+    let sm4_key = derive_key(prf, password, &salt, iterations)?;
+    let info = key.to_pkcs8_der();
+    let body = modes::encrypt(
+        &Sm4::new(&sm4_key),
+        Mode::Cbc,
+        Some(&iv),
+        Some(Padding::Pkcs7),
+        &info,
+    )?;
+    let null = Null.to_der().map_err(der_err)?;
+    let null_any = AnyRef::from_der(&null).map_err(der_err)?;
+    let kdf_params = Pbkdf2Params {
+        salt: OctetStringRef::new(&salt).map_err(der_err)?,
+        iterations,
+        key_length: None,
+        prf: Some(AlgorithmIdentifierRef {
+            oid: prf.oid(),
+            parameters: Some(null_any),
+        }),
+    }
+    .to_der()
+    .map_err(der_err)?;
+    let iv_der = OctetStringRef::new(&iv)
+        .map_err(der_err)?
+        .to_der()
+        .map_err(der_err)?;
+    let pbes2 = Pbes2Params {
+        kdf: AlgorithmIdentifierRef {
+            oid: oid::PBKDF2,
+            parameters: Some(AnyRef::from_der(&kdf_params).map_err(der_err)?),
+        },
+        enc: AlgorithmIdentifierRef {
+            oid: oid::SM4_CBC,
+            parameters: Some(AnyRef::from_der(&iv_der).map_err(der_err)?),
+        },
+    }
+    .to_der()
+    .map_err(der_err)?;
+    EncryptedPrivateKeyInfo {
+        algorithm: AlgorithmIdentifierRef {
+            oid: oid::PBES2,
+            parameters: Some(AnyRef::from_der(&pbes2).map_err(der_err)?),
+        },
+        data: OctetStringRef::new(&body).map_err(der_err)?,
+    }
+    .to_der()
+    .map_err(der_err)
+}
+
+/// [`encrypt_private_key_der`] as PEM "ENCRYPTED PRIVATE KEY".
+pub fn encrypt_private_key_pem(
+    key: &PrivateKey,
+    password: &[u8],
+    prf: Prf,
+    iterations: u32,
+) -> Result<String> {
+    let der = encrypt_private_key_der(key, password, prf, iterations)?;
+    pem_encode("ENCRYPTED PRIVATE KEY", &der)
+}
+
+/// Decrypts a DER `EncryptedPrivateKeyInfo`. Unsupported algorithms are
+/// `UnsupportedFormat`; everything that depends on the password is one opaque
+/// `InvalidKey`.
+pub fn decrypt_private_key_der(der: &[u8], password: &[u8]) -> Result<PrivateKey> {
+    let epki = EncryptedPrivateKeyInfo::from_der(der).map_err(der_err)?;
+    if epki.algorithm.oid != oid::PBES2 {
+        return Err(Error::UnsupportedFormat(
+            "encrypted private key: only PBES2 is supported",
+        ));
+    }
+    let params = epki
+        .algorithm
+        .parameters
+        .ok_or(Error::UnsupportedFormat("PBES2 parameters missing"))?;
+    let pbes2: Pbes2Params<'_> = params.decode_as().map_err(der_err)?;
+    if pbes2.kdf.oid != oid::PBKDF2 {
+        return Err(Error::UnsupportedFormat(
+            "encrypted private key: only PBKDF2 is supported",
+        ));
+    }
+    let kdf: Pbkdf2Params<'_> = pbes2
+        .kdf
+        .parameters
+        .ok_or(Error::UnsupportedFormat("PBKDF2 parameters missing"))?
+        .decode_as()
+        .map_err(der_err)?;
+    let prf = match &kdf.prf {
+        None => {
+            return Err(Error::UnsupportedFormat(
+                "encrypted private key: PBKDF2 PRF hmacWithSHA1 is not supported",
+            ))
+        }
+        Some(a) if a.oid == oid::HMAC_SM3 => Prf::HmacSm3,
+        Some(a) if a.oid == oid::HMAC_SHA256 => Prf::HmacSha256,
+        Some(_) => {
+            return Err(Error::UnsupportedFormat(
+                "encrypted private key: PBKDF2 PRF must be HMAC-SM3 or HMAC-SHA256",
+            ))
+        }
+    };
+    if let Some(p) = kdf.prf.as_ref().and_then(|a| a.parameters) {
+        if p.tag() != der::Tag::Null {
+            return Err(Error::UnsupportedFormat("malformed DER"));
+        }
+    }
+    if kdf.key_length.is_some_and(|l| l != 16) {
+        return Err(Error::UnsupportedFormat(
+            "encrypted private key: PBKDF2 keyLength must be 16 for SM4",
+        ));
+    }
+    if kdf.iterations == 0 || kdf.iterations > MAX_ITERATIONS {
+        return Err(Error::UnsupportedFormat(
+            "encrypted private key: PBKDF2 iteration count out of range",
+        ));
+    }
+    if pbes2.enc.oid != oid::SM4_CBC {
+        return Err(Error::UnsupportedFormat(
+            "encrypted private key: only SM4-CBC encryption is supported",
+        ));
+    }
+    let iv: OctetStringRef<'_> = pbes2
+        .enc
+        .parameters
+        .ok_or(Error::UnsupportedFormat("SM4-CBC IV missing"))?
+        .decode_as()
+        .map_err(der_err)?;
+    if iv.as_bytes().len() != 16 {
+        return Err(Error::UnsupportedFormat("SM4-CBC IV must be 16 bytes"));
+    }
+    let key = derive_key(prf, password, kdf.salt.as_bytes(), kdf.iterations)?;
+    decrypt_cbc_key(&key, iv.as_bytes(), epki.data.as_bytes(), true)
+}
+
+/// SM4-CBC-decrypts a key body and parses it (PKCS#8, or SEC1 for legacy PEM). Every
+/// failure is the same opaque error.
+fn decrypt_cbc_key(key: &[u8; 16], iv: &[u8], body: &[u8], pkcs8: bool) -> Result<PrivateKey> {
+    let mut buf = Zeroizing::new(body.to_vec());
+    let n = modes::decrypt_in_place(
+        &Sm4::new(key),
+        Mode::Cbc,
+        Some(iv),
+        Some(Padding::Pkcs7),
+        &mut buf,
+    )
+    .map_err(|_| wrong_password())?;
+    let parsed = if pkcs8 {
+        PrivateKey::from_pkcs8_der(&buf[..n])
+    } else {
+        PrivateKey::from_der(&buf[..n])
+    };
+    parsed.map_err(|_| wrong_password())
+}
+
+/// One PEM block: label, RFC 1421 headers, DER body.
+pub(crate) struct PemBlock {
+    pub label: String,
+    pub headers: Vec<(String, String)>,
+    pub der: Zeroizing<Vec<u8>>,
+}
+
+/// Every PEM block in `text`, in order (text between blocks is ignored). Base64 may be
+/// wrapped at any width.
+pub(crate) fn pem_blocks(text: &str) -> Result<Vec<PemBlock>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("-----BEGIN ") {
+        let after = &rest[start + 11..];
+        let label_end = after
+            .find("-----")
+            .ok_or(Error::UnsupportedFormat("malformed PEM BEGIN line"))?;
+        let label = &after[..label_end];
+        let body_start = label_end + 5;
+        let end_line = format!("-----END {label}-----");
+        let stop = after[body_start..]
+            .find(&end_line)
+            .ok_or(Error::UnsupportedFormat("PEM block has no END line"))?;
+        let body = &after[body_start..body_start + stop];
+        let mut headers = Vec::new();
+        let mut b64 = Zeroizing::new(String::new());
+        for line in body.lines() {
+            let line = line.trim();
+            if let Some((k, v)) = line.split_once(':') {
+                if b64.is_empty() {
+                    headers.push((k.trim().to_string(), v.trim().to_string()));
+                    continue;
+                }
+                return Err(Error::UnsupportedFormat("malformed PEM body"));
+            }
+            b64.push_str(line);
+        }
+        // Re-wrap canonically and let pem-rfc7468 do the strict base64 decoding.
+        let mut canon = Zeroizing::new(format!("-----BEGIN {label}-----\n"));
+        for piece in b64.as_bytes().chunks(64) {
+            canon.push_str(core::str::from_utf8(piece).map_err(|_| pem_err())?);
+            canon.push('\n');
+        }
+        canon.push_str(&end_line);
+        canon.push('\n');
+        let (_, der) = pem_rfc7468::decode_vec(canon.as_bytes()).map_err(|_| pem_err())?;
+        out.push(PemBlock {
+            label: label.to_string(),
+            headers,
+            der: Zeroizing::new(der),
+        });
+        rest = &after[body_start + stop + end_line.len()..];
+    }
+    Ok(out)
+}
+
+fn pem_err() -> Error {
+    Error::UnsupportedFormat("malformed PEM (bad base64)")
+}
+
+/// PEM text with 64-column lines and LF line endings.
+pub(crate) fn pem_encode(label: &str, der: &[u8]) -> Result<String> {
+    pem_rfc7468::encode_string(label, pem_rfc7468::LineEnding::LF, der)
+        .map_err(|_| Error::UnsupportedFormat("cannot PEM-encode"))
+}
+
+fn need_password() -> Error {
+    Error::InvalidValue("the private key is encrypted: a password is needed")
+}
+
+/// Loads a private key from PEM: "PRIVATE KEY" (PKCS#8), "EC PRIVATE KEY" or
+/// "SM2 PRIVATE KEY" (SEC1; legacy-encrypted with `DEK-Info: SM4-CBC` when the
+/// Proc-Type header says so) or "ENCRYPTED PRIVATE KEY" (PBES2). `password` is needed
+/// exactly for encrypted keys; one given for a plain key is an error too (it is likely
+/// a mistake).
+pub fn load_private_key_pem(text: &str, password: Option<&[u8]>) -> Result<PrivateKey> {
+    let blocks = pem_blocks(text)?;
+    let block = blocks
+        .iter()
+        .find(|b| b.label.ends_with("PRIVATE KEY"))
+        .ok_or(Error::UnsupportedFormat(
+            "no PEM private key block (PRIVATE KEY, EC PRIVATE KEY, ENCRYPTED PRIVATE KEY)",
+        ))?;
+    let proc_type = block
+        .headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("Proc-Type"));
+    match block.label.as_str() {
+        "ENCRYPTED PRIVATE KEY" => {
+            decrypt_private_key_der(&block.der, password.ok_or_else(need_password)?)
+        }
+        "PRIVATE KEY" | "EC PRIVATE KEY" | "SM2 PRIVATE KEY" if proc_type.is_some() => {
+            let (_, v) = proc_type.unwrap();
+            if v.replace(' ', "") != "4,ENCRYPTED" {
+                return Err(Error::UnsupportedFormat("unsupported PEM Proc-Type"));
+            }
+            let password = password.ok_or_else(need_password)?;
+            legacy_decrypt(block, password, block.label == "PRIVATE KEY")
+        }
+        "PRIVATE KEY" | "EC PRIVATE KEY" | "SM2 PRIVATE KEY" => {
+            if password.is_some() {
+                return Err(Error::InvalidValue(
+                    "a password was given but the private key is not encrypted",
+                ));
+            }
+            if block.label == "PRIVATE KEY" {
+                PrivateKey::from_pkcs8_der(&block.der)
+            } else {
+                PrivateKey::from_sec1_der(&block.der)
+            }
+        }
+        _ => Err(Error::UnsupportedFormat(
+            "unsupported private key PEM label",
+        )),
+    }
+}
+
+/// Legacy OpenSSL encrypted PEM (RFC 1421 headers): `DEK-Info: SM4-CBC,<hex iv>`, key =
+/// EVP_BytesToKey(SM4-CBC, MD5, salt = iv[..8], password, count 1) = MD5(password ||
+/// salt) for a 16-byte key, body SM4-CBC with PKCS#7 padding.
+fn legacy_decrypt(block: &PemBlock, password: &[u8], pkcs8: bool) -> Result<PrivateKey> {
+    let dek = block
+        .headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("DEK-Info"))
+        .map(|(_, v)| v.as_str())
+        .ok_or(Error::UnsupportedFormat("encrypted PEM without DEK-Info"))?;
+    let (cipher, iv_hex) = dek
+        .split_once(',')
+        .ok_or(Error::UnsupportedFormat("malformed DEK-Info"))?;
+    if !cipher.trim().eq_ignore_ascii_case("SM4-CBC") {
+        return Err(Error::UnsupportedFormat(
+            "legacy encrypted PEM: only DEK-Info SM4-CBC is supported",
+        ));
+    }
+    let iv_hex = iv_hex.trim();
+    if iv_hex.len() != 32 || !iv_hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+        return Err(Error::UnsupportedFormat(
+            "malformed DEK-Info IV (32 hex digits)",
+        ));
+    }
+    let mut iv = [0u8; 16];
+    for (i, b) in iv.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&iv_hex[2 * i..2 * i + 2], 16).unwrap_or(0);
+    }
+    let mut md5 = md5::Md5::new();
+    md5.update(password);
+    md5.update(&iv[..8]);
+    let mut key = Zeroizing::new([0u8; 16]);
+    key.copy_from_slice(&md5.finalize());
+    let _ = pkcs8;
+    decrypt_cbc_key(&key, &iv, &block.der, false)
+}
+
+/// Loads a private key from DER: PKCS#8, SEC1 or (with a password) an
+/// `EncryptedPrivateKeyInfo`.
+pub fn load_private_key_der(der: &[u8], password: Option<&[u8]>) -> Result<PrivateKey> {
+    match password {
+        Some(pw) => {
+            let encrypted = EncryptedPrivateKeyInfo::from_der(der).is_ok();
+            if !encrypted && PrivateKey::<crate::sm2::Sm2p256>::from_der(der).is_ok() {
+                return Err(Error::InvalidValue(
+                    "a password was given but the private key is not encrypted",
+                ));
+            }
+            decrypt_private_key_der(der, pw)
+        }
+        None => {
+            if EncryptedPrivateKeyInfo::from_der(der).is_ok_and(|e| e.algorithm.oid == oid::PBES2) {
+                return Err(need_password());
+            }
+            PrivateKey::from_der(der)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pbkdf2_sha256_rfc7914_vector() {
+        // RFC 7914 §11: PBKDF2-HMAC-SHA256("passwd", "salt", 1, 64).
+        let mut out = [0u8; 64];
+        pbkdf2_hmac_sha256(b"passwd", b"salt", 1, &mut out);
+        assert_eq!(
+            hex::encode(out),
+            "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc\
+             49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783"
+        );
+    }
+
+    #[test]
+    fn round_trip_both_prfs_and_wrong_password() {
+        let key = PrivateKey::generate().unwrap();
+        for prf in [Prf::HmacSm3, Prf::HmacSha256] {
+            let der = encrypt_private_key_der(&key, b"secret", prf, 1000).unwrap();
+            let back = decrypt_private_key_der(&der, b"secret").unwrap();
+            assert_eq!(back.to_bytes()[..], key.to_bytes()[..]);
+            assert!(matches!(
+                decrypt_private_key_der(&der, b"Secret"),
+                Err(Error::InvalidKey(_))
+            ));
+            let pem = encrypt_private_key_pem(&key, b"pw", prf, 10).unwrap();
+            assert!(pem.starts_with("-----BEGIN ENCRYPTED PRIVATE KEY-----\n"));
+            let back = load_private_key_pem(&pem, Some(b"pw")).unwrap();
+            assert_eq!(back.public_key(), key.public_key());
+            assert!(matches!(
+                load_private_key_pem(&pem, None),
+                Err(Error::InvalidValue(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn every_flipped_bit_in_the_body_is_rejected() {
+        let key = PrivateKey::generate().unwrap();
+        let der = encrypt_private_key_der(&key, b"pw", Prf::HmacSm3, 1).unwrap();
+        for pos in (der.len() - 160..der.len()).step_by(7) {
+            let mut bad = der.clone();
+            bad[pos] ^= 0x40;
+            match decrypt_private_key_der(&bad, b"pw") {
+                Ok(k) => assert_eq!(k.to_bytes()[..], key.to_bytes()[..], "pos {pos}"),
+                Err(Error::InvalidKey(_)) | Err(Error::UnsupportedFormat(_)) => {}
+                Err(e) => panic!("unexpected {e:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,310 @@
+"""``guomi x509 req|selfsign|issue|verify|show``: SM2 certificates and requests.
+
+Signatures are SM2-with-SM3 with the default ID 1234567812345678 (as GmSSL, and OpenSSL
+with ``-sigopt distid:1234567812345678``). Names are RFC 4514 strings
+(``"CN=leaf,O=Example"``) or OpenSSL's ``"/O=Example/CN=leaf"``. Subject alternative
+names: ``--san dns:host.example --san ip:192.0.2.1 --san email:a@example.com``.
+
+Exit status: 0 success (``verify``: the path validates), 1 a certificate does not verify,
+2 usage or input error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime, timedelta, timezone
+from typing import Callable, Optional
+
+from guomi import x509
+from guomi.cli._io import UsageError, open_output
+from guomi.cli.sm2 import load_private_key
+from guomi.exceptions import CertificateVerificationError, GuomiError
+
+_NAMES = {"1.2.156.10197.1.501": "SM2-with-SM3"}
+
+
+def _read(path: str, what: str) -> bytes:
+    try:
+        if path == "-":
+            return sys.stdin.buffer.read()
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {what} {path}: {e.strerror or e}") from e
+
+
+def load_certificates(path: str) -> list[x509.Certificate]:
+    """Every certificate in a PEM bundle, or one DER certificate."""
+    data = _read(path, "certificate file")
+    try:
+        if b"-----BEGIN " in data:
+            certs = x509.load_pem_certificates(data)
+            if not certs:
+                raise UsageError(f"{path}: no CERTIFICATE block")
+            return certs
+        return [x509.Certificate.from_der(data)]
+    except GuomiError as e:
+        raise UsageError(f"{path}: not a certificate: {e}") from e
+
+
+def _write(args: argparse.Namespace, pem: str, der: bytes) -> None:
+    with open_output(args.output, force=args.force) as out:
+        out.write(der if args.outform == "der" else pem.encode())
+
+
+def _validity(args: argparse.Namespace) -> tuple[datetime, datetime]:
+    if args.days < 1:
+        raise UsageError("--days must be at least 1")
+    start = datetime.now(timezone.utc) - timedelta(minutes=1)
+    return start, start + timedelta(days=args.days)
+
+
+def _extensions(b: x509.CertificateBuilder, args: argparse.Namespace) -> x509.CertificateBuilder:
+    if args.ca:
+        b = b.ca(args.path_len)
+    elif args.path_len is not None:
+        raise UsageError("--path-len needs --ca")
+    if args.key_usage:
+        b = b.with_key_usage([u.strip() for item in args.key_usage for u in item.split(",") if u.strip()])
+    if args.eku:
+        b = b.with_extended_key_usage([u.strip() for item in args.eku for u in item.split(",") if u.strip()])
+    if args.san:
+        b = b.with_subject_alternative_names(args.san)
+    if args.serial is not None:
+        try:
+            b = b.serial(int(args.serial, 0))
+        except ValueError:
+            raise UsageError("--serial must be an integer (decimal or 0x hex)") from None
+    return b
+
+
+def _req(args: argparse.Namespace) -> int:
+    key = load_private_key(args.key, args)
+    csr = x509.CertificateSigningRequestBuilder(
+        subject=args.subject, subject_alternative_names=args.san or ()
+    ).sign(key)
+    _write(args, csr.to_pem(), csr.to_der())
+    return 0
+
+
+def _selfsign(args: argparse.Namespace) -> int:
+    key = load_private_key(args.key, args)
+    start, end = _validity(args)
+    b = _extensions(x509.CertificateBuilder(subject=args.subject).validity(start, end), args)
+    cert = b.self_sign(key)
+    _write(args, cert.to_pem(), cert.to_der())
+    return 0
+
+
+def _issue(args: argparse.Namespace) -> int:
+    ca_certs = load_certificates(args.ca_cert)
+    ca_key = load_private_key(args.ca_key, args)
+    data = _read(args.csr, "request file")
+    try:
+        csr = (
+            x509.CertificateSigningRequest.from_pem(data)
+            if b"-----BEGIN " in data
+            else x509.CertificateSigningRequest.from_der(data)
+        )
+    except GuomiError as e:
+        raise UsageError(f"{args.csr}: not a certification request: {e}") from e
+    if not csr.is_signature_valid:
+        raise UsageError(f"{args.csr}: the request's signature does not verify")
+    start, end = _validity(args)
+    b = x509.CertificateBuilder.from_csr(csr).validity(start, end)
+    if args.subject:
+        b = b.subject_name(args.subject)
+    b = _extensions(b, args)
+    cert = b.sign(ca_certs[0], ca_key)
+    _write(args, cert.to_pem(), cert.to_der())
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    trusted = [c for path in args.trusted for c in load_certificates(path)]
+    untrusted = [c for path in args.untrusted or [] for c in load_certificates(path)]
+    at = None
+    if args.at:
+        try:
+            at = datetime.fromisoformat(args.at.replace("Z", "+00:00"))
+        except ValueError:
+            raise UsageError("--at must be an ISO 8601 time, e.g. 2030-01-01T00:00:00Z") from None
+    status = 0
+    for path in args.certs:
+        leaf = load_certificates(path)[0]
+        try:
+            x509.verify_chain(leaf, untrusted, trusted, at=at, purpose=args.purpose)
+        except CertificateVerificationError as e:
+            print(f"{path}: FAILED: {e}")
+            status = 1
+            continue
+        if not args.quiet:
+            print(f"{path}: OK")
+    return status
+
+
+def _fmt_time(t: datetime) -> str:
+    return t.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _show_cert(c: x509.Certificate) -> None:
+    alg = c.signature_algorithm_oid
+    lines = [
+        "Certificate:",
+        f"  Version:             {c.version}",
+        f"  Serial number:       {c.serial_number:#x}",
+        f"  Signature algorithm: {_NAMES.get(alg, alg)} ({alg})",
+        f"  Issuer:              {c.issuer}",
+        f"  Subject:             {c.subject}",
+        f"  Not before:          {_fmt_time(c.not_valid_before)}",
+        f"  Not after:           {_fmt_time(c.not_valid_after)}",
+    ]
+    try:
+        lines.append(f"  Public key:          SM2 {c.public_key().to_bytes().hex()}")
+    except GuomiError:
+        lines.append("  Public key:          (not an SM2 key)")
+    crit = {e.oid: e.critical for e in c.extensions}
+    bc = c.basic_constraints
+    if bc is not None:
+        pl = "" if bc.path_length is None else f", pathlen:{bc.path_length}"
+        tag = " (critical)" if crit.get("2.5.29.19") else ""
+        lines.append(f"  Basic constraints:   CA:{'TRUE' if bc.ca else 'FALSE'}{pl}{tag}")
+    if c.key_usage is not None:
+        tag = " (critical)" if crit.get("2.5.29.15") else ""
+        lines.append(f"  Key usage:           {', '.join(sorted(c.key_usage))}{tag}")
+    if c.extended_key_usage is not None:
+        lines.append(f"  Extended key usage:  {', '.join(c.extended_key_usage)}")
+    if c.subject_alternative_names is not None:
+        lines.append(
+            f"  Alternative names:   {', '.join(f'{k}:{v}' for k, v in c.subject_alternative_names)}"
+        )
+    if c.subject_key_identifier is not None:
+        lines.append(f"  Subject key ID:      {c.subject_key_identifier.hex()}")
+    if c.authority_key_identifier is not None:
+        lines.append(f"  Authority key ID:    {c.authority_key_identifier.hex()}")
+    known = {"2.5.29.19", "2.5.29.15", "2.5.29.37", "2.5.29.17", "2.5.29.14", "2.5.29.35"}
+    for e in c.extensions:
+        if e.oid not in known:
+            lines.append(f"  Extension {e.oid}{' (critical)' if e.critical else ''}: {e.value.hex()}")
+    lines.append(f"  SM3 fingerprint:     {c.fingerprint('sm3').hex()}")
+    lines.append(f"  SHA-256 fingerprint: {c.fingerprint('sha256').hex()}")
+    print("\n".join(lines))
+
+
+def _show(args: argparse.Namespace) -> int:
+    for path in args.files:
+        data = _read(path, "file")
+        if b"CERTIFICATE REQUEST-----" in data:
+            try:
+                csr = x509.CertificateSigningRequest.from_pem(data)
+            except GuomiError as e:
+                raise UsageError(f"{path}: not a certification request: {e}") from e
+            sans = ", ".join(f"{k}:{v}" for k, v in csr.subject_alternative_names)
+            print("Certificate request:")
+            print(f"  Subject:             {csr.subject}")
+            print(f"  Public key:          SM2 {csr.public_key().to_bytes().hex()}")
+            if sans:
+                print(f"  Alternative names:   {sans}")
+            print(f"  Signature:           {'valid' if csr.is_signature_valid else 'INVALID'}")
+            continue
+        for c in load_certificates(path):
+            _show_cert(c)
+    return 0
+
+
+def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except UsageError:
+            raise
+        except (GuomiError, ValueError) as e:
+            raise UsageError(str(e)) from e
+
+    return run
+
+
+def _out(a: argparse.ArgumentParser) -> None:
+    a.add_argument(
+        "-o", "--out", dest="output", required=True, metavar="FILE", help="output file ('-': stdout)"
+    )
+    a.add_argument("-f", "--force", action="store_true", help="replace an existing output file")
+    a.add_argument("--outform", choices=["pem", "der"], default="pem", help="output encoding")
+    a.add_argument("--password-file", metavar="FILE", help="password of the private key (else a prompt)")
+
+
+def _ext_args(a: argparse.ArgumentParser, *, days: Optional[int]) -> None:
+    a.add_argument("--days", type=int, default=days, help=f"validity in days (default {days})")
+    a.add_argument("--ca", action="store_true", help="a CA certificate (basicConstraints CA:TRUE)")
+    a.add_argument("--path-len", type=int, metavar="N", help="CA path length constraint")
+    a.add_argument(
+        "--key-usage",
+        action="append",
+        metavar="LIST",
+        help="keyUsage names, e.g. digitalSignature,keyEncipherment",
+    )
+    a.add_argument(
+        "--eku", action="append", metavar="LIST", help="extendedKeyUsage, e.g. serverAuth,clientAuth"
+    )
+    a.add_argument(
+        "--san", action="append", metavar="KIND:VALUE", help="subject alternative name (repeatable)"
+    )
+    a.add_argument("--serial", metavar="N", help="serial number (default: random 127-bit)")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("x509", help="SM2 certificates and certification requests", description=__doc__)
+    actions = p.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+
+    a = actions.add_parser(
+        "req", help="create a PKCS#10 request", description="Create a certification request."
+    )
+    a.add_argument("-k", "--key", required=True, metavar="FILE", help="the subject's private key")
+    a.add_argument("--subject", required=True, metavar="DN", help='e.g. "CN=leaf,O=Example"')
+    a.add_argument(
+        "--san", action="append", metavar="KIND:VALUE", help="subject alternative name (repeatable)"
+    )
+    _out(a)
+    a.set_defaults(func=_guarded(_req))
+
+    a = actions.add_parser("selfsign", help="create a self-signed certificate", description=__doc__)
+    a.add_argument("-k", "--key", required=True, metavar="FILE", help="the private key")
+    a.add_argument("--subject", required=True, metavar="DN", help='e.g. "CN=Root CA,O=Example"')
+    _ext_args(a, days=365)
+    _out(a)
+    a.set_defaults(func=_guarded(_selfsign))
+
+    a = actions.add_parser("issue", help="issue a certificate from a request", description=__doc__)
+    a.add_argument("--ca-cert", required=True, metavar="FILE", help="the issuing CA certificate")
+    a.add_argument("--ca-key", required=True, metavar="FILE", help="the issuing CA's private key")
+    a.add_argument("--csr", required=True, metavar="FILE", help="the certification request (PEM or DER)")
+    a.add_argument("--subject", metavar="DN", help="override the request's subject")
+    _ext_args(a, days=365)
+    _out(a)
+    a.set_defaults(func=_guarded(_issue))
+
+    a = actions.add_parser(
+        "verify",
+        help="verify certificates against trust roots (exit 0 valid, 1 invalid)",
+        description="Validate each certificate's path to a trusted root: signatures, names, validity, "
+        "CA flags, path length, keyCertSign (revocation is not checked).",
+    )
+    a.add_argument("certs", nargs="+", metavar="CERT", help="certificate(s) to verify")
+    a.add_argument(
+        "--trusted", action="append", required=True, metavar="FILE", help="trusted root(s) (PEM bundle)"
+    )
+    a.add_argument("--untrusted", action="append", metavar="FILE", help="intermediate certificate(s)")
+    a.add_argument("--purpose", metavar="EKU", help="required extended key usage, e.g. serverAuth")
+    a.add_argument("--at", metavar="TIME", help="verify at this ISO 8601 time instead of now")
+    a.add_argument("-q", "--quiet", action="store_true", help="print only failures")
+    a.set_defaults(func=_guarded(_verify))
+
+    a = actions.add_parser(
+        "show", help="print certificates or requests", description="Print certificate fields."
+    )
+    a.add_argument(
+        "files", nargs="+", metavar="FILE", help="certificate or request files (PEM or DER, '-': stdin)"
+    )
+    a.set_defaults(func=_guarded(_show))
