@@ -459,13 +459,12 @@ unsafe fn rounds128(rk: &[u32; ROUNDS], p: *mut u8) {
 
 /// Round `r` of the single-block path: X_{r+4} (into `x0`) = X_r ^ L(τ(t)), and the next
 /// round's input t = (X_{r+2} ^ X_{r+3} ^ rk_{r+1}) ^ a ^ b, one `vpternlogd` after L
-/// (the XOR of the older words is off the critical path).
+/// (the XOR of the older words is off the critical path); `x2`, `x3` are X_{r+2}, X_{r+3}.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn step1(
     t: &mut __m128i,
     x0: &mut __m128i,
-    x1: __m128i,
     x2: __m128i,
     x3: __m128i,
     rk: &[u32; ROUNDS],
@@ -475,7 +474,6 @@ unsafe fn step1(
 ) {
     // SAFETY: avx512vl + gfni enabled by the callers.
     unsafe {
-        let _ = x1;
         let s = _mm_gf2p8affine_epi64_epi8::<C1>(*t, m1);
         let s = _mm_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
         let a = _mm_ternarylogic_epi32::<0x96>(s, _mm_rol_epi32::<2>(s), _mm_rol_epi32::<10>(s));
@@ -511,10 +509,10 @@ unsafe fn block1(rk: &[u32; ROUNDS], v: __m128i) -> __m128i {
         let mut t =
             _mm_ternarylogic_epi32::<0x96>(x1, x2, _mm_xor_si128(x3, _mm_set1_epi32(rk[0] as i32)));
         for r in (0..ROUNDS).step_by(4) {
-            step1(&mut t, &mut x0, x1, x2, x3, rk, r, m1, m2);
-            step1(&mut t, &mut x1, x2, x3, x0, rk, r + 1, m1, m2);
-            step1(&mut t, &mut x2, x3, x0, x1, rk, r + 2, m1, m2);
-            step1(&mut t, &mut x3, x0, x1, x2, rk, r + 3, m1, m2);
+            step1(&mut t, &mut x0, x2, x3, rk, r, m1, m2);
+            step1(&mut t, &mut x1, x3, x0, rk, r + 1, m1, m2);
+            step1(&mut t, &mut x2, x0, x1, rk, r + 2, m1, m2);
+            step1(&mut t, &mut x3, x1, x2, rk, r + 3, m1, m2);
         }
         let y = _mm_unpacklo_epi64(_mm_unpacklo_epi32(x3, x2), _mm_unpacklo_epi32(x1, x0));
         _mm_shuffle_epi8(y, bswap)

@@ -195,8 +195,7 @@ impl Sm4Xts {
             Standard::Ieee => v.to_le_bytes(),
             Standard::Gb => v.to_be_bytes(),
         };
-        v = 0;
-        let _ = v;
+        v.zeroize();
         tw.zeroize();
     }
 }
