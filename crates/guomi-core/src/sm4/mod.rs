@@ -325,6 +325,18 @@ impl Sm4 {
         self.blocks(decrypt, dst);
     }
 
+    /// Fills `tw` (a multiple of 64 bytes, the first 64 already holding T_0..T_3) with the
+    /// following XTS tweaks, four at a time, where the backend can; returns whether it did.
+    pub(crate) fn xts_tweaks(&self, gb: bool, tw: &mut [u8]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 && tw.len().is_multiple_of(64) {
+            x86_avx512::xts_tweaks(gb, tw);
+            return true;
+        }
+        let _ = (gb, tw);
+        false
+    }
+
     /// Fused CBC decryption of a prefix of `data` where the backend has it; returns the
     /// number of bytes done (the caller handles the rest).
     pub(crate) fn cbc_decrypt_fused(&self, reg: &mut [u8; 16], data: &mut [u8]) -> usize {

@@ -261,6 +261,63 @@ unsafe fn chained_gfni(
     }
 }
 
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn xts_tweaks_impl(gb: bool, tw: &mut [u8]) {
+    // SAFETY: AVX-512F/BW enabled here; every 64-byte access lies inside `tw`, whose length
+    // is a multiple of 64 (checked by the caller).
+    unsafe {
+        // Per 128-bit lane: the numeric tweak as (low qword, high qword).
+        let rev = _mm512_broadcast_i32x4(_mm_set_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+        ));
+        let p = tw.as_mut_ptr();
+        let mut v = _mm512_loadu_si512(p.cast());
+        if gb {
+            v = _mm512_shuffle_epi8(v, rev);
+        }
+        let mut off = 64;
+        while off < tw.len() {
+            // v · α^4, lane by lane, constant time.
+            v = if gb {
+                // GB (bit-reflected): v >> 4 as a 128-bit number, and the four bits shifted
+                // out at the bottom come back as clmul(n, 0xe1) << 117.
+                let srl = _mm512_srli_epi64(v, 4);
+                let up = _mm512_shuffle_epi32::<_MM_PERM_BADC>(_mm512_slli_epi64(v, 60));
+                let n = _mm512_srli_epi64(up, 60);
+                let r = _mm512_ternarylogic_epi64::<0x96>(
+                    _mm512_xor_si512(n, _mm512_slli_epi64(n, 5)),
+                    _mm512_slli_epi64(n, 6),
+                    _mm512_slli_epi64(n, 7),
+                );
+                _mm512_xor_si512(
+                    srl,
+                    _mm512_mask_blend_epi64(0x55, _mm512_slli_epi64(r, 53), up),
+                )
+            } else {
+                // IEEE: v << 4 as a 128-bit number, the top four bits reduced by 0x87.
+                let sh = _mm512_slli_epi64(v, 4);
+                let c = _mm512_shuffle_epi32::<_MM_PERM_BADC>(_mm512_srli_epi64(v, 60));
+                let red = _mm512_ternarylogic_epi64::<0x96>(
+                    _mm512_xor_si512(c, _mm512_slli_epi64(c, 1)),
+                    _mm512_slli_epi64(c, 2),
+                    _mm512_slli_epi64(c, 7),
+                );
+                _mm512_xor_si512(sh, _mm512_mask_blend_epi64(0x55, c, red))
+            };
+            let out = if gb { _mm512_shuffle_epi8(v, rev) } else { v };
+            _mm512_storeu_si512(p.add(off).cast(), out);
+            off += 64;
+        }
+    }
+}
+
+/// XTS tweaks T_4.. into `tw` from T_0..T_3 already in its first 64 bytes.
+pub(crate) fn xts_tweaks(gb: bool, tw: &mut [u8]) {
+    assert!(tw.len().is_multiple_of(64) && !tw.is_empty());
+    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW checked).
+    unsafe { xts_tweaks_impl(gb, tw) }
+}
+
 /// XTS whole blocks: `data ^= tweaks; E/D; ^= tweaks` for the longest prefix of 128-block
 /// chunks; returns how many bytes it did (the caller finishes the rest).
 pub(crate) fn xex(rk: &[u32; ROUNDS], tweaks: &[u8], data: &mut [u8]) -> usize {
