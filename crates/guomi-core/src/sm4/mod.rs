@@ -234,6 +234,13 @@ impl Sm4 {
             x86_avx512::ctr_xor(&self.rk.enc, counter, data);
             return;
         }
+        #[allow(unused_mut)]
+        let mut data = data;
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx2 {
+            let done = x86_avx2::ctr_xor(&self.rk.enc, counter, data);
+            data = &mut data[done..];
+        }
         let mut buf = [0u8; CHUNK];
         for chunk in data.chunks_mut(CHUNK) {
             let ks = &mut buf[..chunk.len()];
@@ -256,6 +263,13 @@ impl Sm4 {
         if self.backend == Backend::Avx512 {
             x86_avx512::ctr_xor_to(&self.rk.enc, counter, src, dst);
             return;
+        }
+        #[allow(unused_mut)]
+        let (mut src, mut dst) = (src, dst);
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx2 {
+            let done = x86_avx2::ctr_xor_to(&self.rk.enc, counter, src, dst);
+            (src, dst) = (&src[done..], &mut dst[done..]);
         }
         dst.copy_from_slice(src);
         self.ctr_xor(counter, dst);
