@@ -193,9 +193,10 @@ struct PyEncryptor(Encryptor);
 #[pymethods]
 impl PyEncryptor {
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
-        let e = &mut self.0;
-        let v = maybe_detach(py, data.len(), || e.update(&data)).py_err()?;
-        Ok(PyBytes::new(py, &v))
+        // Written straight into the new bytes object (GIL released for large inputs).
+        let n = self.0.update_len(data.len());
+        let s = &mut self.0;
+        new_bytes(py, n, |out| s.update_to(&data, out).py_err())
     }
 
     fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
@@ -211,9 +212,10 @@ struct PyDecryptor(Decryptor);
 #[pymethods]
 impl PyDecryptor {
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
-        let d = &mut self.0;
-        let v = maybe_detach(py, data.len(), || d.update(&data)).py_err()?;
-        Ok(PyBytes::new(py, &v))
+        // Written straight into the new bytes object (GIL released for large inputs).
+        let n = self.0.update_len(data.len());
+        let s = &mut self.0;
+        new_bytes(py, n, |out| s.update_to(&data, out).py_err())
     }
 
     fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
@@ -322,9 +324,10 @@ struct PyGcmEncryptor(GcmEncryptor, Option<[u8; 16]>);
 #[pymethods]
 impl PyGcmEncryptor {
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
-        let e = &mut self.0;
-        let v = maybe_detach(py, data.len(), || e.update(&data)).py_err()?;
-        Ok(PyBytes::new(py, &v))
+        // Written straight into the new bytes object (GIL released for large inputs).
+        let n = self.0.update_len(data.len());
+        let s = &mut self.0;
+        new_bytes(py, n, |out| s.update_to(&data, out).py_err())
     }
 
     /// Ends the message; returns b"" (the tag is then in `tag`).
@@ -353,9 +356,14 @@ struct PyGcmDecryptor(GcmDecryptor);
 #[pymethods]
 impl PyGcmDecryptor {
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
-        let d = &mut self.0;
-        let v = maybe_detach(py, data.len(), || d.update(&data)).py_err()?;
-        Ok(PyBytes::new(py, &v))
+        let n = self.0.update_len(data.len());
+        let s = &mut self.0;
+        if n == 0 {
+            // Buffered: the plaintext stays inside until finalize() verifies the tag.
+            maybe_detach(py, data.len(), || s.update_to(&data, &mut [])).py_err()?;
+            return Ok(PyBytes::new(py, b""));
+        }
+        new_bytes(py, n, |out| s.update_to(&data, out).py_err())
     }
 
     #[pyo3(signature = (tag=None))]

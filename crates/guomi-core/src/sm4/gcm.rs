@@ -484,6 +484,37 @@ impl Stream {
         }
     }
 
+    /// Processes `data` into `out` (same length).
+    fn update_to(&mut self, data: &[u8], out: &mut [u8]) -> Result<()> {
+        if self.finalized {
+            return Err(Error::AlreadyFinalized);
+        }
+        if out.len() != data.len() {
+            return Err(Error::InvalidLength {
+                what: "output buffer",
+                expected: "the input length",
+                got: out.len(),
+            });
+        }
+        self.ct_len += data.len() as u64;
+        if self.ct_len > MAX_PLAINTEXT {
+            return Err(Error::InvalidLength {
+                what: "message",
+                expected: "at most 2^36 - 32 bytes",
+                got: usize::MAX,
+            });
+        }
+        out.copy_from_slice(data);
+        if self.decrypt {
+            self.absorb(data);
+            self.xor(out);
+        } else {
+            self.xor(out);
+            self.absorb(out);
+        }
+        Ok(())
+    }
+
     fn update_into(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
         if self.finalized {
             return Err(Error::AlreadyFinalized);
@@ -541,6 +572,20 @@ impl GcmEncryptor {
         self.0.update_into(data, out)
     }
 
+    /// How many bytes the next `update` of `len` bytes returns (always `len`).
+    pub fn update_len(&self, len: usize) -> usize {
+        if self.0.finalized {
+            0
+        } else {
+            len
+        }
+    }
+
+    /// Encrypts the next piece of plaintext into `out` (same length as `data`).
+    pub fn update_to(&mut self, data: &[u8], out: &mut [u8]) -> Result<()> {
+        self.0.update_to(data, out)
+    }
+
     /// Encrypts the next piece of plaintext.
     pub fn update(&mut self, data: &[u8]) -> Result<Vec<u8>> {
         let mut out = Vec::with_capacity(data.len());
@@ -592,6 +637,33 @@ impl GcmDecryptor {
         match self.buffered.as_mut() {
             Some(buf) => self.s.update_into(data, buf),
             None => self.s.update_into(data, out),
+        }
+    }
+
+    /// How many bytes the next `update` of `len` bytes returns (0 when buffered).
+    pub fn update_len(&self, len: usize) -> usize {
+        if self.buffered.is_some() {
+            0
+        } else {
+            len
+        }
+    }
+
+    /// Decrypts the next piece of ciphertext into `out` of [`Self::update_len`] bytes
+    /// (buffered: `out` is empty and the plaintext is kept until `finalize`).
+    pub fn update_to(&mut self, data: &[u8], out: &mut [u8]) -> Result<()> {
+        match self.buffered.as_mut() {
+            Some(buf) => {
+                if !out.is_empty() {
+                    return Err(Error::InvalidLength {
+                        what: "output buffer",
+                        expected: "0 bytes (buffered)",
+                        got: out.len(),
+                    });
+                }
+                self.s.update_into(data, buf)
+            }
+            None => self.s.update_to(data, out),
         }
     }
 

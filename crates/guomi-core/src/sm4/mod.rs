@@ -234,6 +234,13 @@ impl Sm4 {
             x86_avx512::ctr_xor(&self.rk.enc, counter, data);
             return;
         }
+        #[allow(unused_mut)]
+        let mut data = data;
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx2 {
+            let done = x86_avx2::ctr_xor(&self.rk.enc, counter, data);
+            data = &mut data[done..];
+        }
         let mut buf = [0u8; CHUNK];
         for chunk in data.chunks_mut(CHUNK) {
             let ks = &mut buf[..chunk.len()];
@@ -256,6 +263,13 @@ impl Sm4 {
         if self.backend == Backend::Avx512 {
             x86_avx512::ctr_xor_to(&self.rk.enc, counter, src, dst);
             return;
+        }
+        #[allow(unused_mut)]
+        let (mut src, mut dst) = (src, dst);
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx2 {
+            let done = x86_avx2::ctr_xor_to(&self.rk.enc, counter, src, dst);
+            (src, dst) = (&src[done..], &mut dst[done..]);
         }
         dst.copy_from_slice(src);
         self.ctr_xor(counter, dst);
@@ -323,6 +337,18 @@ impl Sm4 {
         }
         dst.copy_from_slice(src);
         self.blocks(decrypt, dst);
+    }
+
+    /// Fills `tw` (a multiple of 64 bytes, the first 64 already holding T_0..T_3) with the
+    /// following XTS tweaks, four at a time, where the backend can; returns whether it did.
+    pub(crate) fn xts_tweaks(&self, gb: bool, tw: &mut [u8]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.backend == Backend::Avx512 && tw.len().is_multiple_of(64) {
+            x86_avx512::xts_tweaks(gb, tw);
+            return true;
+        }
+        let _ = (gb, tw);
+        false
     }
 
     /// Fused CBC decryption of a prefix of `data` where the backend has it; returns the

@@ -533,18 +533,15 @@ impl Streamer {
         })
     }
 
-    fn update_into(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    /// Exactly how many bytes `update` of `len` bytes produces now.
+    fn update_len(&self, len: usize) -> usize {
         if self.finalized {
-            return Err(Error::AlreadyFinalized);
+            return 0;
         }
-        self.total += data.len();
         if !self.st.mode.is_block_mode() {
-            let start = out.len();
-            out.extend_from_slice(data);
-            self.st.stream(&mut out[start..]);
-            return Ok(());
+            return len;
         }
-        let total = self.buf_len + data.len();
+        let total = self.buf_len + len;
         let mut blocks = total / BLOCK_SIZE;
         // A decryptor that unpads keeps the last whole block back for finalize().
         if self.st.decrypt
@@ -554,20 +551,52 @@ impl Streamer {
         {
             blocks -= 1;
         }
-        if blocks == 0 {
+        blocks * BLOCK_SIZE
+    }
+
+    /// Processes `data` into `out`, which must be exactly `update_len(data.len())` bytes.
+    fn update_to(&mut self, data: &[u8], out: &mut [u8]) -> Result<()> {
+        if self.finalized {
+            return Err(Error::AlreadyFinalized);
+        }
+        let n = self.update_len(data.len());
+        if out.len() != n {
+            return Err(Error::InvalidLength {
+                what: "output buffer",
+                expected: "update_len() bytes",
+                got: out.len(),
+            });
+        }
+        self.total += data.len();
+        if !self.st.mode.is_block_mode() {
+            out.copy_from_slice(data);
+            self.st.stream(out);
+            return Ok(());
+        }
+        if n == 0 {
+            let total = self.buf_len + data.len();
             self.buf[self.buf_len..total].copy_from_slice(data);
             self.buf_len = total;
             return Ok(());
         }
-        let start = out.len();
-        let from_data = blocks * BLOCK_SIZE - self.buf_len;
-        out.extend_from_slice(&self.buf[..self.buf_len]);
-        out.extend_from_slice(&data[..from_data]);
+        let from_data = n - self.buf_len;
+        out[..self.buf_len].copy_from_slice(&self.buf[..self.buf_len]);
+        out[self.buf_len..].copy_from_slice(&data[..from_data]);
         let rest = &data[from_data..];
         self.buf[..rest.len()].copy_from_slice(rest);
         self.buf_len = rest.len();
-        self.st.blocks(&mut out[start..]);
+        self.st.blocks(out);
         Ok(())
+    }
+
+    fn update_into(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        let start = out.len();
+        out.resize(start + self.update_len(data.len()), 0);
+        let r = self.update_to(data, &mut out[start..]);
+        if r.is_err() {
+            out.truncate(start);
+        }
+        r
     }
 
     fn finalize_into(&mut self, out: &mut Vec<u8>) -> Result<()> {
@@ -637,6 +666,16 @@ macro_rules! streaming_type {
             /// Processes `data`, appending the output that is ready to `out`.
             pub fn update_into(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
                 self.0.update_into(data, out)
+            }
+
+            /// Exactly how many bytes the next `update` of `len` bytes returns.
+            pub fn update_len(&self, len: usize) -> usize {
+                self.0.update_len(len)
+            }
+
+            /// Processes `data` into `out` of exactly [`Self::update_len`] bytes.
+            pub fn update_to(&mut self, data: &[u8], out: &mut [u8]) -> Result<()> {
+                self.0.update_to(data, out)
             }
 
             /// Processes `data` and returns the output that is ready.

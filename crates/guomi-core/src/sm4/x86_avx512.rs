@@ -261,6 +261,63 @@ unsafe fn chained_gfni(
     }
 }
 
+#[target_feature(enable = "avx512f,avx512bw,avx512vl")]
+unsafe fn xts_tweaks_impl(gb: bool, tw: &mut [u8]) {
+    // SAFETY: AVX-512F/BW enabled here; every 64-byte access lies inside `tw`, whose length
+    // is a multiple of 64 (checked by the caller).
+    unsafe {
+        // Per 128-bit lane: the numeric tweak as (low qword, high qword).
+        let rev = _mm512_broadcast_i32x4(_mm_set_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+        ));
+        let p = tw.as_mut_ptr();
+        let mut v = _mm512_loadu_si512(p.cast());
+        if gb {
+            v = _mm512_shuffle_epi8(v, rev);
+        }
+        let mut off = 64;
+        while off < tw.len() {
+            // v · α^4, lane by lane, constant time.
+            v = if gb {
+                // GB (bit-reflected): v >> 4 as a 128-bit number, and the four bits shifted
+                // out at the bottom come back as clmul(n, 0xe1) << 117.
+                let srl = _mm512_srli_epi64(v, 4);
+                let up = _mm512_shuffle_epi32::<_MM_PERM_BADC>(_mm512_slli_epi64(v, 60));
+                let n = _mm512_srli_epi64(up, 60);
+                let r = _mm512_ternarylogic_epi64::<0x96>(
+                    _mm512_xor_si512(n, _mm512_slli_epi64(n, 5)),
+                    _mm512_slli_epi64(n, 6),
+                    _mm512_slli_epi64(n, 7),
+                );
+                _mm512_xor_si512(
+                    srl,
+                    _mm512_mask_blend_epi64(0x55, _mm512_slli_epi64(r, 53), up),
+                )
+            } else {
+                // IEEE: v << 4 as a 128-bit number, the top four bits reduced by 0x87.
+                let sh = _mm512_slli_epi64(v, 4);
+                let c = _mm512_shuffle_epi32::<_MM_PERM_BADC>(_mm512_srli_epi64(v, 60));
+                let red = _mm512_ternarylogic_epi64::<0x96>(
+                    _mm512_xor_si512(c, _mm512_slli_epi64(c, 1)),
+                    _mm512_slli_epi64(c, 2),
+                    _mm512_slli_epi64(c, 7),
+                );
+                _mm512_xor_si512(sh, _mm512_mask_blend_epi64(0x55, c, red))
+            };
+            let out = if gb { _mm512_shuffle_epi8(v, rev) } else { v };
+            _mm512_storeu_si512(p.add(off).cast(), out);
+            off += 64;
+        }
+    }
+}
+
+/// XTS tweaks T_4.. into `tw` from T_0..T_3 already in its first 64 bytes.
+pub(crate) fn xts_tweaks(gb: bool, tw: &mut [u8]) {
+    assert!(tw.len().is_multiple_of(64) && !tw.is_empty());
+    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW checked).
+    unsafe { xts_tweaks_impl(gb, tw) }
+}
+
 /// XTS whole blocks: `data ^= tweaks; E/D; ^= tweaks` for the longest prefix of 128-block
 /// chunks; returns how many bytes it did (the caller finishes the rest).
 pub(crate) fn xex(rk: &[u32; ROUNDS], tweaks: &[u8], data: &mut [u8]) -> usize {
@@ -459,13 +516,12 @@ unsafe fn rounds128(rk: &[u32; ROUNDS], p: *mut u8) {
 
 /// Round `r` of the single-block path: X_{r+4} (into `x0`) = X_r ^ L(τ(t)), and the next
 /// round's input t = (X_{r+2} ^ X_{r+3} ^ rk_{r+1}) ^ a ^ b, one `vpternlogd` after L
-/// (the XOR of the older words is off the critical path).
+/// (the XOR of the older words is off the critical path); `x2`, `x3` are X_{r+2}, X_{r+3}.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn step1(
     t: &mut __m128i,
     x0: &mut __m128i,
-    x1: __m128i,
     x2: __m128i,
     x3: __m128i,
     rk: &[u32; ROUNDS],
@@ -475,7 +531,6 @@ unsafe fn step1(
 ) {
     // SAFETY: avx512vl + gfni enabled by the callers.
     unsafe {
-        let _ = x1;
         let s = _mm_gf2p8affine_epi64_epi8::<C1>(*t, m1);
         let s = _mm_gf2p8affineinv_epi64_epi8::<C2>(s, m2);
         let a = _mm_ternarylogic_epi32::<0x96>(s, _mm_rol_epi32::<2>(s), _mm_rol_epi32::<10>(s));
@@ -511,10 +566,10 @@ unsafe fn block1(rk: &[u32; ROUNDS], v: __m128i) -> __m128i {
         let mut t =
             _mm_ternarylogic_epi32::<0x96>(x1, x2, _mm_xor_si128(x3, _mm_set1_epi32(rk[0] as i32)));
         for r in (0..ROUNDS).step_by(4) {
-            step1(&mut t, &mut x0, x1, x2, x3, rk, r, m1, m2);
-            step1(&mut t, &mut x1, x2, x3, x0, rk, r + 1, m1, m2);
-            step1(&mut t, &mut x2, x3, x0, x1, rk, r + 2, m1, m2);
-            step1(&mut t, &mut x3, x0, x1, x2, rk, r + 3, m1, m2);
+            step1(&mut t, &mut x0, x2, x3, rk, r, m1, m2);
+            step1(&mut t, &mut x1, x3, x0, rk, r + 1, m1, m2);
+            step1(&mut t, &mut x2, x0, x1, rk, r + 2, m1, m2);
+            step1(&mut t, &mut x3, x1, x2, rk, r + 3, m1, m2);
         }
         let y = _mm_unpacklo_epi64(_mm_unpacklo_epi32(x3, x2), _mm_unpacklo_epi32(x1, x0));
         _mm_shuffle_epi8(y, bswap)
