@@ -690,3 +690,17 @@ fn rustcrypto_sm2_signatures_both_ways() {
         assert!(their_pub.verify(b"other", &rc).is_err());
     }
 }
+
+#[test]
+fn test_hooks_reject_out_of_range_nonces() {
+    let a = PrivateKey::<Sm2p256>::generate().unwrap();
+    let b = PrivateKey::<Sm2p256>::generate().unwrap();
+    for bad in [[0u8; 32], n_bytes(), [0xff; 32]] {
+        assert!(
+            Initiator::with_fixed_ephemeral_for_testing(&a, b"a", b.public_key(), b"b", &bad)
+                .is_err()
+        );
+        assert!(sign_digest_with_fixed_k_for_testing(&a, &[1; 32], &bad).is_err());
+        assert!(encrypt_with_fixed_k_for_testing(a.public_key(), b"m", &bad).is_err());
+    }
+}
