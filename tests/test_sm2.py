@@ -768,3 +768,21 @@ def test_property_junk_is_rejected_cleanly(junk: bytes) -> None:
             parse(junk)
         except (InvalidKey, InvalidLength, UnsupportedFormat):
             pass
+
+
+def test_ambiguous_raw_ciphertexts_decrypt() -> None:
+    # No-04 ciphertexts whose first byte is 04 or 30 (DER's SEQUENCE tag).
+    key = sm2.PrivateKey.generate()
+    pk = sm2.PublicKey.from_bytes(key.public_key().to_bytes())
+    pk.prepare()
+    seen: set[int] = set()
+    for i in range(20_000):
+        msg = i.to_bytes(4, "big")
+        ct = pk.encrypt(msg, c1_prefix=False)
+        if ct[0] in (0x04, 0x30):
+            seen.add(ct[0])
+            assert key.decrypt(ct) == msg
+            assert len(ct) == 96 + len(msg)
+        if seen == {0x04, 0x30}:
+            break
+    assert seen == {0x04, 0x30}

@@ -704,3 +704,35 @@ fn test_hooks_reject_out_of_range_nonces() {
         assert!(encrypt_with_fixed_k_for_testing(a.public_key(), b"m", &bad).is_err());
     }
 }
+
+#[test]
+fn ambiguous_raw_ciphertexts_decrypt() {
+    // Raw ciphertexts without the 04 prefix whose x1 starts with 04 (looks prefixed) or
+    // 30 (looks like DER) must still decrypt with format detection.
+    let key = PrivateKey::<Sm2p256>::generate().unwrap();
+    let pk = key.public_key();
+    pk.prepare();
+    let mut seen = [false; 2];
+    for i in 0..20_000u32 {
+        let msg = i.to_be_bytes();
+        let ct = pk.encrypt(&msg, CiphertextFormat::C1C3C2, false).unwrap();
+        let which = match ct[0] {
+            0x04 => 0,
+            0x30 => 1,
+            _ => continue,
+        };
+        seen[which] = true;
+        assert_eq!(&key.decrypt(&ct, None).unwrap()[..], &msg[..]);
+        let c1c2c3 =
+            convert_ciphertext::<Sm2p256>(&ct, None, CiphertextFormat::C1C2C3, false).unwrap();
+        assert_eq!(
+            &key.decrypt(&c1c2c3, Some(CiphertextFormat::C1C2C3))
+                .unwrap()[..],
+            &msg[..]
+        );
+        if seen == [true, true] {
+            return;
+        }
+    }
+    panic!("no ambiguous ciphertext in 20,000 tries: {seen:?}");
+}
