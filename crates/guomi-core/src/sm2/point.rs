@@ -123,7 +123,8 @@ impl<C: Curve> Jacobian<C> {
     #[inline]
     pub(crate) fn double(&self) -> Self {
         if C::A_IS_MINUS_3 {
-            // dbl-2001-b
+            // dbl-2001-b, with Z3 = 2·Y1·Z1 (one product instead of a square and
+            // three additions)
             let delta = self.z.square();
             let gamma = self.y.square();
             let beta = self.x.mul(&gamma);
@@ -131,7 +132,7 @@ impl<C: Curve> Jacobian<C> {
             let alpha = t.double().add(&t);
             let beta4 = beta.double().double();
             let x3 = alpha.square().sub(&beta4.double());
-            let z3 = self.y.add(&self.z).square().sub(&gamma).sub(&delta);
+            let z3 = self.y.mul(&self.z).double();
             let g2 = gamma.square().double();
             let y3 = alpha.mul(&beta4.sub(&x3)).sub(&g2.double().double());
             Jacobian {
