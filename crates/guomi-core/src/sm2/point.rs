@@ -171,7 +171,7 @@ impl<C: Curve> Jacobian<C> {
         let v = self.x.mul(&i);
         let x3 = r.square().sub(&j).sub(&v.double());
         let y3 = r.mul(&v.sub(&x3)).sub(&self.y.mul(&j).double());
-        let z3 = self.z.add(&h).square().sub(&z1z1).sub(&hh);
+        let z3 = self.z.mul(&h).double(); // = (Z1 + H)^2 - Z1Z1 - HH
         let p_inf = self.is_infinity();
         let same = h.is_zero() & r.is_zero() & !p_inf;
         let sum = Jacobian {
@@ -203,7 +203,7 @@ impl<C: Curve> Jacobian<C> {
         let v = u1.mul(&i);
         let x3 = r.square().sub(&j).sub(&v.double());
         let y3 = r.mul(&v.sub(&x3)).sub(&s1.mul(&j).double());
-        let z3 = self.z.add(&q.z).square().sub(&z1z1).sub(&z2z2).mul(&h);
+        let z3 = self.z.mul(&q.z).mul(&h).double(); // = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2)·H
         let p_inf = self.is_infinity();
         let q_inf = q.is_infinity();
         let same = h.is_zero() & r.is_zero() & !p_inf & !q_inf;
