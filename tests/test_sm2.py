@@ -713,3 +713,76 @@ def test_tongsuopy_signatures_both_ways() -> None:
         serialization.NoEncryption(),
     )
     assert sm2.PrivateKey.from_pem(pem) == key
+
+
+# --------------------------------------------------------------------------- properties
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PROP_KEY = sm2.PrivateKey.generate()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    msg=st.binary(max_size=300),
+    uid=st.binary(max_size=64),
+    fmt=st.sampled_from(["c1c3c2", "c1c2c3", "der"]),
+    prefix=st.booleans(),
+)
+def test_property_round_trips(msg: bytes, uid: bytes, fmt: str, prefix: bool) -> None:
+    pk = _PROP_KEY.public_key()
+    sig = _PROP_KEY.sign(msg, uid=uid, format="raw")
+    assert pk.verify(sig, msg, uid=uid)
+    assert pk.verify(sm2.signature_raw_to_der(sig), msg, uid=uid, format="der")
+    ct = pk.encrypt(msg, format=fmt, c1_prefix=prefix)
+    assert _PROP_KEY.decrypt(ct, format=None if fmt == "der" else fmt) == msg
+
+
+@settings(max_examples=60, deadline=None)
+@given(d=st.integers(min_value=1, max_value=N - 2))
+def test_property_key_encodings(d: int) -> None:
+    key = sm2.PrivateKey.from_bytes(d.to_bytes(32, "big"))
+    assert int.from_bytes(key.to_bytes(), "big") == d
+    assert sm2.PrivateKey.from_bytes(d.to_bytes((d.bit_length() + 7) // 8, "big")) == key
+    pk = key.public_key()
+    for fmt in ("uncompressed", "raw", "compressed"):
+        assert sm2.PublicKey.from_bytes(pk.to_bytes(fmt)) == pk
+    assert sm2.PrivateKey.from_der(key.to_der(format="sec1")) == key
+
+
+@settings(max_examples=80, deadline=None)
+@given(junk=st.binary(max_size=200))
+def test_property_junk_is_rejected_cleanly(junk: bytes) -> None:
+    pk = _PROP_KEY.public_key()
+    assert pk.verify(junk, b"m") is False
+    try:
+        _PROP_KEY.decrypt(junk)
+    except DecryptionError:
+        pass
+    else:  # pragma: no cover - a valid ciphertext from random bytes is impossible
+        raise AssertionError("random bytes decrypted")
+    for parse in (sm2.PublicKey.from_bytes, sm2.PublicKey.from_der, sm2.PrivateKey.from_der):
+        try:
+            parse(junk)
+        except (InvalidKey, InvalidLength, UnsupportedFormat):
+            pass
+
+
+def test_ambiguous_raw_ciphertexts_decrypt() -> None:
+    # No-04 ciphertexts whose first byte is 04 or 30 (DER's SEQUENCE tag).
+    key = sm2.PrivateKey.generate()
+    pk = sm2.PublicKey.from_bytes(key.public_key().to_bytes())
+    pk.prepare()
+    seen: set[int] = set()
+    for i in range(20_000):
+        msg = i.to_bytes(4, "big")
+        ct = pk.encrypt(msg, c1_prefix=False)
+        if ct[0] in (0x04, 0x30):
+            seen.add(ct[0])
+            assert key.decrypt(ct) == msg
+            assert len(ct) == 96 + len(msg)
+        if seen == {0x04, 0x30}:
+            break
+    assert seen == {0x04, 0x30}

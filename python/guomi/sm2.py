@@ -42,7 +42,7 @@ Key exchange (GB/T 32918.3)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Union
 
 from guomi._native import sm2 as _sm2
@@ -168,10 +168,13 @@ def ecdh(private_key: PrivateKey, peer_public_key: PublicKey) -> bytes:
     return private_key.ecdh(peer_public_key)
 
 
-def verify_many(
-    items: Iterable[tuple[PublicKey, BytesLike, BytesLike, BytesLike]] | Sequence[tuple],
-    threads: int | None = None,
-) -> list[bool]:
+VerifyItem = Union[
+    tuple[PublicKey, BytesLike, BytesLike],
+    tuple[PublicKey, BytesLike, BytesLike, BytesLike],
+]
+
+
+def verify_many(items: Iterable[VerifyItem], threads: int | None = None) -> list[bool]:
     """Verifies many signatures at once without the GIL.
 
     ``items``: ``(public_key, signature, message)`` or ``(public_key, signature, message,
@@ -180,12 +183,12 @@ def verify_many(
     """
     if threads is not None and threads < 0:
         raise ValueError("threads must be >= 0")
-    norm = []
+    norm: list[tuple[PublicKey, BytesLike, BytesLike, BytesLike]] = []
     for it in items:
         if len(it) == 3:
             norm.append((it[0], it[1], it[2], DEFAULT_UID))
         elif len(it) == 4:
-            norm.append(tuple(it))
+            norm.append((it[0], it[1], it[2], it[3]))
         else:
             raise TypeError("each item must be (public_key, signature, message[, uid])")
     return _sm2.verify_many(norm, threads)

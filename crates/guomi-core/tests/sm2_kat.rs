@@ -690,3 +690,49 @@ fn rustcrypto_sm2_signatures_both_ways() {
         assert!(their_pub.verify(b"other", &rc).is_err());
     }
 }
+
+#[test]
+fn test_hooks_reject_out_of_range_nonces() {
+    let a = PrivateKey::<Sm2p256>::generate().unwrap();
+    let b = PrivateKey::<Sm2p256>::generate().unwrap();
+    for bad in [[0u8; 32], n_bytes(), [0xff; 32]] {
+        assert!(
+            Initiator::with_fixed_ephemeral_for_testing(&a, b"a", b.public_key(), b"b", &bad)
+                .is_err()
+        );
+        assert!(sign_digest_with_fixed_k_for_testing(&a, &[1; 32], &bad).is_err());
+        assert!(encrypt_with_fixed_k_for_testing(a.public_key(), b"m", &bad).is_err());
+    }
+}
+
+#[test]
+fn ambiguous_raw_ciphertexts_decrypt() {
+    // Raw ciphertexts without the 04 prefix whose x1 starts with 04 (looks prefixed) or
+    // 30 (looks like DER) must still decrypt with format detection.
+    let key = PrivateKey::<Sm2p256>::generate().unwrap();
+    let pk = key.public_key();
+    pk.prepare();
+    let mut seen = [false; 2];
+    for i in 0..20_000u32 {
+        let msg = i.to_be_bytes();
+        let ct = pk.encrypt(&msg, CiphertextFormat::C1C3C2, false).unwrap();
+        let which = match ct[0] {
+            0x04 => 0,
+            0x30 => 1,
+            _ => continue,
+        };
+        seen[which] = true;
+        assert_eq!(&key.decrypt(&ct, None).unwrap()[..], &msg[..]);
+        let c1c2c3 =
+            convert_ciphertext::<Sm2p256>(&ct, None, CiphertextFormat::C1C2C3, false).unwrap();
+        assert_eq!(
+            &key.decrypt(&c1c2c3, Some(CiphertextFormat::C1C2C3))
+                .unwrap()[..],
+            &msg[..]
+        );
+        if seen == [true, true] {
+            return;
+        }
+    }
+    panic!("no ambiguous ciphertext in 20,000 tries: {seen:?}");
+}

@@ -40,19 +40,24 @@ impl<C: Curve> Drop for Ephemeral<C> {
 }
 
 impl<C: Curve> Ephemeral<C> {
-    fn new(r: &Limbs) -> Self {
+    /// From r in [1, n-1] (checked: the test hooks pass caller values).
+    fn new(r: &Limbs) -> Result<Self> {
+        let n = <C::N as super::field::Modulus>::M;
+        if *r == [0; 4] || !bool::from(super::field::lt_ct(r, &n)) {
+            return Err(Error::InvalidValue("ephemeral key must be in [1, n-1]"));
+        }
         let p = mul_fixed_ct(C::g_table(), r)
             .to_affine()
-            .expect("r in [1, n-1]");
-        Ephemeral {
+            .ok_or(Error::InvalidValue("ephemeral key must be in [1, n-1]"))?;
+        Ok(Ephemeral {
             r: Fe::from_limbs_reduced(r),
             point: PublicKey::from_affine(p),
-        }
+        })
     }
 
     fn random() -> Result<Self> {
         let r = random_scalar::<C>(0)?;
-        Ok(Self::new(&r))
+        Self::new(&r)
     }
 }
 
@@ -191,7 +196,7 @@ impl<C: Curve> Initiator<C> {
             own_id,
             peer,
             peer_id,
-            Ephemeral::new(&super::field::limbs_from_be(r)),
+            Ephemeral::new(&super::field::limbs_from_be(r))?,
         )
     }
 
@@ -264,7 +269,7 @@ impl<C: Curve> Responder<C> {
         klen: usize,
         r: &[u8; 32],
     ) -> Result<(Self, Exchanged)> {
-        let eph = Ephemeral::new(&super::field::limbs_from_be(r));
+        let eph = Ephemeral::new(&super::field::limbs_from_be(r))?;
         Self::respond_with(own, own_id, peer, peer_id, peer_ephemeral, klen, eph)
     }
 

@@ -123,7 +123,8 @@ impl<C: Curve> Jacobian<C> {
     #[inline]
     pub(crate) fn double(&self) -> Self {
         if C::A_IS_MINUS_3 {
-            // dbl-2001-b
+            // dbl-2001-b, with Z3 = 2·Y1·Z1 (one product instead of a square and
+            // three additions)
             let delta = self.z.square();
             let gamma = self.y.square();
             let beta = self.x.mul(&gamma);
@@ -131,7 +132,7 @@ impl<C: Curve> Jacobian<C> {
             let alpha = t.double().add(&t);
             let beta4 = beta.double().double();
             let x3 = alpha.square().sub(&beta4.double());
-            let z3 = self.y.add(&self.z).square().sub(&gamma).sub(&delta);
+            let z3 = self.y.mul(&self.z).double();
             let g2 = gamma.square().double();
             let y3 = alpha.mul(&beta4.sub(&x3)).sub(&g2.double().double());
             Jacobian {
@@ -170,7 +171,7 @@ impl<C: Curve> Jacobian<C> {
         let v = self.x.mul(&i);
         let x3 = r.square().sub(&j).sub(&v.double());
         let y3 = r.mul(&v.sub(&x3)).sub(&self.y.mul(&j).double());
-        let z3 = self.z.add(&h).square().sub(&z1z1).sub(&hh);
+        let z3 = self.z.mul(&h).double(); // = (Z1 + H)^2 - Z1Z1 - HH
         let p_inf = self.is_infinity();
         let same = h.is_zero() & r.is_zero() & !p_inf;
         let sum = Jacobian {
@@ -202,7 +203,7 @@ impl<C: Curve> Jacobian<C> {
         let v = u1.mul(&i);
         let x3 = r.square().sub(&j).sub(&v.double());
         let y3 = r.mul(&v.sub(&x3)).sub(&s1.mul(&j).double());
-        let z3 = self.z.add(&q.z).square().sub(&z1z1).sub(&z2z2).mul(&h);
+        let z3 = self.z.mul(&q.z).mul(&h).double(); // = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2)·H
         let p_inf = self.is_infinity();
         let q_inf = q.is_infinity();
         let same = h.is_zero() & r.is_zero() & !p_inf & !q_inf;
