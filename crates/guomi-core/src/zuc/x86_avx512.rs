@@ -78,7 +78,15 @@ unsafe fn s0_vbmi(x: __m128i, t: &[__m512i; 4]) -> __m128i {
 #[inline(always)]
 unsafe fn s0_tables() -> [__m512i; 4] {
     // SAFETY: AVX-512F; 256 readable bytes.
-    unsafe { core::array::from_fn(|i| _mm512_loadu_si512(S0_TABLE[64 * i..].as_ptr().cast())) }
+    unsafe {
+        let p = S0_TABLE.as_ptr();
+        [
+            _mm512_loadu_si512(p.cast()),
+            _mm512_loadu_si512(p.add(64).cast()),
+            _mm512_loadu_si512(p.add(128).cast()),
+            _mm512_loadu_si512(p.add(192).cast()),
+        ]
+    }
 }
 
 /// R1, R2 in lanes 0 and 1 of an xmm register; `VBMI` selects the S0 method.
