@@ -411,7 +411,7 @@ impl Lanes for Ymm {
 }
 
 /// Keystreams of up to 8 streams at once (see `many::keystream_lanes`).
-pub(crate) fn keystream_x8(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+pub(crate) fn keystream_x8(states: &[&State], words: usize, out: &mut [Vec<u32>]) {
     // SAFETY: called only when the active backend is AVX2 or better (cpu::detect checked
     // AVX2 and AES-NI).
     // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
@@ -419,6 +419,6 @@ pub(crate) fn keystream_x8(states: &[State], words: usize, out: &mut [Vec<u32>])
 }
 
 #[target_feature(enable = "avx2,aes,sse4.1,ssse3")]
-unsafe fn keystream_x8_avx2(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+unsafe fn keystream_x8_avx2(states: &[&State], words: usize, out: &mut [Vec<u32>]) {
     super::many::keystream_lanes::<Ymm>(states, words, out);
 }

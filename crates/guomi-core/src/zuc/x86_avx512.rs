@@ -379,7 +379,7 @@ impl<const VBMI: bool> Zmm<VBMI> {
 }
 
 /// Keystreams of up to 16 streams at once (see `many::keystream_lanes`).
-pub(crate) fn keystream_x16(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+pub(crate) fn keystream_x16(states: &[&State], words: usize, out: &mut [Vec<u32>]) {
     // SAFETY: called only when the active backend is AVX-512 (F/BW/VL + GFNI checked by
     // cpu::detect).
     // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
@@ -393,12 +393,12 @@ pub(crate) fn keystream_x16(states: &[State], words: usize, out: &mut [Vec<u32>]
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,gfni,avx2")]
-unsafe fn keystream_x16_avx512(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+unsafe fn keystream_x16_avx512(states: &[&State], words: usize, out: &mut [Vec<u32>]) {
     super::many::keystream_lanes::<Zmm<false>>(states, words, out);
 }
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,gfni,avx2")]
-unsafe fn keystream_x16_vbmi(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+unsafe fn keystream_x16_vbmi(states: &[&State], words: usize, out: &mut [Vec<u32>]) {
     super::many::keystream_lanes::<Zmm<true>>(states, words, out);
 }
 
@@ -440,11 +440,12 @@ mod tests {
         if !crate::cpu::Backend::Avx512.is_supported() {
             return;
         }
-        let states: Vec<State> = (0..13u8)
+        let owned: Vec<State> = (0..13u8)
             .map(|i| load_128(&[i; 16], &[i ^ 0x5a; 16]))
             .collect();
+        let states: Vec<&State> = owned.iter().collect();
         let mut want = Vec::new();
-        for st in &states {
+        for st in &owned {
             let mut st = st.clone();
             super::super::soft::init(&mut st);
             let mut w = vec![0u32; 48];
