@@ -139,6 +139,13 @@ impl Fsm for Xmm {
         (x0 ^ r1).wrapping_add(r2)
     }
     #[inline(always)]
+    fn round_barrier() {
+        // See `x86_avx512`: keeps each round's scalar and vector work together.
+        if core::hint::black_box(false) {
+            cold_path();
+        }
+    }
+    #[inline(always)]
     fn next(self, x1: u32, x2: u32) -> Self {
         // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe {
@@ -161,6 +168,10 @@ impl Fsm for Xmm {
         }
     }
 }
+
+#[cold]
+#[inline(never)]
+fn cold_path() {}
 
 fn init(st: &mut State) {
     // SAFETY: this kernel is selected only when `cpu::detected() >= Avx2`.
