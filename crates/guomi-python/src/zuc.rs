@@ -4,9 +4,7 @@
 
 use crate::buf::{maybe_detach, Bytes};
 use crate::error::{IntoPy, InvalidArgument};
-use guomi_core::zuc::{
-    self, eea3 as core_eea3, eia3 as core_eia3, guard::Eea3Guard, many, zuc256, Zuc,
-};
+use guomi_core::zuc::{eea3 as core_eea3, eia3 as core_eia3, guard::Eea3Guard, many, zuc256, Zuc};
 use guomi_core::Error;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -446,6 +444,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eia3_many, m)?)?;
     m.add_class::<PyZuc>()?;
     m.add_class::<PyEea3>()?;
-    let _ = zuc::KEY_SIZE;
     Ok(())
 }

@@ -38,6 +38,10 @@ pub(crate) trait Fsm: Copy {
     /// §3.4 F, update: W1 = R1 ⊞ X1, W2 = R2 ⊕ X2,
     /// R1 = S(L1(W1L ∥ W2H)), R2 = S(L2(W2L ∥ W1H)).
     fn next(self, x1: u32, x2: u32) -> Self;
+    /// Called after each working-mode round; backends may keep the compiler from
+    /// regrouping the rounds' scalar and vector work (see `x86_avx512`).
+    #[inline(always)]
+    fn round_barrier() {}
 }
 
 /// The generator state: LFSR cells s0..s15 (31-bit values in [1, 2^31 - 1]) and R1, R2.
@@ -115,6 +119,7 @@ pub(crate) fn init<F: Fsm>(st: &mut State) {
                 f = f.next(x1, x2);
                 let c = |k: usize| s[($t + k) & 15];
                 s[$t] = feedback(c(0), c(4), c(10), c(13), c(15), w >> 1);
+                F::round_barrier();
             }};
         }
         round!(0);
@@ -150,6 +155,8 @@ pub(crate) fn generate<F: Fsm>(st: &mut State, out: &mut [u32]) {
     let s = &mut st.s;
     let mut blocks = out.chunks_exact_mut(16);
     for block in &mut blocks {
+        // A fixed-size view: no bounds checks in the rounds.
+        let block: &mut [u32; 16] = block.try_into().expect("chunks of 16");
         macro_rules! round {
             ($t:expr) => {{
                 let (x0, x1, x2, x3) = reorganize(s, $t);
@@ -157,6 +164,7 @@ pub(crate) fn generate<F: Fsm>(st: &mut State, out: &mut [u32]) {
                 f = f.next(x1, x2);
                 let c = |k: usize| s[($t + k) & 15];
                 s[$t] = feedback(c(0), c(4), c(10), c(13), c(15), 0);
+                F::round_barrier();
             }};
         }
         round!(0);

@@ -36,7 +36,6 @@ pub(crate) fn mac_with(
 ) -> u32 {
     let full = (bits / 32) as usize; // whole message words
     let rem = (bits % 32) as u32;
-    let nmsg = full + usize::from(rem != 0);
     let mut ks = [0u32; CHUNK + 1];
     let mut dirty = 2;
     z.words(&mut ks[..1]);
@@ -65,13 +64,13 @@ pub(crate) fn mac_with(
         ks[0] = ks[1];
         last.zeroize();
     }
-    // Now ks[0] = z-word number nmsg (0-based) and prev = word nmsg - 1.
+    // With nmsg = ceil(L / 32) message words: ks[0] = keystream word nmsg (0-based)
+    // and prev = word nmsg - 1.
     let window_at_l = if rem == 0 {
         ks[0]
     } else {
         (prev << rem) | (ks[0] >> (32 - rem))
     };
-    let _ = nmsg;
     t ^= window_at_l;
     let mut last = [0u32; 1];
     z.words(&mut last);

@@ -139,6 +139,13 @@ impl Fsm for Xmm {
         (x0 ^ r1).wrapping_add(r2)
     }
     #[inline(always)]
+    fn round_barrier() {
+        // See `x86_avx512`: keeps each round's scalar and vector work together.
+        if core::hint::black_box(false) {
+            cold_path();
+        }
+    }
+    #[inline(always)]
     fn next(self, x1: u32, x2: u32) -> Self {
         // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe {
@@ -161,6 +168,10 @@ impl Fsm for Xmm {
         }
     }
 }
+
+#[cold]
+#[inline(never)]
+fn cold_path() {}
 
 fn init(st: &mut State) {
     // SAFETY: this kernel is selected only when `cpu::detected() >= Avx2`.
@@ -411,7 +422,7 @@ impl Lanes for Ymm {
 }
 
 /// Keystreams of up to 8 streams at once (see `many::keystream_lanes`).
-pub(crate) fn keystream_x8(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+pub(crate) fn keystream_x8(states: &[&State], words: usize, out: &mut [Vec<u32>]) {
     // SAFETY: called only when the active backend is AVX2 or better (cpu::detect checked
     // AVX2 and AES-NI).
     // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
@@ -419,6 +430,6 @@ pub(crate) fn keystream_x8(states: &[State], words: usize, out: &mut [Vec<u32>])
 }
 
 #[target_feature(enable = "avx2,aes,sse4.1,ssse3")]
-unsafe fn keystream_x8_avx2(states: &[State], words: usize, out: &mut [Vec<u32>]) {
+unsafe fn keystream_x8_avx2(states: &[&State], words: usize, out: &mut [Vec<u32>]) {
     super::many::keystream_lanes::<Ymm>(states, words, out);
 }
