@@ -194,6 +194,19 @@ def test_encrypt_round_trip(enc_kgc: sm9.EncMasterKey, n: int) -> None:
         enc_kgc.extract(uid + b"x").decrypt(ct)
 
 
+def test_gmssl_hmac_mac(enc_kgc: sm9.EncMasterKey) -> None:
+    pk = enc_kgc.public_key()
+    uk = enc_kgc.extract(b"bob")
+    ct = pk.encrypt(b"gmssl style", b"bob", mac="hmac-sm3", format="der")
+    assert uk.decrypt(ct, mac="hmac-sm3", format="der") == b"gmssl style"
+    with pytest.raises(DecryptionError):
+        uk.decrypt(ct, format="der")
+    with pytest.raises(DecryptionError):
+        uk.decrypt(pk.encrypt(b"standard", b"bob"), mac="hmac-sm3")
+    with pytest.raises(InvalidArgument):
+        pk.encrypt(b"x", b"bob", mac="md5")
+
+
 def test_kem_round_trip(enc_kgc: sm9.EncMasterKey) -> None:
     pk = enc_kgc.public_key()
     uk = enc_kgc.extract(b"bob")

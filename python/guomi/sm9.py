@@ -95,14 +95,17 @@ SignUserKey = _sm9.SignUserKey
 EncMasterKey = _sm9.EncMasterKey
 
 #: The encryption master public key Ppub-e.
-#: ``encrypt(message, user_id, *, cipher="kdf", format="raw" | "der") -> bytes``;
+#: ``encrypt(message, user_id, *, cipher="kdf", format="raw" | "der", mac="sm3") -> bytes``;
 #: ``encapsulate(user_id, key_length) -> (key, c)`` with c = ``04 || x || y``;
 #: ``from_bytes``, ``to_bytes()``, ``precompute()``. ``cipher="kdf"`` is the KDF
 #: stream cipher of GM/T 0044 Part 4 (the SM4 variant is not available yet).
+#: ``mac="sm3"`` computes C3 = SM3(C2 || K2) as the standard does; ``mac="hmac-sm3"``
+#: computes C3 = HMAC-SM3(K2, C2) as GmSSL 3.x does (use it, with ``format="der"``, to
+#: exchange ciphertexts with GmSSL).
 EncMasterPublicKey = _sm9.EncMasterPublicKey
 
 #: A user's encryption key de_B (knows its ID and hid).
-#: ``decrypt(ciphertext, *, cipher="kdf", format="raw" | "der") -> bytes`` (every
+#: ``decrypt(ciphertext, *, cipher="kdf", format="raw" | "der", mac="sm3") -> bytes`` (every
 #: failure raises the one opaque :class:`~guomi.exceptions.DecryptionError`);
 #: ``decapsulate(c, key_length) -> bytes``; ``to_bytes()``;
 #: ``from_bytes(data, user_id, master_public_key, *, hid=HID_ENCRYPT)``.

@@ -28,6 +28,17 @@ fn format(f: &str) -> PyResult<Format> {
     }
 }
 
+fn mac(m: &str) -> PyResult<sm9::Mac> {
+    match m {
+        "sm3" => Ok(sm9::Mac::Sm3),
+        "hmac-sm3" => Ok(sm9::Mac::HmacSm3),
+        _ => Err(Error::InvalidValue(
+            "mac must be \"sm3\" (GM/T 0044) or \"hmac-sm3\" (GmSSL)",
+        ))
+        .py_err(),
+    }
+}
+
 fn cipher(c: &str) -> PyResult<()> {
     match c {
         "kdf" => Ok(()),
@@ -276,7 +287,7 @@ impl PyEncMasterPublicKey {
         bytes(py, &self.0.to_bytes())
     }
 
-    #[pyo3(signature = (message, user_id, *, cipher="kdf", format="raw"))]
+    #[pyo3(signature = (message, user_id, *, cipher="kdf", format="raw", mac="sm3"))]
     fn encrypt<'py>(
         &self,
         py: Python<'py>,
@@ -284,10 +295,14 @@ impl PyEncMasterPublicKey {
         user_id: Bytes,
         cipher: &str,
         format: &str,
+        mac: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         self::cipher(cipher)?;
         let fmt = self::format(format)?;
-        let ct = py.detach(|| self.0.encrypt(&message, &user_id)).py_err()?;
+        let mac = self::mac(mac)?;
+        let ct = py
+            .detach(|| self.0.encrypt_mac(&message, &user_id, mac))
+            .py_err()?;
         Ok(match fmt {
             Format::Raw => bytes(py, &ct.to_raw()),
             Format::Der => bytes(py, &ct.to_der()),
@@ -443,7 +458,7 @@ impl PyEncUserKey {
                         Ciphertext::from_der(&ciphertext).map_err(|_| Error::DecryptionFailed)
                     }
                 }?;
-                self.0.decrypt(&ct)
+                self.0.decrypt_mac(&ct, mac)
             })
             .py_err()?;
         Ok(bytes(py, &m))

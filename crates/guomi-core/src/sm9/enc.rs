@@ -25,6 +25,16 @@ use zeroize::Zeroize;
 /// EnType of the KDF stream cipher in GmSSL's SM9Cipher.
 pub const ENC_TYPE_XOR: u8 = 0;
 
+/// How C3 is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mac {
+    /// MAC(K2, Z) = SM3(Z || K2): GM/T 0044 Part 4 §5.4.5 (the standard; its example).
+    #[default]
+    Sm3,
+    /// HMAC-SM3(K2, C2): what GmSSL 3.x computes instead (for interoperability only).
+    HmacSm3,
+}
+
 /// An SM9 ciphertext (KDF stream cipher).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ciphertext {
@@ -108,19 +118,29 @@ fn kdf_input(c1: &[u8; 64], w: &[u8; 384], id: &[u8]) -> Vec<u8> {
     z
 }
 
-fn mac(k2: &[u8], c2: &[u8]) -> [u8; 32] {
-    let mut h = Sm3::new();
-    h.update(c2);
-    h.update(k2);
-    h.finalize()
+fn mac(kind: Mac, k2: &[u8], c2: &[u8]) -> [u8; 32] {
+    match kind {
+        Mac::Sm3 => {
+            let mut h = Sm3::new();
+            h.update(c2);
+            h.update(k2);
+            h.finalize()
+        }
+        Mac::HmacSm3 => crate::sm3::hmac::hmac(k2, c2),
+    }
 }
 
 impl EncMasterPublicKey {
     /// Encrypts `msg` to `user_id` (Part 4 §7.2) with r from the OS CSPRNG.
     pub fn encrypt(&self, msg: &[u8], user_id: &[u8]) -> Result<Ciphertext> {
+        self.encrypt_mac(msg, user_id, Mac::Sm3)
+    }
+
+    /// [`Self::encrypt`] with a choice of C3 computation.
+    pub fn encrypt_mac(&self, msg: &[u8], user_id: &[u8], mac_kind: Mac) -> Result<Ciphertext> {
         loop {
             let mut r = random_scalar()?;
-            let out = self.encrypt_with_r(msg, user_id, &r)?;
+            let out = self.encrypt_with_r_mac(msg, user_id, &r, mac_kind)?;
             r.zeroize();
             if let Some(c) = out {
                 return Ok(c);
@@ -132,6 +152,16 @@ impl EncMasterPublicKey {
     /// pick another r).
     #[doc(hidden)]
     pub fn encrypt_with_r(&self, msg: &[u8], user_id: &[u8], r: &Fn) -> Result<Option<Ciphertext>> {
+        self.encrypt_with_r_mac(msg, user_id, r, Mac::Sm3)
+    }
+
+    fn encrypt_with_r_mac(
+        &self,
+        msg: &[u8],
+        user_id: &[u8],
+        r: &Fn,
+        mac_kind: Mac,
+    ) -> Result<Option<Ciphertext>> {
         // A1: Q_B = [H1(ID_B || hid, N)] P1 + Ppub-e.
         let qb = self.q_of(user_id, HID_ENCRYPT)?;
         // A3: C1 = [r] Q_B.
@@ -155,7 +185,7 @@ impl EncMasterPublicKey {
         }
         let c2: Vec<u8> = msg.iter().zip(k1).map(|(m, k)| m ^ k).collect();
         // A7: C3 = MAC(K2, C2).
-        let c3 = mac(k2, &c2);
+        let c3 = mac(mac_kind, k2, &c2);
         k.zeroize();
         Ok(Some(Ciphertext { c1, c3, c2 }))
     }
@@ -212,6 +242,11 @@ impl EncUserKey {
 
     /// Decrypts (Part 4 §7.3). Every failure is the same opaque `DecryptionFailed`.
     pub fn decrypt(&self, ct: &Ciphertext) -> Result<Vec<u8>> {
+        self.decrypt_mac(ct, Mac::Sm3)
+    }
+
+    /// [`Self::decrypt`] with a choice of C3 computation.
+    pub fn decrypt_mac(&self, ct: &Ciphertext, mac_kind: Mac) -> Result<Vec<u8>> {
         // B1: C1 in G1.
         let c1 = g1_from_bytes(&ct.c1, "C1").map_err(|_| Error::DecryptionFailed)?;
         let mut w = self.w_of(&c1);
@@ -224,7 +259,7 @@ impl EncUserKey {
         let (k1, k2) = k.split_at(ct.c2.len());
         let k1_zero = !ct.c2.is_empty() && k1.iter().all(|&b| b == 0);
         // B4: u = MAC(K2', C2) == C3, in constant time.
-        let u = mac(k2, &ct.c2);
+        let u = mac(mac_kind, k2, &ct.c2);
         let ok = bool::from(u.ct_eq(&ct.c3)) & !k1_zero;
         let m: Vec<u8> = if ok {
             ct.c2.iter().zip(k1).map(|(c, k)| c ^ k).collect()
