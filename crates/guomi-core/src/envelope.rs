@@ -197,32 +197,34 @@ impl Sealer {
         })
     }
 
-    fn emit(&mut self, plaintext_len: usize, last: bool, out: &mut Vec<u8>) -> Result<()> {
+    /// Encrypts the buffered plaintext as the next chunk.
+    fn emit(&mut self, last: bool, out: &mut Vec<u8>) -> Result<()> {
         let start = out.len();
-        out.resize(start + plaintext_len + TAG_SIZE, 0);
-        self.gcm.encrypt_into(
-            &nonce(self.counter, last),
-            &[],
-            &self.buf[..plaintext_len],
-            &mut out[start..],
-        )?;
-        self.buf.drain(..plaintext_len);
+        out.resize(start + self.buf.len() + TAG_SIZE, 0);
+        self.gcm.encrypt_into(&nonce(self.counter, last), &[], &self.buf, &mut out[start..])?;
+        self.buf.clear();
         self.counter += 1;
         Ok(())
     }
 
     /// Encrypts `data`, appending whatever output is ready to `out`.
-    pub fn update(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    pub fn update(&mut self, mut data: &[u8], out: &mut Vec<u8>) -> Result<()> {
         if self.done {
             return Err(Error::AlreadyFinalized);
         }
         if let Some(h) = self.header_pending.take() {
             out.extend_from_slice(&h);
         }
-        self.buf.extend_from_slice(data);
-        // A chunk is written only once more data follows it: the last chunk is flagged.
-        while self.buf.len() > self.chunk {
-            self.emit(self.chunk, false, out)?;
+        out.reserve(data.len() + (data.len() / self.chunk + 1) * TAG_SIZE);
+        while !data.is_empty() {
+            // A full chunk is written only once more data follows it, so the last chunk
+            // can be flagged at `finalize`. The buffer never holds more than one chunk.
+            if self.buf.len() == self.chunk {
+                self.emit(false, out)?;
+            }
+            let take = (self.chunk - self.buf.len()).min(data.len());
+            self.buf.extend_from_slice(&data[..take]);
+            data = &data[take..];
         }
         Ok(())
     }
@@ -230,8 +232,7 @@ impl Sealer {
     /// Writes the last chunk.
     pub fn finalize(&mut self, out: &mut Vec<u8>) -> Result<()> {
         self.update(&[], out)?;
-        let n = self.buf.len();
-        self.emit(n, true, out)?;
+        self.emit(true, out)?;
         self.done = true;
         Ok(())
     }
@@ -270,10 +271,11 @@ impl<'a> Opener<'a> {
         self.header.as_ref()
     }
 
-    fn open_chunk(&mut self, record_len: usize, last: bool, out: &mut Vec<u8>) -> Result<()> {
-        let gcm = self.gcm.as_ref().expect("cipher set before chunks");
+    /// Verifies and decrypts the buffered record as the next chunk.
+    fn open_chunk(&mut self, last: bool, out: &mut Vec<u8>) -> Result<()> {
+        let gcm = self.gcm.as_ref().ok_or(Error::DecryptionFailed)?;
         let start = out.len();
-        out.extend_from_slice(&self.buf[..record_len]);
+        out.extend_from_slice(&self.buf);
         // The tag is checked before any decryption; a failed chunk leaves `out` as it was.
         match gcm.decrypt_in_place(&nonce(self.counter, last), &[], &mut out[start..], TAG_SIZE) {
             Ok(n) => out.truncate(start + n),
@@ -282,7 +284,7 @@ impl<'a> Opener<'a> {
                 return Err(Error::DecryptionFailed);
             }
         }
-        self.buf.drain(..record_len);
+        self.buf.clear();
         self.counter += 1;
         Ok(())
     }
@@ -292,21 +294,34 @@ impl<'a> Opener<'a> {
         if self.done {
             return Err(Error::AlreadyFinalized);
         }
-        self.buf.extend_from_slice(data);
-        if self.gcm.is_none() {
-            let Some(header) = Header::parse(&self.buf)? else {
-                return Ok(());
-            };
-            let secret_fn = self.secret.take().ok_or(Error::DecryptionFailed)?;
-            let secret = secret_fn(&header).map_err(|_| Error::DecryptionFailed)?;
-            self.gcm = Some(header.cipher(&secret)?);
-            self.chunk = header.chunk_size();
-            self.buf.drain(..header.bytes.len());
-            self.header = Some(header);
+        if self.gcm.is_some() {
+            return self.feed(data, out);
         }
+        self.buf.extend_from_slice(data);
+        let Some(header) = Header::parse(&self.buf)? else {
+            return Ok(());
+        };
+        let secret_fn = self.secret.take().ok_or(Error::DecryptionFailed)?;
+        let secret = secret_fn(&header).map_err(|_| Error::DecryptionFailed)?;
+        self.gcm = Some(header.cipher(&secret)?);
+        self.chunk = header.chunk_size();
+        let rest = self.buf.split_off(header.bytes.len());
+        self.buf.clear();
+        self.header = Some(header);
+        self.feed(&rest, out)
+    }
+
+    /// Buffers at most one record; a full record is opened once more data follows it.
+    fn feed(&mut self, mut data: &[u8], out: &mut Vec<u8>) -> Result<()> {
         let record = self.chunk + TAG_SIZE;
-        while self.buf.len() > record {
-            self.open_chunk(record, false, out)?;
+        out.reserve(data.len());
+        while !data.is_empty() {
+            if self.buf.len() == record {
+                self.open_chunk(false, out)?;
+            }
+            let take = (record - self.buf.len()).min(data.len());
+            self.buf.extend_from_slice(&data[..take]);
+            data = &data[take..];
         }
         Ok(())
     }
@@ -320,8 +335,7 @@ impl<'a> Opener<'a> {
         if self.gcm.is_none() || self.buf.len() < TAG_SIZE {
             return Err(Error::DecryptionFailed);
         }
-        let n = self.buf.len();
-        self.open_chunk(n, true, out)
+        self.open_chunk(true, out)
     }
 }
 
