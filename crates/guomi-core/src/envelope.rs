@@ -201,7 +201,12 @@ impl Sealer {
     fn emit(&mut self, last: bool, out: &mut Vec<u8>) -> Result<()> {
         let start = out.len();
         out.resize(start + self.buf.len() + TAG_SIZE, 0);
-        self.gcm.encrypt_into(&nonce(self.counter, last), &[], &self.buf, &mut out[start..])?;
+        self.gcm.encrypt_into(
+            &nonce(self.counter, last),
+            &[],
+            &self.buf,
+            &mut out[start..],
+        )?;
         self.buf.clear();
         self.counter += 1;
         Ok(())

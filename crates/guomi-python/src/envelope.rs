@@ -10,7 +10,11 @@ use zeroize::Zeroizing;
 
 fn key16(key: &[u8]) -> PyResult<[u8; 16]> {
     key.try_into()
-        .map_err(|_| Error::InvalidLength { what: "key", expected: "16 bytes", got: key.len() })
+        .map_err(|_| Error::InvalidLength {
+            what: "key",
+            expected: "16 bytes",
+            got: key.len(),
+        })
         .py_err()
 }
 
@@ -30,11 +34,17 @@ impl PySealer {
 
     /// A sealer for a password (PBKDF2-HMAC-SM3 with `iterations`).
     #[staticmethod]
-    fn with_password(py: Python<'_>, password: Bytes, iterations: u32, chunk_log2: u8) -> PyResult<Self> {
+    fn with_password(
+        py: Python<'_>,
+        password: Bytes,
+        iterations: u32,
+        chunk_log2: u8,
+    ) -> PyResult<Self> {
         if iterations == 0 {
             return Err(Error::InvalidValue("iterations must be at least 1")).py_err();
         }
-        let header = Header::new(Kem::Password, chunk_log2, iterations.to_be_bytes().to_vec()).py_err()?;
+        let header =
+            Header::new(Kem::Password, chunk_log2, iterations.to_be_bytes().to_vec()).py_err()?;
         let secret = py.detach(|| header.password_secret(&password)).py_err()?;
         Ok(PySealer(Sealer::new(header, &secret[..]).py_err()?))
     }
@@ -43,7 +53,9 @@ impl PySealer {
     #[staticmethod]
     fn with_sm2(py: Python<'_>, public_key: Bytes, chunk_log2: u8) -> PyResult<Self> {
         let pk = guomi_core::sm2::PublicKey::from_bytes(&public_key).py_err()?;
-        Ok(PySealer(py.detach(|| Sealer::to_sm2(&pk, chunk_log2)).py_err()?))
+        Ok(PySealer(
+            py.detach(|| Sealer::to_sm2(&pk, chunk_log2)).py_err()?,
+        ))
     }
 
     /// Encrypts `data`; returns the output that is ready (the header comes first).
@@ -92,7 +104,9 @@ impl PyOpener {
     #[staticmethod]
     fn with_password(password: Bytes) -> Self {
         let password = Zeroizing::new(password.to_vec());
-        PyOpener(Opener::new(Box::new(move |h: &Header| Ok(Zeroizing::new(h.password_secret(&password)?.to_vec())))))
+        PyOpener(Opener::new(Box::new(move |h: &Header| {
+            Ok(Zeroizing::new(h.password_secret(&password)?.to_vec()))
+        })))
     }
 
     /// An opener for envelopes sealed to the SM2 private key d (32 bytes).

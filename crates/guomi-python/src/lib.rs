@@ -9,8 +9,8 @@ mod error;
 mod sm2;
 mod sm3;
 mod sm4;
-mod x509;
 mod sm9;
+mod x509;
 mod zuc;
 
 use pyo3::prelude::*;
