@@ -440,16 +440,18 @@ impl PyEncUserKey {
         PyEncMasterPublicKey(self.0.master_public_key())
     }
 
-    #[pyo3(signature = (ciphertext, *, cipher="kdf", format="raw"))]
+    #[pyo3(signature = (ciphertext, *, cipher="kdf", format="raw", mac="sm3"))]
     fn decrypt<'py>(
         &self,
         py: Python<'py>,
         ciphertext: Bytes,
         cipher: &str,
         format: &str,
+        mac: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         self::cipher(cipher)?;
         let fmt = self::format(format)?;
+        let mac = self::mac(mac)?;
         let m = py
             .detach(|| {
                 let ct = match fmt {

@@ -179,7 +179,7 @@ impl EncMasterPublicKey {
         kdf_into(&z, &mut k);
         z.zeroize();
         let (k1, k2) = k.split_at(msg.len());
-        if !msg.is_empty() && k1.iter().all(|&b| b == 0) {
+        if !msg.is_empty() && k1.iter().fold(0u8, |a, &b| a | b) == 0 {
             k.zeroize();
             return Ok(None);
         }
@@ -227,7 +227,7 @@ impl EncMasterPublicKey {
         let mut k = vec![0u8; key_length];
         kdf_into(&z, &mut k);
         z.zeroize();
-        if k.iter().all(|&b| b == 0) {
+        if k.iter().fold(0u8, |a, &b| a | b) == 0 {
             return Ok(None);
         }
         Ok(Some((k, g1_to_bytes(&c))))
@@ -257,7 +257,7 @@ impl EncUserKey {
         kdf_into(&z, &mut k);
         z.zeroize();
         let (k1, k2) = k.split_at(ct.c2.len());
-        let k1_zero = !ct.c2.is_empty() && k1.iter().all(|&b| b == 0);
+        let k1_zero = !ct.c2.is_empty() && k1.iter().fold(0u8, |a, &b| a | b) == 0;
         // B4: u = MAC(K2', C2) == C3, in constant time.
         let u = mac(mac_kind, k2, &ct.c2);
         let ok = bool::from(u.ct_eq(&ct.c3)) & !k1_zero;
@@ -294,7 +294,7 @@ impl EncUserKey {
         let mut k = vec![0u8; key_length];
         kdf_into(&z, &mut k);
         z.zeroize();
-        if k.iter().all(|&b| b == 0) {
+        if k.iter().fold(0u8, |a, &b| a | b) == 0 {
             return Err(Error::DecryptionFailed);
         }
         Ok(k)

@@ -13,7 +13,7 @@ use super::bn256::fp::Fn;
 use super::bn256::fp12::Fp12;
 use super::bn256::gt;
 use super::bn256::pairing::pairing_prepared;
-use super::encoding::{g1_from_bytes, g1_to_bytes, g1_to_xy};
+use super::encoding::{g1_from_bytes, g1_to_xy};
 use super::keys::{random_scalar, EncUserKey};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
@@ -234,9 +234,4 @@ impl KeyExchange {
         self.r.zeroize();
         Ok((sk, sa))
     }
-}
-
-#[allow(dead_code)]
-fn _unused(p: &super::bn256::G1Affine) -> [u8; 65] {
-    g1_to_bytes(p)
 }

@@ -11,7 +11,7 @@ use super::bn256::fp::Fn;
 use super::bn256::fp12::Fp12;
 use super::bn256::gt::GtTable;
 use super::bn256::pairing::{pairing, pairing_prepared, G2Prepared};
-use super::bn256::{consts, p1, p1_table, p2_table, G1Affine, G1Params, G2Affine, G1, G2};
+use super::bn256::{consts, p1_table, p2_table, G1Affine, G1Params, G2Affine, G1, G2};
 use super::encoding::{g1_from_bytes, g1_to_bytes, g2_from_bytes, g2_to_bytes, scalar_from_bytes};
 use super::hash::h1;
 use crate::error::{Error, Result};
@@ -483,9 +483,4 @@ impl EncUserKey {
     pub fn master_public_key(&self) -> EncMasterPublicKey {
         self.public.clone()
     }
-}
-
-#[allow(dead_code)]
-fn _unused() -> G1 {
-    p1()
 }

@@ -55,9 +55,9 @@ pub(crate) fn limbs_from_be(b: &[u8; 32]) -> [u64; 4] {
 #[inline]
 pub(crate) fn limbs_to_be(l: &[u64; 4]) -> [u8; 32] {
     let mut b = [0u8; 32];
-    for i in 0..4 {
+    for (i, limb) in l.iter().enumerate() {
         let off = 32 - 8 * (i + 1);
-        b[off..off + 8].copy_from_slice(&l[i].to_be_bytes());
+        b[off..off + 8].copy_from_slice(&limb.to_be_bytes());
     }
     b
 }

@@ -11,7 +11,6 @@
 //! exponentiation removes), has the sparse shape a + b yP v + c xP w^2.
 
 use super::curve::CurveParams;
-use super::fp::Fp;
 use super::fp12::Fp12;
 use super::fp2::Fp2;
 use super::{consts, g2_frobenius, G1Affine, G2Affine, G2Params, T};
@@ -275,6 +274,3 @@ pub fn pairing_prepared(p: &G1Affine, q: &G2Prepared) -> Fp12 {
 pub fn pairing(p: &G1Affine, q: &G2Affine) -> Fp12 {
     pairing_prepared(p, &G2Prepared::new(q))
 }
-
-#[allow(dead_code)]
-fn _unused(_: Fp) {}
