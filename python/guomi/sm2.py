@@ -178,8 +178,9 @@ def verify_many(items: Iterable[VerifyItem], threads: int | None = None) -> list
     """Verifies many signatures at once without the GIL.
 
     ``items``: ``(public_key, signature, message)`` or ``(public_key, signature, message,
-    uid)`` tuples (signature DER or raw). ``threads``: ``None`` or ``0`` = every core,
-    ``1`` = the calling thread, ``n`` = at most ``n`` threads. Returns one bool per item.
+    uid)`` tuples (signature DER or raw). ``threads``: ``None`` or ``1`` = the calling
+    thread, ``0`` = every core, ``n`` = at most ``n`` threads (the convention of every
+    batch API in guomi). Returns one bool per item.
     """
     if threads is not None and threads < 0:
         raise ValueError("threads must be >= 0")

@@ -14,6 +14,7 @@
 pub mod cpu;
 pub mod envelope;
 pub mod error;
+pub mod parallel;
 pub mod rand;
 pub mod sm2;
 pub mod sm3;

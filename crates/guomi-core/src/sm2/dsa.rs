@@ -11,7 +11,6 @@ use super::keys::{random_scalar, PrivateKey, PublicKey};
 use super::table::{mul_double_vartime, mul_fixed_ct};
 use crate::error::{Error, Result};
 use crate::sm3::Sm3;
-use rayon::prelude::*;
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
 
@@ -225,25 +224,17 @@ pub struct VerifyItem<'a, C: Curve = Sm2p256> {
     pub uid: &'a [u8],
 }
 
-/// Verifies many signatures; `threads`: `None` or `Some(0)` = every core (rayon's
-/// global pool), `Some(1)` = the calling thread, `Some(n)` = at most n threads.
+/// Verifies many signatures, in order; `threads`: see [`crate::parallel`] (`None`: the
+/// calling thread, `Some(0)`: every core).
 pub fn verify_many<C: Curve>(items: &[VerifyItem<'_, C>], threads: Option<usize>) -> Vec<bool> {
     let one = |it: &VerifyItem<'_, C>| match Signature::from_bytes(it.signature) {
         Ok(sig) => it.key.verify(it.message, it.uid, &sig),
         Err(_) => false,
     };
-    let threads = match threads {
-        None | Some(0) => rayon::current_num_threads(),
-        Some(n) => n,
-    };
-    if threads <= 1 || items.len() < 4 {
-        return items.iter().map(one).collect();
-    }
-    let run = || items.par_iter().with_min_len(2).map(one).collect();
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) if threads != rayon::current_num_threads() => pool.install(run),
-        _ => run(),
-    }
+    let threads = crate::parallel::threads(threads);
+    crate::parallel::map_ranges(items.len(), threads, 2, |r| {
+        items[r].iter().map(one).collect()
+    })
 }
 
 /// Whether two 32-byte values are equal, constant time.

@@ -6,7 +6,6 @@
 
 use super::{Sm3, BLOCK_SIZE, DIGEST_SIZE, IV, T_ROTATED};
 use crate::cpu::{self, Backend};
-use rayon::prelude::*;
 
 /// A vector of 32-bit lanes (a SIMD register), the operations SM3's rounds need.
 pub(crate) trait Lanes: Copy {
@@ -183,33 +182,22 @@ fn hash_serial(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) 
 
 /// SM3 of every message in `msgs`, in order.
 ///
-/// `threads`: `None` or `Some(1)` runs on the calling thread; `Some(0)` uses every core
-/// (rayon's global pool); `Some(n)` uses at most `n` threads.
+/// `threads`: see [`crate::parallel`] (`None`: the calling thread, `Some(0)`: every core).
 pub fn hash_many(msgs: &[&[u8]], threads: Option<usize>) -> Vec<[u8; DIGEST_SIZE]> {
     let backend = cpu::active();
-    let mut out = vec![[0u8; DIGEST_SIZE]; msgs.len()];
-    let threads = match threads {
-        None | Some(1) => 1,
-        Some(0) => rayon::current_num_threads(),
-        Some(n) => n,
-    };
     let total: usize = msgs.iter().map(|m| m.len()).sum();
     // Below ~64 KiB of work, thread hand-off costs more than it saves.
-    if threads <= 1 || msgs.len() < 32 || total < 64 * 1024 {
-        hash_serial(backend, msgs, &mut out);
-        return out;
-    }
-    let chunk = msgs.len().div_ceil(threads).max(16);
-    let run = |out: &mut [[u8; DIGEST_SIZE]]| {
-        msgs.par_chunks(chunk)
-            .zip(out.par_chunks_mut(chunk))
-            .for_each(|(m, o)| hash_serial(backend, m, o));
+    let threads = if total < 64 * 1024 {
+        1
+    } else {
+        crate::parallel::threads(threads)
     };
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) if threads != rayon::current_num_threads() => pool.install(|| run(&mut out)),
-        _ => run(&mut out),
-    }
-    out
+    crate::parallel::map_ranges(msgs.len(), threads, 16, |range| {
+        let part = &msgs[range];
+        let mut out = vec![[0u8; DIGEST_SIZE]; part.len()];
+        hash_serial(backend, part, &mut out);
+        out
+    })
 }
 
 /// Portable lanes, used to test the generic round code on every machine.

@@ -1,5 +1,5 @@
 //! Many EEA3 / EIA3 packets in one call: multi-buffer SIMD, one packet per 32-bit lane
-//! (AVX2: 8 lanes, AVX-512: 16 lanes), optionally spread over threads (rayon).
+//! (AVX2: 8 lanes, AVX-512: 16 lanes), optionally spread over threads (`crate::parallel`).
 //!
 //! Packets are sorted by length so that the lanes of a group need about the same number
 //! of keystream words. Each group runs the generic ZUC below on vectors of lanes; the
@@ -10,7 +10,6 @@ use super::core::{self as zc, State};
 use super::{check_framing, eea3 as e3, eia3 as i3, kernel, key128};
 use crate::cpu::{self, Backend};
 use crate::error::Result;
-use rayon::prelude::*;
 
 /// One packet: (key, COUNT, BEARER, DIRECTION, data); the whole of `data` is processed.
 pub type Item<'a> = (&'a [u8], u32, u8, u8, &'a [u8]);
@@ -302,14 +301,6 @@ fn run_serial(
     BUFFERS.with(|b| *b.borrow_mut() = cached);
 }
 
-fn threads_of(threads: Option<usize>) -> usize {
-    match threads {
-        None | Some(1) => 1,
-        Some(0) => rayon::current_num_threads(),
-        Some(n) => n,
-    }
-}
-
 /// Splits the work over `threads` threads (when it pays) and runs `work` on each part.
 fn parallel<R: Send>(
     n: usize,
@@ -317,24 +308,12 @@ fn parallel<R: Send>(
     threads: Option<usize>,
     work: impl Fn(usize, usize) -> Vec<R> + Sync,
 ) -> Vec<R> {
-    let threads = threads_of(threads);
-    if threads <= 1 || n < 32 || total_bytes < 64 * 1024 {
-        return work(0, n);
-    }
-    let chunk = n.div_ceil(threads).max(16);
-    let run = || {
-        (0..n.div_ceil(chunk))
-            .into_par_iter()
-            .map(|c| work(c * chunk, ((c + 1) * chunk).min(n)))
-            .collect::<Vec<_>>()
-            .into_iter()
-            .flatten()
-            .collect()
+    let threads = if n < 32 || total_bytes < 64 * 1024 {
+        1
+    } else {
+        crate::parallel::threads(threads)
     };
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) if threads != rayon::current_num_threads() => pool.install(run),
-        _ => run(),
-    }
+    crate::parallel::map_ranges(n, threads, 16, |r| work(r.start, r.end))
 }
 
 /// 128-EEA3 of every packet, in order. `threads`: `None` or `Some(1)` runs on the
