@@ -8,6 +8,7 @@ import subprocess
 import threading
 
 import pytest
+
 from conftest import load_vectors
 from guomi import sm2, sm3
 from guomi.exceptions import (
@@ -74,9 +75,7 @@ def test_vector(v: dict, backend: str) -> None:
             assert key.decrypt(ct, format=fmt) == h(v, "message")
         assert sm2.ciphertext_raw_to_der(raw) == der
         assert sm2.ciphertext_der_to_raw(der) == raw
-        c1c2c3 = sm2.ciphertext_reorder(
-            raw, from_order="c1c3c2", to_order="c1c2c3", c1_prefix=False
-        )
+        c1c2c3 = sm2.ciphertext_reorder(raw, from_order="c1c3c2", to_order="c1c2c3", c1_prefix=False)
         assert c1c2c3 == h(v, "C1_x") + h(v, "C1_y") + h(v, "C2") + h(v, "C3")
         assert key.decrypt(c1c2c3, format="c1c2c3") == h(v, "message")
     elif op == "verify_digest":
@@ -182,9 +181,7 @@ def test_private_key_range() -> None:
         sm2.PrivateKey.from_bytes(N.to_bytes(32, "big"))
     with pytest.raises(InvalidKey):
         sm2.PrivateKey.from_bytes(b"\xff" * 32)
-    assert sm2.PrivateKey.from_bytes((N - 2).to_bytes(32, "big")).to_bytes() == (N - 2).to_bytes(
-        32, "big"
-    )
+    assert sm2.PrivateKey.from_bytes((N - 2).to_bytes(32, "big")).to_bytes() == (N - 2).to_bytes(32, "big")
     with pytest.raises(InvalidLength):
         sm2.PrivateKey.from_bytes(bytes(34))
     with pytest.raises(InvalidLength):
@@ -361,9 +358,7 @@ def test_verify_many() -> None:
     expect = [i not in (5, 9) for i in range(64)]
     for threads in (None, 0, 1, 2):
         assert sm2.verify_many(items, threads=threads) == expect
-    assert sm2.verify_many([(keys[0].public_key(), keys[0].sign(b"x", uid=b"u"), b"x", b"u")]) == [
-        True
-    ]
+    assert sm2.verify_many([(keys[0].public_key(), keys[0].sign(b"x", uid=b"u"), b"x", b"u")]) == [True]
     assert sm2.verify_many([]) == []
     with pytest.raises(TypeError):
         sm2.verify_many([(keys[0].public_key(), b"x")])
@@ -578,9 +573,7 @@ def _openssl_has_sm2() -> bool:
     return "SM2" in out.stdout
 
 
-needs_openssl = pytest.mark.skipif(
-    not _openssl_has_sm2(), reason="openssl CLI with SM2 not available"
-)
+needs_openssl = pytest.mark.skipif(not _openssl_has_sm2(), reason="openssl CLI with SM2 not available")
 
 
 def _ossl(*args: str, data: bytes | None = None) -> bytes:

@@ -35,9 +35,7 @@ try:
 except Exception:  # pragma: no cover - depends on the environment
     HAVE_CRYPTOGRAPHY = False
 
-needs_cryptography = pytest.mark.skipif(
-    not HAVE_CRYPTOGRAPHY, reason="cryptography with SM4 not installed"
-)
+needs_cryptography = pytest.mark.skipif(not HAVE_CRYPTOGRAPHY, reason="cryptography with SM4 not installed")
 
 VECTORS = load_vectors("sm4")
 KEY = bytes.fromhex("0123456789abcdeffedcba9876543210")
@@ -198,10 +196,7 @@ def test_hypothesis_against_cryptography(
                 expect = enc.update(data) + enc.finalize() + enc.tag
                 assert sm4.SM4GCM(key).encrypt(nonce, data, aad) == expect
                 e = sm4.encryptor(key, mode="gcm", iv=nonce, aad=aad)
-                out = (
-                    b"".join(e.update(data[i : i + cut]) for i in range(0, len(data), cut))
-                    + e.finalize()
-                )
+                out = b"".join(e.update(data[i : i + cut]) for i in range(0, len(data), cut)) + e.finalize()
                 assert out + e.tag == expect
                 continue
             padded = data
@@ -211,24 +206,18 @@ def test_hypothesis_against_cryptography(
             ivo = None if mode == "ecb" else iv
             assert sm4.encrypt(key, data, mode=mode, iv=ivo) == expect
             e = sm4.encryptor(key, mode=mode, iv=ivo)
-            out = (
-                b"".join(e.update(data[i : i + cut]) for i in range(0, len(data), cut))
-                + e.finalize()
-            )
+            out = b"".join(e.update(data[i : i + cut]) for i in range(0, len(data), cut)) + e.finalize()
             assert out == expect
             d = sm4.decryptor(key, mode=mode, iv=ivo)
-            back = (
-                b"".join(d.update(expect[i : i + cut]) for i in range(0, len(expect), cut))
-                + d.finalize()
-            )
+            back = b"".join(d.update(expect[i : i + cut]) for i in range(0, len(expect), cut)) + d.finalize()
             assert back == data
         finally:
             guomi.force_backend(None)
 
 
-MODE_PADDINGS = [
-    (m, p) for m in ("ecb", "cbc") for p in (None, "iso7816", "zero", "pkcs7", "none")
-] + [(m, p) for m in ("ctr", "cfb", "ofb") for p in (None, "none")]
+MODE_PADDINGS = [(m, p) for m in ("ecb", "cbc") for p in (None, "iso7816", "zero", "pkcs7", "none")] + [
+    (m, p) for m in ("ctr", "cfb", "ofb") for p in (None, "none")
+]
 
 
 @pytest.mark.parametrize(("mode", "padding"), MODE_PADDINGS)
@@ -342,9 +331,7 @@ def test_padding_behaviour(backend: str) -> None:
     assert len(sm4.encrypt(KEY, b"x" * 16, mode="ecb", padding="zero")) == 16
     assert len(sm4.encrypt(KEY, b"x" * 17, mode="ecb", padding="zero")) == 32
     assert (
-        sm4.decrypt(
-            KEY, sm4.encrypt(KEY, b"ab", mode="ecb", padding="zero"), mode="ecb", padding="zero"
-        )
+        sm4.decrypt(KEY, sm4.encrypt(KEY, b"ab", mode="ecb", padding="zero"), mode="ecb", padding="zero")
         == b"ab"
     )
     iso = sm4.encrypt(KEY, b"abc", mode="cbc", iv=iv, padding="iso7816")

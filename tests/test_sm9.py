@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
+
 from conftest import load_vectors
 from guomi import sm9
 from guomi.exceptions import (
@@ -172,9 +173,7 @@ def test_sign_keys_serialize(sign_kgc: sm9.SignMasterKey) -> None:
     with pytest.raises(InvalidKey):
         sm9.SignUserKey.from_bytes(uk.to_bytes(), b"dave", pk2)
     with pytest.raises(InvalidKey):
-        sm9.SignUserKey.from_bytes(
-            uk.to_bytes(), b"carol", sm9.SignMasterKey.generate().public_key()
-        )
+        sm9.SignUserKey.from_bytes(uk.to_bytes(), b"carol", sm9.SignMasterKey.generate().public_key())
 
 
 @pytest.mark.parametrize("n", [0, 1, 32, 1000])

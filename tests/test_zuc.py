@@ -113,9 +113,7 @@ def test_zuc256_mac_vectors(backend: str, v: dict) -> None:
 
 def test_zuc256_mac_defaults_and_128() -> None:
     key, iv, msg = bytes(32), bytes(25), bytes(50)
-    assert zuc.zuc256_mac(key, iv, msg) == zuc.zuc256_mac(
-        key, iv, msg, tag_bits=32, length_bits=400
-    )
+    assert zuc.zuc256_mac(key, iv, msg) == zuc.zuc256_mac(key, iv, msg, tag_bits=32, length_bits=400)
     t128 = zuc.zuc256_mac(key, iv, msg, tag_bits=128)
     assert len(t128) == 16
     assert t128[:8] != zuc.zuc256_mac(key, iv, msg, tag_bits=64)  # own d-constants
@@ -246,9 +244,7 @@ def bits_reference_eia3(
 def test_eia3_bit_lengths(msg: bytes, data: st.DataObject) -> None:
     length = data.draw(st.integers(0, 8 * len(msg)))
     key = bytes(range(16))
-    assert zuc.eia3(key, 7, 3, 1, msg, length_bits=length) == bits_reference_eia3(
-        key, 7, 3, 1, msg, length
-    )
+    assert zuc.eia3(key, 7, 3, 1, msg, length_bits=length) == bits_reference_eia3(key, 7, 3, 1, msg, length)
 
 
 @pytest.mark.parametrize("length", [1, 7, 9, 15, 31, 33, 100, 193, 4019])

@@ -105,7 +105,8 @@ def dump_pem_private_key(
     pw = _pw(password)
     if not pw:
         raise ValueError("empty password")
-    return _x509.encrypt_private_key(key.to_bytes(), pw, prf, iterations, True)
+    pem: str = _x509.encrypt_private_key(key.to_bytes(), pw, prf, iterations, True)
+    return pem
 
 
 def dump_der_private_key(
@@ -125,4 +126,5 @@ def dump_der_private_key(
     pw = _pw(password)
     if not pw:
         raise ValueError("empty password")
-    return _x509.encrypt_private_key(key.to_bytes(), pw, prf, iterations, False)
+    der: bytes = _x509.encrypt_private_key(key.to_bytes(), pw, prf, iterations, False)
+    return der

@@ -127,9 +127,7 @@ def convert_ciphertext(
     return _sm2.convert_ciphertext(ciphertext, from_format, to, c1_prefix=c1_prefix)
 
 
-def ciphertext_der_to_raw(
-    ciphertext: BytesLike, *, order: str = "c1c3c2", c1_prefix: bool = True
-) -> bytes:
+def ciphertext_der_to_raw(ciphertext: BytesLike, *, order: str = "c1c3c2", c1_prefix: bool = True) -> bytes:
     """GM/T 0009 DER to raw ``order`` (``"c1c3c2"`` or ``"c1c2c3"``)."""
     return _sm2.convert_ciphertext(ciphertext, "der", order, c1_prefix=c1_prefix)
 

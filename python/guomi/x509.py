@@ -99,6 +99,7 @@ def _san_in(items: Iterable[SanInput]) -> list[tuple[str, object]]:
     """``"dns:example.com"`` / ``("ip", "127.0.0.1")`` forms to native tuples."""
     out: list[tuple[str, object]] = []
     for it in items:
+        value: object
         if isinstance(it, str):
             kind, sep, value = it.partition(":")
             if not sep:
@@ -116,7 +117,8 @@ def _san_in(items: Iterable[SanInput]) -> list[tuple[str, object]]:
             raise ValueError(f"subject alternative name kind {kind!r}: use one of {sorted(_SAN_KINDS)}")
         if kind == "ip":
             try:
-                value = ipaddress.ip_address(value if not isinstance(value, str) else value.strip()).packed
+                text = value.strip() if isinstance(value, str) else value
+                value = ipaddress.ip_address(text).packed  # type: ignore[arg-type]
             except ValueError:
                 raise ValueError(f"not an IP address: {value!r}") from None
         out.append((kind, value))

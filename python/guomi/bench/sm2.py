@@ -32,6 +32,9 @@ def ops(compare: bool) -> list[Op]:
     sig_der = priv.sign(MSG)
     sig_raw = sm2.signature_der_to_raw(sig_der)
     verify = Op("SM2", "SM2 verify 64 B", None, [Impl("guomi", lambda: pub.verify(sig_der, MSG))])
+    fresh = sm2.PublicKey.from_bytes(full_pub)  # no per-key table: the first verify to a new peer
+    verify_fresh = Op("SM2", "SM2 verify 64 B (key not prepared)", None)
+    verify_fresh.impls.append(Impl("guomi", lambda: fresh.verify(sig_der, MSG)))
     encrypt = Op("SM2", "SM2 encrypt 64 B", None)
     encrypt.impls.append(Impl("guomi", lambda: pub.encrypt(MSG), verify=lambda c: priv.decrypt(c) == MSG))
     ct = pub.encrypt(MSG)
@@ -59,7 +62,7 @@ def ops(compare: bool) -> list[Op]:
 
     if compare:
         _add_peers(priv, pub, raw_pub, full_pub, sig_der, sig_raw, ct, sign, verify, encrypt, decrypt, keygen)
-    return [keygen, sign, verify, encrypt, decrypt, kex, many]
+    return [keygen, sign, verify, verify_fresh, encrypt, decrypt, kex, many]
 
 
 def _add_peers(
@@ -89,7 +92,13 @@ def _add_peers(
     if gmalglib is not None:
         signer = gmalglib.SM2(sk=D)
         verifier = gmalglib.SM2(pk=full_pub)
-        keygen.impls.append(Impl("gmalglib", lambda: try_import("gmalglib").sm2_generate_keypair()))
+        keygen.impls.append(
+            Impl(
+                "gmalglib",
+                lambda: try_import("gmalglib").sm2_generate_keypair(),
+                verify=lambda k: len(k[0]) == 32,
+            )
+        )
         sign.impls.append(Impl("gmalglib", lambda: signer.sign(MSG), verify=agrees_raw))
         verify.impls.append(Impl("gmalglib", lambda: verifier.verify(MSG, sig_raw)))
         encrypt.impls.append(Impl("gmalglib", lambda: verifier.encrypt(MSG), verify=decrypts("c1c3c2")))
@@ -97,13 +106,12 @@ def _add_peers(
 
     pyx = try_import("gmssl_pyx")
     if pyx is not None:
-        ct_der = sm2.convert_ciphertext(ct, "der") if hasattr(sm2, "convert_ciphertext") else None
+        ct_der = sm2.convert_ciphertext(ct, to="der")
         keygen.impls.append(Impl("gmssl-pyx", pyx.sm2_key_generate, verify=lambda k: len(k[1]) == 32))
         sign.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_sign(D, raw_pub, MSG), verify=agrees_der))
         verify.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_verify(raw_pub, MSG, sig_der)))
         encrypt.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_encrypt(raw_pub, MSG), verify=decrypts(None)))
-        if ct_der is not None:
-            decrypt.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_decrypt(D, ct_der)))
+        decrypt.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_decrypt(D, ct_der)))
 
     ec = try_import("tongsuopy.crypto.asymciphers.ec")
     hashes = try_import("tongsuopy.crypto.hashes")
