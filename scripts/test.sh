@@ -8,7 +8,9 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet "maturin>=1.7,<2" pytest hypothesis cryptography gmssl
+.venv/bin/python -m pip install --quiet "maturin>=1.7,<2" pytest hypothesis
+# Independent implementations the tests cross-check against (each test skips if its peer is absent).
+.venv/bin/python -m pip install --quiet cryptography gmssl gmalg gmalglib tongsuopy gmssl-pyx
 cargo test --workspace --quiet
 .venv/bin/maturin develop --release --quiet
 .venv/bin/python -m pytest -q "$@"
