@@ -80,7 +80,11 @@ impl GtTable {
             let mut t = [Fp12::ONE; 17];
             t[1] = b;
             for j in 2..17 {
-                t[j] = if j % 2 == 0 { t[j / 2].cyclotomic_square() } else { t[j - 1].mul(&b) };
+                t[j] = if j % 2 == 0 {
+                    t[j / 2].cyclotomic_square()
+                } else {
+                    t[j - 1].mul(&b)
+                };
             }
             tables.push(t);
             for _ in 0..5 {
@@ -114,7 +118,12 @@ mod tests {
         for k in [
             [0u64, 0, 0, 0],
             [u64::MAX; 4],
-            [0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321, 0xf0f0_f0f0_0f0f_0f0f, 0xb640_0000_02a3_a6f1],
+            [
+                0x1234_5678_9abc_def0,
+                0x0fed_cba9_8765_4321,
+                0xf0f0_f0f0_0f0f_0f0f,
+                0xb640_0000_02a3_a6f1,
+            ],
             [31, 16, 17, 0x8000_0000_0000_0000],
         ] {
             let d = super::recode_signed5(&k);
@@ -122,7 +131,11 @@ mod tests {
             let mut acc = [0u128; 5];
             for (i, &(mag, neg)) in d.iter().enumerate().rev() {
                 // acc = acc * 32 + d
-                let mut c: i128 = if neg == 1 { -(mag as i128) } else { mag as i128 };
+                let mut c: i128 = if neg == 1 {
+                    -(mag as i128)
+                } else {
+                    mag as i128
+                };
                 for limb in acc.iter_mut() {
                     let v = (*limb as i128) * 32 + c;
                     *limb = (v.rem_euclid(1i128 << 64)) as u128;
@@ -130,7 +143,10 @@ mod tests {
                 }
                 let _ = i;
             }
-            assert_eq!([acc[0] as u64, acc[1] as u64, acc[2] as u64, acc[3] as u64], k);
+            assert_eq!(
+                [acc[0] as u64, acc[1] as u64, acc[2] as u64, acc[3] as u64],
+                k
+            );
             assert_eq!(acc[4], 0);
         }
     }
