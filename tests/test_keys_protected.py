@@ -296,3 +296,27 @@ def test_unsupported_pbes2_choices_are_unsupported_format(tmp_path: Path, args: 
     assert r.returncode == 0, r.stderr
     with pytest.raises(UnsupportedFormat):
         keys.load_pem_private_key((tmp_path / "e.pem").read_text(), password=b"pw")
+
+
+def test_password_options_on_the_key_itself() -> None:
+    from guomi import sm2
+    from guomi.exceptions import InvalidArgument, InvalidKey
+
+    key = sm2.PrivateKey.generate()
+    for prf in ("hmac-sm3", "hmac-sha256"):
+        pem = key.to_pem(password="pässword", prf=prf, iterations=1000)
+        assert pem.startswith("-----BEGIN ENCRYPTED PRIVATE KEY-----")
+        assert sm2.PrivateKey.from_pem(pem, password="pässword") == key
+        assert sm2.PrivateKey.from_pem(pem.encode(), password="pässword".encode()) == key
+        with pytest.raises(InvalidKey):
+            sm2.PrivateKey.from_pem(pem, password="wrong")
+        der = key.to_der(password=b"pw", prf=prf, iterations=1000)
+        assert sm2.PrivateKey.from_der(der, password=b"pw") == key
+    with pytest.raises(InvalidArgument):
+        key.to_pem(format="sec1", password=b"pw")  # encrypted keys are always PKCS#8
+    with pytest.raises(InvalidArgument):
+        key.to_pem(password=b"")
+    with pytest.raises(InvalidArgument):
+        sm2.PrivateKey.from_pem(key.to_pem(), password=b"pw")  # a password for a plain key
+    with pytest.raises(TypeError):
+        key.to_pem(password=123)  # type: ignore[arg-type]

@@ -20,6 +20,8 @@ Writes
 A wrong password raises :class:`~guomi.exceptions.InvalidKey` with no detail (the same
 error for a wrong password, bad padding or a corrupted key), never garbage key material.
 Giving a password for a plain key, or none for an encrypted key, raises ``TypeError``.
+The same options exist on the key itself: ``sm2.PrivateKey.from_pem(data, password=...)``,
+``key.to_pem(password=...)`` (these raise ``InvalidArgument`` for those two mistakes).
 """
 
 from __future__ import annotations
@@ -44,19 +46,10 @@ Password = Union[str, bytes, bytearray, memoryview]
 
 #: PBKDF2 iterations written unless told otherwise (as GmSSL 3).
 DEFAULT_ITERATIONS: int = _x509.DEFAULT_ITERATIONS
-_PRFS = ("hmac-sm3", "hmac-sha256")
-
-
-def _pw(password: Optional[Password]) -> Optional[bytes]:
-    if password is None:
-        return None
-    if isinstance(password, str):
-        return password.encode("utf-8")
-    return bytes(password)
 
 
 def is_encrypted_pem(data: Union[str, bytes]) -> bool:
-    """Whether ``data`` holds a password-protected private key (PKCS#8 or legacy)."""
+    """Whether PEM ``data`` holds a password-protected private key."""
     text = data.decode("ascii", "replace") if isinstance(data, (bytes, bytearray)) else data
     return "-----BEGIN ENCRYPTED PRIVATE KEY-----" in text or "Proc-Type: 4,ENCRYPTED" in text
 
@@ -64,27 +57,18 @@ def is_encrypted_pem(data: Union[str, bytes]) -> bool:
 def load_pem_private_key(data: Union[str, bytes], password: Optional[Password] = None) -> sm2.PrivateKey:
     """Loads a PEM private key; ``password`` (str is UTF-8 encoded) for encrypted keys."""
     try:
-        d = _x509.load_private_key_pem(data, _pw(password))
+        return sm2.PrivateKey.from_pem(data, password=password)
     except InvalidArgument as e:
         raise TypeError(str(e)) from None
-    return sm2.PrivateKey.from_bytes(d)
 
 
 def load_der_private_key(data: BytesLike, password: Optional[Password] = None) -> sm2.PrivateKey:
     """Loads a DER private key: PKCS#8, SEC1, or (with ``password``)
     EncryptedPrivateKeyInfo."""
     try:
-        d = _x509.load_private_key_der(data, _pw(password))
+        return sm2.PrivateKey.from_der(data, password=password)
     except InvalidArgument as e:
         raise TypeError(str(e)) from None
-    return sm2.PrivateKey.from_bytes(d)
-
-
-def _check(prf: str, iterations: int) -> None:
-    if prf not in _PRFS:
-        raise ValueError('prf must be "hmac-sm3" or "hmac-sha256"')
-    if not 1 <= iterations <= 10_000_000:
-        raise ValueError("iterations must be 1 to 10000000")
 
 
 def dump_pem_private_key(
@@ -97,16 +81,7 @@ def dump_pem_private_key(
 ) -> str:
     """PEM text of ``key``: plain (``format="pkcs8"`` or ``"sec1"``) without a password,
     else PKCS#8 ``ENCRYPTED PRIVATE KEY`` (PBES2, PBKDF2-``prf``, SM4-CBC)."""
-    if password is None:
-        return key.to_pem(format=format)
-    if format != "pkcs8":
-        raise ValueError("encrypted keys are always PKCS#8")
-    _check(prf, iterations)
-    pw = _pw(password)
-    if not pw:
-        raise ValueError("empty password")
-    pem: str = _x509.encrypt_private_key(key.to_bytes(), pw, prf, iterations, True)
-    return pem
+    return key.to_pem(format=format, password=password, prf=prf, iterations=iterations)
 
 
 def dump_der_private_key(
@@ -118,13 +93,4 @@ def dump_der_private_key(
     format: str = "pkcs8",
 ) -> bytes:
     """DER of ``key``; with a password, an EncryptedPrivateKeyInfo."""
-    if password is None:
-        return key.to_der(format=format)
-    if format != "pkcs8":
-        raise ValueError("encrypted keys are always PKCS#8")
-    _check(prf, iterations)
-    pw = _pw(password)
-    if not pw:
-        raise ValueError("empty password")
-    der: bytes = _x509.encrypt_private_key(key.to_bytes(), pw, prf, iterations, False)
-    return der
+    return key.to_der(format=format, password=password, prf=prf, iterations=iterations)

@@ -73,7 +73,12 @@ BytesLike = Union[bytes, bytearray, memoryview]
 #: The default user ID of GM/T 0009-2012 §10 / GB/T 35276: ``b"1234567812345678"``.
 DEFAULT_UID: bytes = _sm2.DEFAULT_UID
 
-#: An SM2 private key d in [1, n-2] with its public key (immutable).
+#: An SM2 private key d in [1, n-2] with its public key (immutable). Keys at rest:
+#: ``from_pem(data, *, password=None)`` / ``from_der(...)`` read PKCS#8, SEC1 and, with a
+#: password, PKCS#8 PBES2 (PBKDF2 HMAC-SM3 or HMAC-SHA256 + SM4-CBC) and legacy
+#: ``DEK-Info: SM4-CBC`` PEM; ``to_pem(*, format="pkcs8", password=None, prf="hmac-sm3",
+#: iterations=65536)`` / ``to_der(...)`` write them. A wrong password raises
+#: :class:`~guomi.exceptions.InvalidKey` with no detail.
 PrivateKey = _sm2.PrivateKey
 #: An SM2 public key (immutable, hashable, compared by value).
 PublicKey = _sm2.PublicKey

@@ -9,11 +9,13 @@ use guomi_core::sm2::{
     VerifyItem,
 };
 use guomi_core::sm3::Sm3;
+use guomi_core::x509::keys;
 use guomi_core::Error;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use std::sync::Mutex;
+use zeroize::Zeroizing;
 
 fn bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, b)
@@ -104,6 +106,34 @@ fn pem_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
             .py_err();
     }
     Err(PyTypeError::new_err("PEM must be str or bytes"))
+}
+
+/// A password argument: `str` (UTF-8) or bytes-like; kept in zeroizing memory.
+fn password_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Zeroizing<Vec<u8>>> {
+    let raw = if let Ok(s) = obj.cast::<PyString>() {
+        s.extract::<String>()?.into_bytes()
+    } else {
+        obj.extract::<Bytes>()?.to_vec()
+    };
+    if raw.is_empty() {
+        return Err(Error::InvalidValue("empty password")).py_err();
+    }
+    Ok(Zeroizing::new(raw))
+}
+
+/// Checks the options of an encrypted export (always PKCS#8) and parses the PRF.
+fn encryption_params(
+    password: &Bound<'_, PyAny>,
+    format: &str,
+    prf: &str,
+) -> PyResult<(Zeroizing<Vec<u8>>, keys::Prf)> {
+    if format != "pkcs8" {
+        return Err(Error::InvalidValue(
+            "encrypted private keys are always PKCS#8",
+        ))
+        .py_err();
+    }
+    Ok((password_bytes(password)?, keys::Prf::parse(prf).py_err()?))
 }
 
 /// An SM2 public key (immutable, hashable).
@@ -287,18 +317,31 @@ impl PyPrivateKey {
         Self::wrap(py, key)
     }
 
-    /// PEM: "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1).
+    /// PEM: "PRIVATE KEY" (PKCS#8), "EC PRIVATE KEY" (SEC1), or with `password`
+    /// "ENCRYPTED PRIVATE KEY" (PKCS#8 PBES2) or legacy `DEK-Info: SM4-CBC` SEC1.
     #[staticmethod]
-    fn from_pem(py: Python<'_>, pem: &Bound<'_, PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (pem, *, password=None))]
+    fn from_pem(
+        py: Python<'_>,
+        pem: &Bound<'_, PyAny>,
+        password: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let text = pem_text(pem)?;
-        let key = py.detach(|| PrivateKey::from_pem(&text)).py_err()?;
+        let password = password.map(password_bytes).transpose()?;
+        let key = py
+            .detach(|| keys::load_private_key_pem(&text, password.as_deref().map(|p| &p[..])))
+            .py_err()?;
         Self::wrap(py, key)
     }
 
-    /// DER: PKCS#8 or SEC1.
+    /// DER: PKCS#8 or SEC1, or with `password` a PKCS#8 `EncryptedPrivateKeyInfo`.
     #[staticmethod]
-    fn from_der(py: Python<'_>, der: Bytes) -> PyResult<Self> {
-        let key = py.detach(|| PrivateKey::from_der(&der)).py_err()?;
+    #[pyo3(signature = (der, *, password=None))]
+    fn from_der(py: Python<'_>, der: Bytes, password: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let password = password.map(password_bytes).transpose()?;
+        let key = py
+            .detach(|| keys::load_private_key_der(&der, password.as_deref().map(|p| &p[..])))
+            .py_err()?;
         Self::wrap(py, key)
     }
 
@@ -316,18 +359,50 @@ impl PyPrivateKey {
         to_hex(&self.key.to_bytes()[..])
     }
 
-    #[pyo3(signature = (*, format="pkcs8"))]
-    fn to_pem(&self, format: &str) -> PyResult<String> {
-        match format.to_ascii_lowercase().as_str() {
+    /// PEM, "pkcs8" or "sec1"; with `password`, PKCS#8 PBES2 (PBKDF2 with `prf`
+    /// "hmac-sm3" or "hmac-sha256", SM4-CBC).
+    #[pyo3(signature = (*, format="pkcs8", password=None, prf="hmac-sm3", iterations=keys::DEFAULT_ITERATIONS))]
+    fn to_pem(
+        &self,
+        py: Python<'_>,
+        format: &str,
+        password: Option<&Bound<'_, PyAny>>,
+        prf: &str,
+        iterations: u32,
+    ) -> PyResult<String> {
+        let format = format.to_ascii_lowercase();
+        if let Some(password) = password {
+            let (password, prf) = encryption_params(password, &format, prf)?;
+            return py
+                .detach(|| keys::encrypt_private_key_pem(&self.key, &password, prf, iterations))
+                .py_err();
+        }
+        match format.as_str() {
             "pkcs8" => Ok(self.key.to_pkcs8_pem().to_string()),
             "sec1" => Ok(self.key.to_sec1_pem().to_string()),
             _ => Err(Error::InvalidValue("format must be 'pkcs8' or 'sec1'")).py_err(),
         }
     }
 
-    #[pyo3(signature = (*, format="pkcs8"))]
-    fn to_der<'py>(&self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
-        match format.to_ascii_lowercase().as_str() {
+    /// DER, "pkcs8" or "sec1"; with `password`, a PKCS#8 `EncryptedPrivateKeyInfo`.
+    #[pyo3(signature = (*, format="pkcs8", password=None, prf="hmac-sm3", iterations=keys::DEFAULT_ITERATIONS))]
+    fn to_der<'py>(
+        &self,
+        py: Python<'py>,
+        format: &str,
+        password: Option<&Bound<'_, PyAny>>,
+        prf: &str,
+        iterations: u32,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let format = format.to_ascii_lowercase();
+        if let Some(password) = password {
+            let (password, prf) = encryption_params(password, &format, prf)?;
+            let der = py
+                .detach(|| keys::encrypt_private_key_der(&self.key, &password, prf, iterations))
+                .py_err()?;
+            return Ok(bytes(py, &der));
+        }
+        match format.as_str() {
             "pkcs8" => Ok(bytes(py, &self.key.to_pkcs8_der())),
             "sec1" => Ok(bytes(py, &self.key.to_sec1_der())),
             _ => Err(Error::InvalidValue("format must be 'pkcs8' or 'sec1'")).py_err(),

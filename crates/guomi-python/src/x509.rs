@@ -8,13 +8,12 @@ use crate::error::IntoPy;
 use guomi_core::sm2::{PrivateKey, PublicKey};
 use guomi_core::x509::{
     self as core_x509, Certificate, CertificateBuilder, CertificateRequest, GeneralNameValue,
-    KeyUsageFlags, Prf, RequestBuilder,
+    KeyUsageFlags, RequestBuilder,
 };
 use guomi_core::Error;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use zeroize::Zeroizing;
 
 pyo3::import_exception!(guomi.exceptions, CertificateVerificationError);
 
@@ -32,64 +31,6 @@ fn text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
 
 fn private_key(d: &[u8]) -> PyResult<PrivateKey> {
     PrivateKey::from_bytes(d).py_err()
-}
-
-fn d_bytes<'py>(py: Python<'py>, key: &PrivateKey) -> Bound<'py, PyBytes> {
-    PyBytes::new(py, &key.to_bytes()[..])
-}
-
-/// Loads a PEM private key (plain, PBES2-encrypted or legacy DEK-Info SM4-CBC); returns d.
-#[pyfunction]
-#[pyo3(signature = (pem, password=None))]
-fn load_private_key_pem<'py>(
-    py: Python<'py>,
-    pem: &Bound<'py, PyAny>,
-    password: Option<Bytes>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let t = Zeroizing::new(text(pem)?);
-    let key = py
-        .detach(|| core_x509::load_private_key_pem(&t, password.as_deref()))
-        .py_err()?;
-    Ok(d_bytes(py, &key))
-}
-
-/// Loads a DER private key (PKCS#8, SEC1, or EncryptedPrivateKeyInfo with a password).
-#[pyfunction]
-#[pyo3(signature = (der, password=None))]
-fn load_private_key_der<'py>(
-    py: Python<'py>,
-    der: Bytes,
-    password: Option<Bytes>,
-) -> PyResult<Bound<'py, PyBytes>> {
-    let key = py
-        .detach(|| core_x509::load_private_key_der(&der, password.as_deref()))
-        .py_err()?;
-    Ok(d_bytes(py, &key))
-}
-
-/// Encrypts d as PKCS#8 EncryptedPrivateKeyInfo: PEM when `pem`, else DER.
-#[pyfunction]
-fn encrypt_private_key<'py>(
-    py: Python<'py>,
-    d: Bytes,
-    password: Bytes,
-    prf: &str,
-    iterations: u32,
-    pem: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let key = private_key(&d)?;
-    let prf = Prf::parse(prf).py_err()?;
-    if pem {
-        let s = py
-            .detach(|| core_x509::encrypt_private_key_pem(&key, &password, prf, iterations))
-            .py_err()?;
-        Ok(PyString::new(py, &s).into_any())
-    } else {
-        let v = py
-            .detach(|| core_x509::encrypt_private_key_der(&key, &password, prf, iterations))
-            .py_err()?;
-        Ok(PyBytes::new(py, &v).into_any())
-    }
 }
 
 fn san_to_py(py: Python<'_>, g: &GeneralNameValue) -> PyResult<Py<PyAny>> {
@@ -482,9 +423,6 @@ fn build_request(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCertificate>()?;
     m.add_class::<PyRequest>()?;
-    m.add_function(wrap_pyfunction!(load_private_key_pem, m)?)?;
-    m.add_function(wrap_pyfunction!(load_private_key_der, m)?)?;
-    m.add_function(wrap_pyfunction!(encrypt_private_key, m)?)?;
     m.add_function(wrap_pyfunction!(verify_chain, m)?)?;
     m.add_function(wrap_pyfunction!(build_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(build_request, m)?)?;
