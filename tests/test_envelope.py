@@ -133,3 +133,22 @@ def test_files_are_written_atomically(tmp_path: Path) -> None:
         env.open_file(sealed, fresh, key=KEY)
     assert not fresh.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.bin", "in.gm", "out.bin"]
+
+
+def test_sm9_recipient() -> None:
+    from guomi import sm9
+
+    master = sm9.EncMasterKey.generate()
+    sealed = env.seal(b"for bob only", recipient=master.public_key(), user_id=b"bob", chunk_size=CHUNK)
+    assert sealed[9] == 2 and sealed[28:30] == b"\x00\x41"  # SM9 KEM, 65-byte C
+    assert env.open(sealed, private_key=master.extract(b"bob")) == b"for bob only"
+    with pytest.raises(DecryptionError):
+        env.open(sealed, private_key=master.extract(b"eve"))
+    with pytest.raises(DecryptionError):
+        env.open(sealed, key=KEY)
+    with pytest.raises(TypeError):
+        env.seal(b"x", recipient=master.public_key())  # no user_id
+    with pytest.raises(TypeError):
+        env.seal(b"x", key=KEY, user_id=b"bob")
+    with pytest.raises(TypeError):
+        env.seal(b"x", recipient=b"not a key")  # type: ignore[arg-type]

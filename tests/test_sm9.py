@@ -337,7 +337,7 @@ def test_decrypt_tampered(enc_kgc: sm9.EncMasterKey) -> None:
     with pytest.raises(DecryptionError):
         uk.decrypt(der[:-1], format="der")
     with pytest.raises(InvalidArgument):
-        pk.encrypt(b"x", b"bob", cipher="sm4-cbc")
+        pk.encrypt(b"x", b"bob", cipher="aes-cbc")
     with pytest.raises(InvalidArgument):
         uk.decrypt(ct, cipher="aes")
 
@@ -503,3 +503,40 @@ def test_cross_gmalg_encrypt() -> None:
     assert mk.extract(uid).decrypt(ct[1:]) == b"to guomi"
     ours = mk.public_key().encrypt(b"to gmalg", uid)
     assert theirs.decrypt(b"\x04" + ours) == b"to gmalg"
+
+
+SM4_CIPHERS = {"sm4-ecb": 1, "sm4-cbc": 2, "sm4-ofb": 4, "sm4-cfb": 8}
+
+
+@pytest.mark.parametrize("cipher", sorted(SM4_CIPHERS))
+@pytest.mark.parametrize("size", [0, 1, 15, 16, 17, 100])
+def test_sm4_block_cipher_variant(cipher: str, size: int) -> None:
+    """GM/T 0044 Part 4 A6 with the block cipher: K1 is a 16-byte SM4 key."""
+    master = sm9.EncMasterKey.generate()
+    pk, uk = master.public_key(), master.extract(b"bob")
+    msg = bytes(range(size))
+    raw = pk.encrypt(msg, b"bob", cipher=cipher)
+    body = len(raw) - 96  # C1 (64) || C3 (32) || C2
+    padded = cipher in ("sm4-ecb", "sm4-cbc")
+    iv = 0 if cipher == "sm4-ecb" else 16
+    assert body == iv + ((size // 16 + 1) * 16 if padded else size)
+    assert uk.decrypt(raw, cipher=cipher) == msg
+    # Read as the KDF stream cipher: C3 fails, except when C2 is exactly 16 bytes (then K1
+    # has the same length in both readings and GM/T 0044's MAC cannot tell them apart).
+    if body != 16:
+        with pytest.raises(DecryptionError):
+            uk.decrypt(raw)
+    else:
+        assert uk.decrypt(raw) != msg
+    der = pk.encrypt(msg, b"bob", cipher=cipher, format="der", mac="hmac-sm3")
+    start = 2 + (der[1] & 0x7F if der[1] & 0x80 else 0)  # after the SEQUENCE header
+    assert der[start : start + 3] == bytes([0x02, 0x01, SM4_CIPHERS[cipher]])  # EnType
+    assert uk.decrypt(der, format="der", mac="hmac-sm3") == msg
+    assert uk.decrypt(der, format="der", mac="hmac-sm3", cipher=cipher) == msg
+    with pytest.raises(DecryptionError):
+        uk.decrypt(der, format="der", mac="hmac-sm3", cipher="kdf")
+    bad = bytearray(raw)
+    bad[-1] ^= 1
+    with pytest.raises(DecryptionError):
+        uk.decrypt(bytes(bad), cipher=cipher)
+    assert sm9.ciphertext_from_der(sm9.ciphertext_to_der(raw, cipher=cipher)) == raw

@@ -8,10 +8,11 @@ truncation, reordering, splicing and tampering are all detected, and only verifi
 plaintext is ever returned. The byte layout is specified in docs/envelope.md.
 
 Recipients: a raw 16-byte SM4 ``key`` shared out of band, a ``password``
-(PBKDF2-HMAC-SM3, ``iterations`` stored in the header), or an SM2 public key
-(``recipient=``; opened with ``private_key=``: SM2 KEM per GB/T 32918.4, C1 in the
-header, the 32-byte KEM key as the secret). SM9 identities are accepted where that module
-provides them.
+(PBKDF2-HMAC-SM3, ``iterations`` stored in the header), an SM2 public key
+(``recipient=sm2_public_key``; opened with ``private_key=sm2_private_key``: SM2 KEM per
+GB/T 32918.4) or an SM9 identity (``recipient=sm9_enc_master_public_key,
+user_id=b"bob"``; opened with ``private_key=bob_sm9_enc_user_key``: SM9 KEM per GM/T 0044
+Part 4). The KEM ciphertext goes in the header and its 32-byte key is the secret.
 
 >>> import guomi.envelope as env
 >>> sealed = env.seal(b"attack at dawn", key=bytes(16))
@@ -28,7 +29,10 @@ from guomi._native import envelope as _env
 from guomi.exceptions import AlreadyFinalized
 
 if TYPE_CHECKING:
-    from guomi.sm2 import PrivateKey, PublicKey
+    from guomi import sm2, sm9
+
+    Recipient = Union[sm2.PublicKey, sm9.EncMasterPublicKey]
+    PrivateKey = Union[sm2.PrivateKey, sm9.EncUserKey]
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
@@ -61,7 +65,8 @@ class Sealer:
     """Streaming encryption: ``update(data) -> bytes`` then ``finalize() -> bytes``.
 
     Give exactly one of ``key`` (16 bytes), ``password`` or ``recipient`` (an
-    :class:`guomi.sm2.PublicKey`).
+    :class:`guomi.sm2.PublicKey`, or an :class:`guomi.sm9.EncMasterPublicKey` with
+    ``user_id``).
     """
 
     def __init__(
@@ -69,20 +74,32 @@ class Sealer:
         *,
         key: Optional[BytesLike] = None,
         password: Optional[BytesLike] = None,
-        recipient: Optional[PublicKey] = None,
+        recipient: Optional[Recipient] = None,
+        user_id: Optional[BytesLike] = None,
         iterations: int = DEFAULT_ITERATIONS,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
     ) -> None:
         log2 = _chunk_log2(chunk_size)
         if sum(x is not None for x in (key, password, recipient)) != 1:
             raise TypeError("give exactly one of key=, password= or recipient=")
-        if recipient is not None:
-            self._native = _env.Sealer.with_sm2(recipient.to_bytes(), log2)
+        from guomi import sm2, sm9
+
+        if isinstance(recipient, sm9.EncMasterPublicKey):
+            if user_id is None:
+                raise TypeError("an SM9 recipient needs user_id=")
+            self._native = _env.Sealer.with_sm9(recipient, user_id, log2)
+            user_id = None
+        elif isinstance(recipient, sm2.PublicKey):
+            self._native = _env.Sealer.with_sm2(recipient, log2)
+        elif recipient is not None:
+            raise TypeError("recipient must be a guomi.sm2.PublicKey or guomi.sm9.EncMasterPublicKey")
         elif key is not None:
             self._native = _env.Sealer.with_key(key, log2)
         else:
             assert password is not None
             self._native = _env.Sealer.with_password(password, iterations, log2)
+        if user_id is not None:
+            raise TypeError("user_id= goes with an SM9 recipient only")
         self._done = False
 
     def update(self, data: BytesLike) -> bytes:
@@ -103,7 +120,7 @@ class Opener:
     """Streaming decryption: ``update(data) -> bytes`` (verified plaintext only) then
     ``finalize() -> bytes``, which raises :class:`~guomi.exceptions.DecryptionError` if
     the envelope was truncated. Give exactly one of ``key``, ``password`` or
-    ``private_key`` (an :class:`guomi.sm2.PrivateKey`)."""
+    ``private_key`` (an :class:`guomi.sm2.PrivateKey` or :class:`guomi.sm9.EncUserKey`)."""
 
     def __init__(
         self,
@@ -114,8 +131,14 @@ class Opener:
     ) -> None:
         if sum(x is not None for x in (key, password, private_key)) != 1:
             raise TypeError("give exactly one of key=, password= or private_key=")
-        if private_key is not None:
-            self._native = _env.Opener.with_sm2(private_key.to_bytes())
+        from guomi import sm2, sm9
+
+        if isinstance(private_key, sm9.EncUserKey):
+            self._native = _env.Opener.with_sm9(private_key)
+        elif isinstance(private_key, sm2.PrivateKey):
+            self._native = _env.Opener.with_sm2(private_key)
+        elif private_key is not None:
+            raise TypeError("private_key must be a guomi.sm2.PrivateKey or guomi.sm9.EncUserKey")
         elif key is not None:
             self._native = _env.Opener.with_key(key)
         else:
@@ -140,12 +163,20 @@ def seal(
     *,
     key: Optional[BytesLike] = None,
     password: Optional[BytesLike] = None,
-    recipient: Optional[PublicKey] = None,
+    recipient: Optional[Recipient] = None,
+    user_id: Optional[BytesLike] = None,
     iterations: int = DEFAULT_ITERATIONS,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
 ) -> bytes:
     """The envelope of ``data`` in one call."""
-    s = Sealer(key=key, password=password, recipient=recipient, iterations=iterations, chunk_size=chunk_size)
+    s = Sealer(
+        key=key,
+        password=password,
+        recipient=recipient,
+        user_id=user_id,
+        iterations=iterations,
+        chunk_size=chunk_size,
+    )
     return s.update(data) + s.finalize()
 
 
@@ -168,14 +199,20 @@ def seal_file(
     *,
     key: Optional[BytesLike] = None,
     password: Optional[BytesLike] = None,
-    recipient: Optional[PublicKey] = None,
+    recipient: Optional[Recipient] = None,
+    user_id: Optional[BytesLike] = None,
     iterations: int = DEFAULT_ITERATIONS,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     force: bool = False,
 ) -> None:
     """Encrypts file ``src`` into ``dst`` in constant memory, atomically."""
     stream = Sealer(
-        key=key, password=password, recipient=recipient, iterations=iterations, chunk_size=chunk_size
+        key=key,
+        password=password,
+        recipient=recipient,
+        user_id=user_id,
+        iterations=iterations,
+        chunk_size=chunk_size,
     )
     transform_file(src, dst, stream, force=force)
 

@@ -97,16 +97,20 @@ EncMasterKey = _sm9.EncMasterKey
 #: The encryption master public key Ppub-e.
 #: ``encrypt(message, user_id, *, cipher="kdf", format="raw" | "der", mac="sm3") -> bytes``;
 #: ``encapsulate(user_id, key_length) -> (key, c)`` with c = ``04 || x || y``;
-#: ``from_bytes``, ``to_bytes()``, ``precompute()``. ``cipher="kdf"`` is the KDF
-#: stream cipher of GM/T 0044 Part 4 (the SM4 variant is not available yet).
+#: ``from_bytes``, ``to_bytes()``, ``precompute()``. ``cipher``: ``"kdf"`` (default) is
+#: the KDF stream cipher of GM/T 0044 Part 4 (C2 = M xor K1); ``"sm4-cbc"`` (alias
+#: ``"sm4"``), ``"sm4-ecb"``, ``"sm4-cfb"`` and ``"sm4-ofb"`` use the block cipher variant
+#: (C2 = SM4(K1, M) with a 16-byte K1; ECB/CBC with PKCS#7; CBC/CFB/OFB put a random IV
+#: before the ciphertext; DER EnType 1, 2, 8, 4 as in emmansun/gmsm).
 #: ``mac="sm3"`` computes C3 = SM3(C2 || K2) as the standard does; ``mac="hmac-sm3"``
 #: computes C3 = HMAC-SM3(K2, C2) as GmSSL 3.x does (use it, with ``format="der"``, to
 #: exchange ciphertexts with GmSSL).
 EncMasterPublicKey = _sm9.EncMasterPublicKey
 
 #: A user's encryption key de_B (knows its ID and hid).
-#: ``decrypt(ciphertext, *, cipher="kdf", format="raw" | "der", mac="sm3") -> bytes`` (every
-#: failure raises the one opaque :class:`~guomi.exceptions.DecryptionError`);
+#: ``decrypt(ciphertext, *, cipher=None, format="raw" | "der", mac="sm3") -> bytes`` (every
+#: failure raises the one opaque :class:`~guomi.exceptions.DecryptionError`; a raw
+#: ciphertext needs the ``cipher`` it was made with, default ``"kdf"``; DER carries it);
 #: ``decapsulate(c, key_length) -> bytes``; ``to_bytes()``;
 #: ``from_bytes(data, user_id, master_public_key, *, hid=HID_ENCRYPT)``.
 EncUserKey = _sm9.EncUserKey
@@ -132,14 +136,15 @@ def signature_from_der(signature: bytes) -> bytes:
     return _sm9.signature_from_der(signature)
 
 
-def ciphertext_to_der(ciphertext: bytes) -> bytes:
-    """Raw ``C1 || C3 || C2`` to GmSSL's DER
-    ``SEQUENCE {EnType INTEGER (0), C1 BIT STRING, C3 OCTET STRING, CipherText OCTET STRING}``."""
-    return _sm9.ciphertext_to_der(ciphertext)
+def ciphertext_to_der(ciphertext: bytes, *, cipher: str = "kdf") -> bytes:
+    """Raw ``C1 || C3 || C2`` (made with ``cipher``) to GmSSL's DER
+    ``SEQUENCE {EnType INTEGER, C1 BIT STRING, C3 OCTET STRING, CipherText OCTET STRING}``."""
+    return _sm9.ciphertext_to_der(ciphertext, cipher=cipher)
 
 
 def ciphertext_from_der(ciphertext: bytes) -> bytes:
-    """GmSSL's DER SM9 ciphertext (EnType 0, the KDF stream cipher) to ``C1 || C3 || C2``."""
+    """A DER SM9 ciphertext to raw ``C1 || C3 || C2`` (the EnType is dropped: decrypt the
+    raw form with the matching ``cipher``)."""
     return _sm9.ciphertext_from_der(ciphertext)
 
 

@@ -371,6 +371,40 @@ impl Opener<'static> {
     }
 }
 
+/// Length of the SM9 KEM secret K fed to HKDF (GM/T 0044 Part 4 §6 with klen = 256 bits).
+pub const SM9_SECRET_LEN: usize = 32;
+
+impl Sealer {
+    /// A sealer to the SM9 identity `user_id` under `master`: K, C = SM9-KEM(master,
+    /// user_id) (GM/T 0044 Part 4 §6.2); the header carries C (65 bytes, 04 || x || y),
+    /// K is the secret. The identity itself is not written.
+    pub fn to_sm9(
+        master: &crate::sm9::EncMasterPublicKey,
+        user_id: &[u8],
+        chunk_log2: u8,
+    ) -> Result<Sealer> {
+        let (secret, c) = master.encapsulate(user_id, SM9_SECRET_LEN)?;
+        let secret = Zeroizing::new(secret);
+        let header = Header::new(Kem::Sm9, chunk_log2, c.to_vec())?;
+        Sealer::new(header, &secret)
+    }
+}
+
+impl Opener<'static> {
+    /// An opener for envelopes sealed to `key`'s identity: K = SM9-KEM-decapsulate(C).
+    /// Any other key type, a malformed C or a wrong key is the opaque `DecryptionFailed`.
+    pub fn with_sm9(key: std::sync::Arc<crate::sm9::EncUserKey>) -> Opener<'static> {
+        Opener::new(Box::new(move |h: &Header| {
+            if h.kem != Kem::Sm9 || h.kem_data.len() != 65 || h.kem_data[0] != 0x04 {
+                return Err(Error::DecryptionFailed);
+            }
+            Ok(Zeroizing::new(
+                key.decapsulate(&h.kem_data, SM9_SECRET_LEN)?,
+            ))
+        }))
+    }
+}
+
 /// Seals `data` in one call with a raw 16-byte key (convenience for tests and small data).
 pub fn seal_with_key(key: &[u8; 16], chunk_log2: u8, data: &[u8]) -> Result<Vec<u8>> {
     let mut s = Sealer::new(Header::new(Kem::Key, chunk_log2, Vec::new())?, key)?;
@@ -398,6 +432,27 @@ pub fn open_with_key(key: &[u8; 16], envelope: &[u8]) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sm9_recipient() {
+        let master = crate::sm9::EncMasterKey::generate().unwrap();
+        let bob = std::sync::Arc::new(master.extract(b"bob").unwrap());
+        let mut s = Sealer::to_sm9(&master.public_key(), b"bob", 10).unwrap();
+        let mut env = Vec::new();
+        s.update(&[7u8; 3000], &mut env).unwrap();
+        s.finalize(&mut env).unwrap();
+        assert_eq!(env[9], Kem::Sm9 as u8);
+        let open = |key: std::sync::Arc<crate::sm9::EncUserKey>| {
+            let mut o = Opener::with_sm9(key);
+            let mut out = Vec::new();
+            o.update(&env, &mut out)?;
+            o.finalize(&mut out)?;
+            Ok::<_, Error>(out)
+        };
+        assert_eq!(open(bob).unwrap(), vec![7u8; 3000]);
+        let eve = std::sync::Arc::new(master.extract(b"eve").unwrap());
+        assert_eq!(open(eve), Err(Error::DecryptionFailed));
+    }
 
     const KEY: [u8; 16] = *b"0123456789abcdef";
 

@@ -2,6 +2,8 @@
 
 use crate::buf::{maybe_detach, Bytes};
 use crate::error::IntoPy;
+use crate::sm2::{PyPrivateKey, PyPublicKey};
+use crate::sm9::{PyEncMasterPublicKey, PyEncUserKey};
 use guomi_core::envelope::{Header, Kem, Opener, Sealer};
 use guomi_core::Error;
 use pyo3::prelude::*;
@@ -49,12 +51,31 @@ impl PySealer {
         Ok(PySealer(Sealer::new(header, &secret[..]).py_err()?))
     }
 
-    /// A sealer to an SM2 public key (65/64/33-byte point encoding).
+    /// A sealer to an SM2 public key.
     #[staticmethod]
-    fn with_sm2(py: Python<'_>, public_key: Bytes, chunk_log2: u8) -> PyResult<Self> {
-        let pk = guomi_core::sm2::PublicKey::from_bytes(&public_key).py_err()?;
+    fn with_sm2(
+        py: Python<'_>,
+        public_key: PyRef<'_, PyPublicKey>,
+        chunk_log2: u8,
+    ) -> PyResult<Self> {
+        let pk = public_key.inner();
         Ok(PySealer(
-            py.detach(|| Sealer::to_sm2(&pk, chunk_log2)).py_err()?,
+            py.detach(|| Sealer::to_sm2(pk, chunk_log2)).py_err()?,
+        ))
+    }
+
+    /// A sealer to the SM9 identity `user_id` under an encryption master public key.
+    #[staticmethod]
+    fn with_sm9(
+        py: Python<'_>,
+        master_public_key: PyRef<'_, PyEncMasterPublicKey>,
+        user_id: Bytes,
+        chunk_log2: u8,
+    ) -> PyResult<Self> {
+        let mpk = master_public_key.inner();
+        Ok(PySealer(
+            py.detach(|| Sealer::to_sm9(mpk, &user_id, chunk_log2))
+                .py_err()?,
         ))
     }
 
@@ -109,11 +130,18 @@ impl PyOpener {
         })))
     }
 
-    /// An opener for envelopes sealed to the SM2 private key d (32 bytes).
+    /// An opener for envelopes sealed to this SM2 private key's public key.
     #[staticmethod]
-    fn with_sm2(d: Bytes) -> PyResult<Self> {
-        let key = guomi_core::sm2::PrivateKey::from_bytes(&d).py_err()?;
-        Ok(PyOpener(Opener::with_sm2(key)))
+    fn with_sm2(private_key: PyRef<'_, PyPrivateKey>) -> PyResult<Self> {
+        Ok(PyOpener(Opener::with_sm2(
+            private_key.owned_key().py_err()?,
+        )))
+    }
+
+    /// An opener for envelopes sealed to this SM9 user key's identity.
+    #[staticmethod]
+    fn with_sm9(user_key: PyRef<'_, PyEncUserKey>) -> Self {
+        PyOpener(Opener::with_sm9(user_key.shared()))
     }
 
     /// Consumes envelope bytes; returns the plaintext verified so far.

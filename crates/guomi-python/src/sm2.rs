@@ -140,6 +140,13 @@ fn encryption_params(
 #[pyclass(module = "guomi.sm2", name = "PublicKey", frozen)]
 pub struct PyPublicKey(PublicKey);
 
+impl PyPublicKey {
+    /// The core key (for other binding modules).
+    pub(crate) fn inner(&self) -> &PublicKey {
+        &self.0
+    }
+}
+
 #[pymethods]
 impl PyPublicKey {
     /// From 65-byte 04||x||y, 64-byte x||y, 33-byte 02/03||x or 65-byte 06/07||x||y.
@@ -298,6 +305,12 @@ impl PyPrivateKey {
     fn wrap(py: Python<'_>, key: PrivateKey) -> PyResult<Self> {
         let public = Py::new(py, PyPublicKey(key.public_key().clone()))?;
         Ok(PyPrivateKey { key, public })
+    }
+
+    /// An owned copy of the core key, d copied in Rust memory only (for other binding
+    /// modules that keep a key, e.g. the envelope opener).
+    pub(crate) fn owned_key(&self) -> guomi_core::Result<PrivateKey> {
+        PrivateKey::from_bytes(&self.key.to_bytes()[..])
     }
 }
 

@@ -39,14 +39,8 @@ fn mac(m: &str) -> PyResult<sm9::Mac> {
     }
 }
 
-fn cipher(c: &str) -> PyResult<()> {
-    match c {
-        "kdf" => Ok(()),
-        _ => Err(Error::InvalidValue(
-            "cipher must be \"kdf\" (the KDF stream cipher of GM/T 0044 Part 4)",
-        ))
-        .py_err(),
-    }
+fn cipher(c: &str) -> PyResult<sm9::Cipher> {
+    sm9::Cipher::parse(c).py_err()
 }
 
 fn scalar(b: &[u8]) -> PyResult<guomi_core::sm9::bn256::fp::Fn> {
@@ -71,10 +65,15 @@ fn signature_from_der<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Bound<
     ))
 }
 
-/// C1 || C3 || C2 to GmSSL's DER SM9Cipher.
+/// C1 || C3 || C2 (made with `cipher`) to GmSSL's DER SM9Cipher.
 #[pyfunction]
-fn ciphertext_to_der<'py>(py: Python<'py>, ciphertext: Bytes) -> PyResult<Bound<'py, PyBytes>> {
-    let ct = Ciphertext::from_raw(&ciphertext)
+#[pyo3(signature = (ciphertext, *, cipher="kdf"))]
+fn ciphertext_to_der<'py>(
+    py: Python<'py>,
+    ciphertext: Bytes,
+    cipher: &str,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let ct = Ciphertext::from_raw_with(&ciphertext, self::cipher(cipher)?)
         .map_err(|_| Error::UnsupportedFormat("SM9 ciphertext shorter than 96 bytes"))
         .py_err()?;
     Ok(bytes(py, &ct.to_der()))
@@ -272,7 +271,14 @@ impl PySignUserKey {
 
 /// The SM9 encryption master public key Ppub-e (a G1 point).
 #[pyclass(module = "guomi.sm9", name = "EncMasterPublicKey", frozen)]
-struct PyEncMasterPublicKey(sm9::EncMasterPublicKey);
+pub(crate) struct PyEncMasterPublicKey(sm9::EncMasterPublicKey);
+
+impl PyEncMasterPublicKey {
+    /// The core key (for other binding modules).
+    pub(crate) fn inner(&self) -> &sm9::EncMasterPublicKey {
+        &self.0
+    }
+}
 
 #[pymethods]
 impl PyEncMasterPublicKey {
@@ -297,11 +303,11 @@ impl PyEncMasterPublicKey {
         format: &str,
         mac: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        self::cipher(cipher)?;
+        let cipher = self::cipher(cipher)?;
         let fmt = self::format(format)?;
         let mac = self::mac(mac)?;
         let ct = py
-            .detach(|| self.0.encrypt_mac(&message, &user_id, mac))
+            .detach(|| self.0.encrypt_with(&message, &user_id, cipher, mac))
             .py_err()?;
         Ok(match fmt {
             Format::Raw => bytes(py, &ct.to_raw()),
@@ -403,7 +409,14 @@ impl PyEncMasterKey {
 /// A user's SM9 encryption or key-exchange private key de_B (with its ID, hid and
 /// master public key).
 #[pyclass(module = "guomi.sm9", name = "EncUserKey", frozen)]
-struct PyEncUserKey(Arc<sm9::EncUserKey>);
+pub(crate) struct PyEncUserKey(Arc<sm9::EncUserKey>);
+
+impl PyEncUserKey {
+    /// A shared handle on the core key (for other binding modules).
+    pub(crate) fn shared(&self) -> Arc<sm9::EncUserKey> {
+        self.0.clone()
+    }
+}
 
 #[pymethods]
 impl PyEncUserKey {
@@ -440,26 +453,33 @@ impl PyEncUserKey {
         PyEncMasterPublicKey(self.0.master_public_key())
     }
 
-    #[pyo3(signature = (ciphertext, *, cipher="kdf", format="raw", mac="sm3"))]
+    /// `cipher`: for raw ciphertexts the data cipher used (default "kdf"); DER carries
+    /// it as EnType, and a `cipher` that disagrees is a decryption failure.
+    #[pyo3(signature = (ciphertext, *, cipher=None, format="raw", mac="sm3"))]
     fn decrypt<'py>(
         &self,
         py: Python<'py>,
         ciphertext: Bytes,
-        cipher: &str,
+        cipher: Option<&str>,
         format: &str,
         mac: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        self::cipher(cipher)?;
+        let cipher = cipher.map(self::cipher).transpose()?;
         let fmt = self::format(format)?;
         let mac = self::mac(mac)?;
         let m = py
             .detach(|| {
                 let ct = match fmt {
-                    Format::Raw => Ciphertext::from_raw(&ciphertext),
+                    Format::Raw => {
+                        Ciphertext::from_raw_with(&ciphertext, cipher.unwrap_or_default())
+                    }
                     Format::Der => {
                         Ciphertext::from_der(&ciphertext).map_err(|_| Error::DecryptionFailed)
                     }
                 }?;
+                if cipher.is_some_and(|c| c != ct.cipher) {
+                    return Err(Error::DecryptionFailed);
+                }
                 self.0.decrypt_mac(&ct, mac)
             })
             .py_err()?;

@@ -25,6 +25,122 @@ use zeroize::Zeroize;
 /// EnType of the KDF stream cipher in GmSSL's SM9Cipher.
 pub const ENC_TYPE_XOR: u8 = 0;
 
+/// The data cipher of Part 4 §7.2 A6: the KDF stream (`C2 = M xor K1`) or the SM4 block
+/// cipher keyed with a 16-byte K1 (`C2 = Enc(K1, M)`). The standard leaves the block
+/// mode open; these follow emmansun/gmsm and its EnType numbers (facts, not code): ECB
+/// and CBC with PKCS#7 padding, CBC/CFB/OFB with a random 16-byte IV prefixed to C2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Cipher {
+    /// KDF stream cipher (EnType 0), the standard's example.
+    #[default]
+    Kdf,
+    /// SM4-ECB, PKCS#7 (EnType 1).
+    Sm4Ecb,
+    /// SM4-CBC, PKCS#7, IV || ciphertext (EnType 2).
+    Sm4Cbc,
+    /// SM4-OFB, IV || ciphertext (EnType 4).
+    Sm4Ofb,
+    /// SM4-CFB, IV || ciphertext (EnType 8).
+    Sm4Cfb,
+}
+
+impl Cipher {
+    /// The EnType value of the DER SM9Cipher.
+    pub fn en_type(self) -> u8 {
+        match self {
+            Cipher::Kdf => ENC_TYPE_XOR,
+            Cipher::Sm4Ecb => 1,
+            Cipher::Sm4Cbc => 2,
+            Cipher::Sm4Ofb => 4,
+            Cipher::Sm4Cfb => 8,
+        }
+    }
+
+    /// The cipher of an EnType value.
+    pub fn from_en_type(v: u8) -> Result<Cipher> {
+        Ok(match v {
+            0 => Cipher::Kdf,
+            1 => Cipher::Sm4Ecb,
+            2 => Cipher::Sm4Cbc,
+            4 => Cipher::Sm4Ofb,
+            8 => Cipher::Sm4Cfb,
+            _ => return Err(Error::UnsupportedFormat("SM9 ciphertext: unknown EnType")),
+        })
+    }
+
+    /// Parses "kdf", "sm4-ecb", "sm4-cbc", "sm4-cfb" or "sm4-ofb".
+    pub fn parse(name: &str) -> Result<Cipher> {
+        Ok(match name.to_ascii_lowercase().as_str() {
+            "kdf" | "xor" => Cipher::Kdf,
+            "sm4-ecb" => Cipher::Sm4Ecb,
+            "sm4-cbc" | "sm4" => Cipher::Sm4Cbc,
+            "sm4-cfb" => Cipher::Sm4Cfb,
+            "sm4-ofb" => Cipher::Sm4Ofb,
+            _ => {
+                return Err(Error::InvalidValue(
+                    "cipher must be 'kdf', 'sm4-ecb', 'sm4-cbc', 'sm4-cfb' or 'sm4-ofb'",
+                ))
+            }
+        })
+    }
+
+    /// Length of K1: the message length for the stream cipher, 16 for SM4.
+    fn k1_len(self, msg_len: usize) -> usize {
+        match self {
+            Cipher::Kdf => msg_len,
+            _ => crate::sm4::KEY_SIZE,
+        }
+    }
+
+    fn sm4_mode(self) -> Option<crate::sm4::modes::Mode> {
+        use crate::sm4::modes::Mode;
+        match self {
+            Cipher::Kdf => None,
+            Cipher::Sm4Ecb => Some(Mode::Ecb),
+            Cipher::Sm4Cbc => Some(Mode::Cbc),
+            Cipher::Sm4Cfb => Some(Mode::Cfb),
+            Cipher::Sm4Ofb => Some(Mode::Ofb),
+        }
+    }
+
+    /// A6: C2 from M and K1.
+    fn seal(self, k1: &[u8], msg: &[u8]) -> Result<Vec<u8>> {
+        let Some(mode) = self.sm4_mode() else {
+            return Ok(msg.iter().zip(k1).map(|(m, k)| m ^ k).collect());
+        };
+        let sm4 = crate::sm4::Sm4::from_slice(k1)?;
+        if mode == crate::sm4::modes::Mode::Ecb {
+            return crate::sm4::modes::encrypt(&sm4, mode, None, None, msg);
+        }
+        let iv = crate::rand::bytes::<16>()?;
+        let mut out = iv.to_vec();
+        out.extend_from_slice(&crate::sm4::modes::encrypt(
+            &sm4,
+            mode,
+            Some(&iv),
+            None,
+            msg,
+        )?);
+        Ok(out)
+    }
+
+    /// B5: M from C2 and K1 (called only after C3 has been verified).
+    fn open(self, k1: &[u8], c2: &[u8]) -> Result<Vec<u8>> {
+        let Some(mode) = self.sm4_mode() else {
+            return Ok(c2.iter().zip(k1).map(|(c, k)| c ^ k).collect());
+        };
+        let sm4 = crate::sm4::Sm4::from_slice(k1)?;
+        let (iv, body) = if mode == crate::sm4::modes::Mode::Ecb {
+            (None, c2)
+        } else if c2.len() >= 16 {
+            (Some(&c2[..16]), &c2[16..])
+        } else {
+            return Err(Error::DecryptionFailed);
+        };
+        crate::sm4::modes::decrypt(&sm4, mode, iv, None, body).map_err(|_| Error::DecryptionFailed)
+    }
+}
+
 /// How C3 is computed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Mac {
@@ -42,8 +158,10 @@ pub struct Ciphertext {
     pub c1: [u8; 64],
     /// C3 = MAC(K2, C2) = SM3(C2 || K2).
     pub c3: [u8; 32],
-    /// C2 = M xor K1.
+    /// C2 = M xor K1 (or Enc(K1, M) for the SM4 ciphers).
     pub c2: Vec<u8>,
+    /// The data cipher (EnType); not part of the raw encoding.
+    pub cipher: Cipher,
 }
 
 impl Ciphertext {
@@ -56,8 +174,13 @@ impl Ciphertext {
         o
     }
 
-    /// Parses C1 (64) || C3 (32) || C2.
+    /// Parses C1 (64) || C3 (32) || C2 of the KDF stream cipher.
     pub fn from_raw(b: &[u8]) -> Result<Self> {
+        Self::from_raw_with(b, Cipher::Kdf)
+    }
+
+    /// Parses C1 (64) || C3 (32) || C2 made with `cipher`.
+    pub fn from_raw_with(b: &[u8], cipher: Cipher) -> Result<Self> {
         if b.len() < 96 {
             return Err(Error::DecryptionFailed);
         }
@@ -65,13 +188,14 @@ impl Ciphertext {
             c1: b[..64].try_into().unwrap(),
             c3: b[64..96].try_into().unwrap(),
             c2: b[96..].to_vec(),
+            cipher,
         })
     }
 
     /// GmSSL's DER SM9Cipher.
     pub fn to_der(&self) -> Vec<u8> {
         let mut items = Vec::with_capacity(self.c2.len() + 120);
-        der_small_int(&mut items, ENC_TYPE_XOR);
+        der_small_int(&mut items, self.cipher.en_type());
         let mut c1 = [0u8; 65];
         c1[0] = 4;
         c1[1..].copy_from_slice(&self.c1);
@@ -81,7 +205,7 @@ impl Ciphertext {
         der_sequence(&items)
     }
 
-    /// Parses the DER SM9Cipher (EnType must be 0, the KDF stream cipher).
+    /// Parses the DER SM9Cipher (its EnType names the data cipher).
     pub fn from_der(b: &[u8]) -> Result<Self> {
         let mut outer = DerReader::new(b);
         let seq = outer.read(0x30)?;
@@ -92,11 +216,7 @@ impl Ciphertext {
         let c3 = r.read(0x04)?;
         let c2 = r.read(0x04)?;
         r.finish()?;
-        if en_type != ENC_TYPE_XOR {
-            return Err(Error::UnsupportedFormat(
-                "SM9 ciphertext EnType is not 0 (KDF stream cipher)",
-            ));
-        }
+        let cipher = Cipher::from_en_type(en_type)?;
         if c1.len() != 65 || c1[0] != 4 || c3.len() != 32 {
             return Err(Error::UnsupportedFormat(
                 "SM9 ciphertext: C1 must be 04 || x || y and C3 32 bytes",
@@ -106,6 +226,7 @@ impl Ciphertext {
             c1: c1[1..].try_into().unwrap(),
             c3: c3.try_into().unwrap(),
             c2: c2.to_vec(),
+            cipher,
         })
     }
 }
@@ -138,9 +259,20 @@ impl EncMasterPublicKey {
 
     /// [`Self::encrypt`] with a choice of C3 computation.
     pub fn encrypt_mac(&self, msg: &[u8], user_id: &[u8], mac_kind: Mac) -> Result<Ciphertext> {
+        self.encrypt_with(msg, user_id, Cipher::Kdf, mac_kind)
+    }
+
+    /// [`Self::encrypt`] with a choice of data cipher and C3 computation.
+    pub fn encrypt_with(
+        &self,
+        msg: &[u8],
+        user_id: &[u8],
+        cipher: Cipher,
+        mac_kind: Mac,
+    ) -> Result<Ciphertext> {
         loop {
             let mut r = random_scalar()?;
-            let out = self.encrypt_with_r_mac(msg, user_id, &r, mac_kind)?;
+            let out = self.encrypt_with_r_mac(msg, user_id, &r, mac_kind, cipher)?;
             r.zeroize();
             if let Some(c) = out {
                 return Ok(c);
@@ -152,7 +284,7 @@ impl EncMasterPublicKey {
     /// pick another r).
     #[doc(hidden)]
     pub fn encrypt_with_r(&self, msg: &[u8], user_id: &[u8], r: &Fn) -> Result<Option<Ciphertext>> {
-        self.encrypt_with_r_mac(msg, user_id, r, Mac::Sm3)
+        self.encrypt_with_r_mac(msg, user_id, r, Mac::Sm3, Cipher::Kdf)
     }
 
     fn encrypt_with_r_mac(
@@ -161,6 +293,7 @@ impl EncMasterPublicKey {
         user_id: &[u8],
         r: &Fn,
         mac_kind: Mac,
+        cipher: Cipher,
     ) -> Result<Option<Ciphertext>> {
         // A1: Q_B = [H1(ID_B || hid, N)] P1 + Ppub-e.
         let qb = self.q_of(user_id, HID_ENCRYPT)?;
@@ -172,22 +305,26 @@ impl EncMasterPublicKey {
         let c1 = g1_to_xy(&c1);
         // A4, A5: w = g^r, g = e(Ppub-e, P2) from the key's cache.
         let mut w = self.g().1.pow(&r.to_raw()).to_bytes();
-        // A6: K = KDF(C1 || w || ID_B, mlen + 32); C2 = M xor K1.
+        // A6: K = KDF(C1 || w || ID_B, klen1 + 32); C2 = M xor K1 or Enc(K1, M).
         let mut z = kdf_input(&c1, &w, user_id);
         w.zeroize();
-        let mut k = vec![0u8; msg.len() + 32];
+        let k1_len = cipher.k1_len(msg.len());
+        let mut k = vec![0u8; k1_len + 32];
         kdf_into(&z, &mut k);
         z.zeroize();
-        let (k1, k2) = k.split_at(msg.len());
-        if !msg.is_empty() && k1.iter().fold(0u8, |a, &b| a | b) == 0 {
+        let (k1, k2) = k.split_at(k1_len);
+        if k1_len > 0 && k1.iter().fold(0u8, |a, &b| a | b) == 0 {
             k.zeroize();
             return Ok(None);
         }
-        let c2: Vec<u8> = msg.iter().zip(k1).map(|(m, k)| m ^ k).collect();
-        // A7: C3 = MAC(K2, C2).
-        let c3 = mac(mac_kind, k2, &c2);
+        let sealed = cipher.seal(k1, msg).map(|c2| {
+            // A7: C3 = MAC(K2, C2).
+            let c3 = mac(mac_kind, k2, &c2);
+            (c2, c3)
+        });
         k.zeroize();
-        Ok(Some(Ciphertext { c1, c3, c2 }))
+        let (c2, c3) = sealed?;
+        Ok(Some(Ciphertext { c1, c3, c2, cipher }))
     }
 
     /// Key encapsulation (Part 4 §6.2): returns (K, C) with C = 04 || x || y (65 bytes).
@@ -253,25 +390,22 @@ impl EncUserKey {
         // B3: K' = KDF(C1 || w' || ID_B, mlen + 32); M' = C2 xor K1'.
         let mut z = kdf_input(&ct.c1, &w, &self.id);
         w.zeroize();
-        let mut k = vec![0u8; ct.c2.len() + 32];
+        let k1_len = ct.cipher.k1_len(ct.c2.len());
+        let mut k = vec![0u8; k1_len + 32];
         kdf_into(&z, &mut k);
         z.zeroize();
-        let (k1, k2) = k.split_at(ct.c2.len());
-        let k1_zero = !ct.c2.is_empty() && k1.iter().fold(0u8, |a, &b| a | b) == 0;
-        // B4: u = MAC(K2', C2) == C3, in constant time.
+        let (k1, k2) = k.split_at(k1_len);
+        let k1_zero = k1_len > 0 && k1.iter().fold(0u8, |a, &b| a | b) == 0;
+        // B4: u = MAC(K2', C2) == C3, in constant time; M' only after it passes.
         let u = mac(mac_kind, k2, &ct.c2);
         let ok = bool::from(u.ct_eq(&ct.c3)) & !k1_zero;
-        let m: Vec<u8> = if ok {
-            ct.c2.iter().zip(k1).map(|(c, k)| c ^ k).collect()
-        } else {
-            Vec::new()
-        };
-        k.zeroize();
-        if ok {
-            Ok(m)
+        let m = if ok {
+            ct.cipher.open(k1, &ct.c2)
         } else {
             Err(Error::DecryptionFailed)
-        }
+        };
+        k.zeroize();
+        m
     }
 
     /// Decrypts a raw C1 || C3 || C2 ciphertext.

@@ -22,7 +22,7 @@ pub use keys::{
 };
 pub use sign::Signature;
 pub mod enc;
-pub use enc::{Ciphertext, Mac};
+pub use enc::{Cipher, Ciphertext, Mac};
 pub mod kex;
 pub use kex::KeyExchange;
 
