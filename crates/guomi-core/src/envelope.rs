@@ -436,7 +436,7 @@ mod tests {
     #[test]
     fn sm9_recipient() {
         let master = crate::sm9::EncMasterKey::generate().unwrap();
-        let bob = std::sync::Arc::new(master.extract(b"bob").unwrap());
+        let bob = std::sync::Arc::new(master.extract(b"bob", crate::sm9::HID_ENCRYPT).unwrap());
         let mut s = Sealer::to_sm9(&master.public_key(), b"bob", 10).unwrap();
         let mut env = Vec::new();
         s.update(&[7u8; 3000], &mut env).unwrap();
@@ -450,7 +450,7 @@ mod tests {
             Ok::<_, Error>(out)
         };
         assert_eq!(open(bob).unwrap(), vec![7u8; 3000]);
-        let eve = std::sync::Arc::new(master.extract(b"eve").unwrap());
+        let eve = std::sync::Arc::new(master.extract(b"eve", crate::sm9::HID_ENCRYPT).unwrap());
         assert_eq!(open(eve), Err(Error::DecryptionFailed));
     }
 
