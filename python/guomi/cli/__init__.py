@@ -14,7 +14,9 @@ from guomi import __version__
 from guomi.cli import sm2 as _sm2
 from guomi.cli import sm3 as _sm3
 from guomi.cli import sm4 as _sm4
+from guomi.cli import sm9 as _sm9
 from guomi.cli import x509 as _x509
+from guomi.cli import zuc as _zuc
 from guomi.cli._io import UsageError
 
 __all__ = ["main"]
@@ -36,6 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     _sm4.register(sub)
     _sm2.register(sub)
     _x509.register(sub)
+    _sm9.register(sub)
+    _zuc.register(sub)
     return p
 
 
