@@ -24,7 +24,6 @@ the unused trailing bits of the last byte set to zero.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Union
 
 from guomi._native import zuc as _zuc
@@ -142,25 +141,21 @@ def zuc256_mac_verify(
     return _zuc.zuc256_mac_verify(key, iv, data, tag, length_bits=length_bits)
 
 
-def eea3_many(items: Iterable[Item], *, threads: int | None = None) -> list[bytes]:
-    """128-EEA3 of many packets in one call: ``items`` are
-    ``(key, count, bearer, direction, data)`` tuples (whole bytes of ``data``); returns
-    the outputs in order.
+#: ``eea3_many(items, *, threads=None) -> list[bytes]``
+#:
+#: 128-EEA3 of many packets in one call: ``items`` are
+#: ``(key, count, bearer, direction, data)`` tuples (whole bytes of ``data``); returns
+#: the outputs in order. Packets run in 8 (AVX2) or 16 (AVX-512) SIMD lanes.
+#: ``threads``: ``None`` or ``1`` = the calling thread, ``0`` = every core, ``n`` = at
+#: most ``n`` threads (negative: :class:`~guomi.exceptions.InvalidArgument`). The GIL is
+#: released. This function has no reuse guard: the caller owns the counters.
+eea3_many = _zuc.eea3_many
 
-    Packets run in 8 (AVX2) or 16 (AVX-512) SIMD lanes. ``threads``: ``None`` or ``1`` =
-    the calling thread, ``0`` = every core, ``n`` = at most ``n`` threads. The GIL is
-    released. This function has no reuse guard: the caller owns the counters.
-    """
-    if threads is not None and threads < 0:
-        raise ValueError("threads must be >= 0")
-    return _zuc.eea3_many(items, threads=threads)
-
-
-def eia3_many(items: Iterable[Item], *, threads: int | None = None) -> list[bytes]:
-    """128-EIA3 MACs of many packets in one call (items as in :func:`eea3_many`)."""
-    if threads is not None and threads < 0:
-        raise ValueError("threads must be >= 0")
-    return _zuc.eia3_many(items, threads=threads)
+#: ``eia3_many(items, *, threads=None) -> list[bytes]``
+#:
+#: 128-EIA3 MACs (4 bytes each) of many packets in one call (items and ``threads`` as in
+#: :func:`eea3_many`).
+eia3_many = _zuc.eia3_many
 
 
 #: ``EEA3(key, *, allow_keystream_reuse=False)``: a 128-EEA3 encryptor bound to one key

@@ -319,15 +319,36 @@ fn parallel<R: Send>(
 /// 128-EEA3 of every packet, in order. `threads`: `None` or `Some(1)` runs on the
 /// calling thread; `Some(0)` uses every core; `Some(n)` at most `n` threads.
 pub fn eea3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<Vec<u8>>> {
+    let flat = eea3_many_concat(items, threads)?;
+    let mut at = 0;
+    Ok(items
+        .iter()
+        .map(|i| {
+            let out = flat[at..at + i.4.len()].to_vec();
+            at += i.4.len();
+            out
+        })
+        .collect())
+}
+
+/// [`eea3_many`] with the outputs concatenated in item order (one allocation; item k's
+/// output starts at the sum of the data lengths of items 0..k).
+pub fn eea3_many_concat(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<u8>> {
     let backend = cpu::active();
     let prepared = validate(items, e3::iv, |len| len.div_ceil(4))?;
     let total = items.iter().map(|i| i.4.len()).sum();
     let xor_words = kernel(backend).xor_words;
-    Ok(parallel(items.len(), total, threads, |lo, hi| {
-        let mut outs: Vec<Vec<u8>> = items[lo..hi].iter().map(|i| vec![0u8; i.4.len()]).collect();
+    let mut parts = parallel(items.len(), total, threads, |lo, hi| {
+        let mut offsets = Vec::with_capacity(hi - lo + 1);
+        let mut sum = 0;
+        for item in &items[lo..hi] {
+            offsets.push(sum);
+            sum += item.4.len();
+        }
+        let mut out = vec![0u8; sum];
         run_serial(backend, &prepared[lo..hi], |i, ks| {
             let data = items[lo + i].4;
-            let out = &mut outs[i];
+            let out = &mut out[offsets[i]..offsets[i] + data.len()];
             let whole = data.len() / 4 * 4;
             xor_words(Some(&data[..whole]), &mut out[..whole], &ks[..whole / 4]);
             if whole < data.len() {
@@ -337,8 +358,13 @@ pub fn eea3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<Vec<u
                 }
             }
         });
-        outs
-    }))
+        vec![out]
+    });
+    Ok(if parts.len() == 1 {
+        parts.pop().unwrap_or_default()
+    } else {
+        parts.concat()
+    })
 }
 
 /// 128-EIA3 MAC of every packet, in order (`threads` as in [`eea3_many`]).
