@@ -42,6 +42,21 @@ fn length_arg(length_bits: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
         .transpose()
 }
 
+/// `words` keystream words of `z` (4·words bytes) in a new `bytes`.
+fn keystream_bytes<'py>(
+    py: Python<'py>,
+    mut z: Zuc,
+    words: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let n = words
+        .checked_mul(4)
+        .ok_or_else(|| InvalidArgument::new_err("words is too large"))?;
+    PyBytes::new_with(py, n, |out| {
+        maybe_detach(py, n, || z.fill(out));
+        Ok(())
+    })
+}
+
 /// The first `words` ZUC-128 keystream words (4·words bytes, big-endian words).
 #[pyfunction]
 fn keystream<'py>(
@@ -50,14 +65,7 @@ fn keystream<'py>(
     iv: Bytes,
     words: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let mut z = Zuc::new(&key, &iv).py_err()?;
-    let n = words
-        .checked_mul(4)
-        .ok_or_else(|| InvalidArgument::new_err("words is too large"))?;
-    PyBytes::new_with(py, n, |out| {
-        maybe_detach(py, n, || z.fill(out));
-        Ok(())
-    })
+    keystream_bytes(py, Zuc::new(&key, &iv).py_err()?, words)
 }
 
 /// The first `words` ZUC-256 keystream words.
@@ -68,14 +76,7 @@ fn zuc256_keystream<'py>(
     iv: Bytes,
     words: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let mut z = Zuc::new_256(&key, &iv).py_err()?;
-    let n = words
-        .checked_mul(4)
-        .ok_or_else(|| InvalidArgument::new_err("words is too large"))?;
-    PyBytes::new_with(py, n, |out| {
-        maybe_detach(py, n, || z.fill(out));
-        Ok(())
-    })
+    keystream_bytes(py, Zuc::new_256(&key, &iv).py_err()?, words)
 }
 
 /// eea3(key, count, bearer, direction, data, *, length_bits=None) -> bytes
