@@ -56,6 +56,12 @@ fn decrypt_with<'py>(
 }
 
 /// An SM4 key: the key schedule done once; ECB/CBC/CTR/CFB/OFB with padding.
+/// A new random 16-byte SM4 key from the OS CSPRNG, as `bytes`.
+fn random_key(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
+    let k = guomi_core::rand::bytes::<16>().py_err()?;
+    Ok(PyBytes::new(py, &k))
+}
+
 #[pyclass(module = "guomi.sm4", name = "SM4", frozen)]
 struct PySm4(Sm4);
 
@@ -69,8 +75,7 @@ impl PySm4 {
     /// A new random 16-byte key from the OS CSPRNG.
     #[staticmethod]
     fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let k = guomi_core::rand::bytes::<16>().py_err()?;
-        Ok(PyBytes::new(py, &k))
+        random_key(py)
     }
 
     #[pyo3(signature = (data, *, mode, iv=None, padding=None))]
@@ -238,8 +243,7 @@ impl PyGcm {
     /// A new random 16-byte key from the OS CSPRNG.
     #[staticmethod]
     fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let k = guomi_core::rand::bytes::<16>().py_err()?;
-        Ok(PyBytes::new(py, &k))
+        random_key(py)
     }
 
     /// ciphertext || 16-byte tag.
@@ -409,8 +413,7 @@ impl PyCcm {
     /// A new random 16-byte key from the OS CSPRNG.
     #[staticmethod]
     fn generate_key<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let k = guomi_core::rand::bytes::<16>().py_err()?;
-        Ok(PyBytes::new(py, &k))
+        random_key(py)
     }
 
     #[pyo3(signature = (nonce, data, aad=None))]
