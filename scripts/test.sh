@@ -3,6 +3,9 @@
 # Python package built and tested (pytest) in a local virtual environment.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Work the same from any shell state: an activated virtual environment (or a conda one)
+# must not redirect the build or the tests away from .venv.
+unset VIRTUAL_ENV CONDA_PREFIX PYTHONHOME PYTHONPATH
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
@@ -12,5 +15,6 @@ fi
 # Independent implementations the tests cross-check against (each test skips if its peer is absent).
 .venv/bin/python -m pip install --quiet cryptography gmssl gmalg gmalglib tongsuopy gmssl-pyx
 cargo test --workspace --quiet
-.venv/bin/maturin develop --release --quiet
+# maturin develop installs into $VIRTUAL_ENV: point it at .venv whatever the caller's shell has active.
+VIRTUAL_ENV="$PWD/.venv" .venv/bin/maturin develop --release --quiet
 .venv/bin/python -m pytest -q "$@"
