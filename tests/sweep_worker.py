@@ -10,7 +10,8 @@ chosen by parameter name), then a number of random mixtures.
 
 The only acceptable outcomes of a call are a result or an ordinary ``Exception``
 (TypeError, ValueError, OverflowError, ``guomi.exceptions``...). Any other
-``BaseException`` (PyO3's PanicException, SystemExit, KeyboardInterrupt) and any call
+``BaseException`` (PyO3's PanicException, SystemExit, KeyboardInterrupt), an
+``InternalError`` (a Rust panic caught by the bindings' guard: still a bug), and any call
 that takes longer than ``SLOW_SECONDS`` is recorded as a failure. A crash of the
 interpreter (abort, segfault) is seen by the parent process: the worker writes the call
 it is about to make to ``REPORT.json.current`` first.
@@ -222,8 +223,9 @@ class Sweep:
         start = time.perf_counter()
         try:
             fn(*args, **kwargs)
-        except Exception:  # an ordinary, catchable error: the expected outcome
-            pass
+        except Exception as e:  # an ordinary, catchable error: the expected outcome...
+            if type(e).__name__ == "InternalError":  # ...except a panic the guard caught
+                self.failures.append({"call": desc, "error": f"InternalError: {e}"})
         except BaseException as e:  # noqa: BLE001 - the point of the sweep
             self.failures.append({"call": desc, "error": f"{type(e).__module__}.{type(e).__name__}: {e}"})
         elapsed = time.perf_counter() - start

@@ -18,6 +18,7 @@ __all__ = [
     "RandomnessError",
     "UnsupportedBackend",
     "CertificateVerificationError",
+    "InternalError",
 ]
 
 
@@ -85,3 +86,9 @@ class CertificateVerificationError(GuomiError):
     subject: str = ""
     reason: str = ""
     depth: int = 0
+
+
+class InternalError(GuomiError, RuntimeError):
+    """A bug in guomi: a Rust panic caught at the boundary with Python. No input should
+    cause it; please report it with the message. The operation did not complete and
+    returned nothing."""

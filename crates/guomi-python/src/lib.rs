@@ -13,6 +13,7 @@ mod sm9;
 mod x509;
 mod zuc;
 
+use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 
 /// Adds a submodule `name` to `parent`, filled by `fill`.
@@ -26,9 +27,19 @@ fn add_submodule(
     parent.add_submodule(&m)
 }
 
+/// Panics on purpose inside the panic guard: the test suite calls it to show that a Rust
+/// panic reaches Python as `guomi.exceptions.InternalError`, never as `PanicException`.
+/// Takes no input and touches no state.
+#[guard_panics]
+#[pyfunction]
+fn _panic_selftest() -> PyResult<()> {
+    panic!("deliberate panic from _panic_selftest")
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(_panic_selftest, m)?)?;
     add_submodule(m, "cpu", cpu::register)?;
     add_submodule(m, "sm3", sm3::register)?;
     add_submodule(m, "envelope", envelope::register)?;
