@@ -90,3 +90,19 @@ fn hmac_sm3_wycheproof() {
     }
     assert!(valid > 0 && invalid > 0);
 }
+
+/// Regression: `verify` compares against the full 32-byte tag; a strict prefix (an
+/// attacker-chosen length) is rejected.
+#[test]
+fn hmac_verify_rejects_every_strict_prefix() {
+    let mut m = HmacSm3::new(b"key");
+    m.update(b"message");
+    let tag = m.tag();
+    assert!(m.verify(&tag));
+    for n in 0..tag.len() {
+        assert!(!m.verify(&tag[..n]), "prefix of {n} bytes accepted");
+    }
+    let mut longer = tag.to_vec();
+    longer.push(0);
+    assert!(!m.verify(&longer));
+}

@@ -558,3 +558,37 @@ fn ctr_carries_across_32_bit_words_on_every_backend() {
         }
     }
 }
+
+/// Regression: the streaming GCM decryptor compares against a 16-byte tag by default,
+/// whatever the length of the tag it is handed (given up front or at `finalize`).
+#[test]
+fn gcm_decryptor_rejects_truncated_tags_by_default() {
+    let g = Sm4Gcm::new(&[7u8; 16]);
+    let (nonce, aad, pt) = ([1u8; 12], b"aad", data(100, 5));
+    let ct = g.encrypt(&nonce, aad, &pt).unwrap();
+    let (body, tag) = ct.split_at(pt.len());
+    let mut d = g.decryptor(&nonce, aad, tag).unwrap();
+    d.update(body).unwrap();
+    assert_eq!(d.finalize().unwrap(), pt);
+    for n in [4usize, 8, 12, 13, 14, 15] {
+        // Up front...
+        let r = g
+            .decryptor(&nonce, aad, &tag[..n])
+            .and_then(|mut d| {
+                d.update(body)?;
+                d.finalize()
+            });
+        assert_eq!(r, Err(Error::InvalidTag), "{n}-byte prefix accepted");
+        // ... at finalize ...
+        let mut d = g.decryptor(&nonce, aad, &[]).unwrap();
+        d.update(body).unwrap();
+        assert_eq!(d.finalize_with_tag(&tag[..n]), Err(Error::InvalidTag), "{n}");
+        // ... and unbuffered.
+        let r = guomi_core::sm4::gcm::GcmDecryptor::new_unbuffered(&g, &nonce, aad, &tag[..n])
+            .and_then(|mut d| {
+                d.update(body)?;
+                d.finalize()
+            });
+        assert_eq!(r, Err(Error::InvalidTag), "unbuffered {n}");
+    }
+}
