@@ -1,4 +1,4 @@
-"""Shared pytest fixtures: known-answer vectors and every backend of this CPU."""
+"""Shared pytest fixtures: known-answer vectors and every backend (or variant) of this CPU."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import guomi
+import guomi.backend
 
 VECTORS = Path(__file__).resolve().parent.parent / "vectors"
 
@@ -23,6 +24,17 @@ def load_vectors(name: str) -> list[dict[str, Any]]:
 @pytest.fixture(params=guomi.available_backends())
 def backend(request: pytest.FixtureRequest) -> Iterator[str]:
     """Runs the test once per backend this CPU supports, with that backend forced."""
+    guomi.force_backend(request.param)
+    try:
+        yield request.param
+    finally:
+        guomi.force_backend(None)
+
+
+@pytest.fixture(params=guomi.backend.available_variants())
+def variant(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Runs the test once per variant this CPU supports (every backend, and each with one
+    optional feature such as VAES or VBMI turned off), with that variant forced."""
     guomi.force_backend(request.param)
     try:
         yield request.param

@@ -40,7 +40,14 @@ BLOCK_SIZE = 64
 #: ``name == "sm3"``, ``digest_size == 32``, ``block_size == 64``.
 SM3 = _sm3.SM3
 #: Streaming HMAC-SM3: ``HMAC(key, data=None)`` with ``update``, ``digest``,
-#: ``hexdigest``, ``copy`` and a constant-time ``verify(tag)``.
+#: ``hexdigest``, ``copy`` and a constant-time ``verify(tag, *, tag_length=None)``.
+#:
+#: ``verify`` compares against the full 32-byte tag by default; the length is fixed by
+#: the caller, never taken from ``tag``, so a truncated tag (any other length) is simply
+#: ``False``. For protocols that truncate, pass ``tag_length`` (bytes, 4 to 32; 4 is the
+#: 32-bit floor of NIST SP 800-107 Rev. 1 §5.3.3, RFC 2104 §5 recommends at least 16):
+#: then ``tag`` must be exactly that long. A ``tag_length`` outside 4..32 raises
+#: :class:`~guomi.exceptions.InvalidArgument`.
 HMAC = _sm3.HMAC
 
 BytesLike = Union[bytes, bytearray, memoryview]

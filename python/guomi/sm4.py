@@ -60,9 +60,15 @@ SM4 = _sm4.SM4
 #: returns ciphertext || 16-byte tag; ``decrypt(nonce, data, aad=None, *, tag_length=16)``
 #: raises :class:`~guomi.exceptions.InvalidTag`. Nonces: any length >= 1 byte, 12 is the
 #: recommended (and fastest) length; never reuse a nonce with the same key.
+#: ``decryptor(nonce, tag=None, aad=None, *, buffered=True, tag_length=16)`` streams.
+#: The tag length is always fixed by the caller (``tag_length``: 16 by default; 15, 14,
+#: 13, 12, 8 or 4 for truncated tags, NIST SP 800-38D §5.2.1.2), never taken from the tag
+#: being checked: a tag of another length raises ``InvalidTag``; an unsupported
+#: ``tag_length`` raises :class:`~guomi.exceptions.InvalidLength`.
 SM4GCM = _sm4.SM4GCM
 #: SM4-CCM (NIST SP 800-38C, RFC 3610): ``SM4CCM(key, tag_length=16)`` (tag 4..16, even);
-#: nonces of 7 to 13 bytes.
+#: nonces of 7 to 13 bytes. ``decrypt`` checks exactly ``tag_length`` bytes, the length
+#: fixed when the key object was made.
 SM4CCM = _sm4.SM4CCM
 #: SM4-XTS key object: ``SM4XTS(key32, *, standard="gb")`` with ``encrypt(tweak, data)`` and
 #: ``decrypt(tweak, data)``.
@@ -148,6 +154,7 @@ def decryptor(
     aad: BytesLike | None = None,
     tag: BytesLike | None = None,
     buffered: bool = True,
+    tag_length: int = 16,
 ) -> Decryptor | GCMDecryptor:
     """A streaming decryptor (``update`` then ``finalize``).
 
@@ -156,7 +163,10 @@ def decryptor(
     ``update`` has already been released.
 
     ``mode="gcm"``: ``iv`` is the nonce; the ``tag`` can be given here or to
-    ``finalize(tag)``. By default (``buffered=True``) ``update`` returns ``b""`` and
+    ``finalize(tag)``. The tag must be exactly ``tag_length`` bytes (16 by default; 15,
+    14, 13, 12, 8 or 4 for truncated tags, NIST SP 800-38D §5.2.1.2): the length is fixed
+    here, never taken from the tag, and a tag of any other length raises
+    :class:`~guomi.exceptions.InvalidTag`. By default (``buffered=True``) ``update`` returns ``b""`` and
     ``finalize`` returns the whole plaintext only after the tag verified, so no
     unauthenticated plaintext escapes (memory grows with the message). With
     ``buffered=False``, ``update`` returns plaintext at once and ``finalize`` verifies:
@@ -168,9 +178,9 @@ def decryptor(
             raise _invalid_argument("gcm takes no padding")
         if iv is None:
             raise _invalid_argument("gcm requires a nonce (iv)")
-        return _sm4.SM4GCM(key).decryptor(iv, tag, aad, buffered=buffered)
-    if aad is not None or tag is not None:
-        raise _invalid_argument("aad and tag apply only to mode='gcm'")
+        return _sm4.SM4GCM(key).decryptor(iv, tag, aad, buffered=buffered, tag_length=tag_length)
+    if aad is not None or tag is not None or tag_length != 16:
+        raise _invalid_argument("aad, tag and tag_length apply only to mode='gcm'")
     return _sm4.SM4(key).decryptor(mode=mode, iv=iv, padding=padding)
 
 

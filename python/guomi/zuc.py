@@ -98,8 +98,9 @@ eia3 = _zuc.eia3
 
 #: ``eia3_verify(key, count, bearer, direction, data, mac, *, length_bits=None) -> bool``
 #:
-#: Whether ``mac`` is the 128-EIA3 MAC of ``data`` (constant-time comparison; a ``mac``
-#: that is not 4 bytes is simply ``False``).
+#: Whether ``mac`` is the 128-EIA3 MAC of ``data`` (constant-time comparison). The MAC
+#: length is fixed at 4 bytes by the algorithm: a ``mac`` of any other length (a
+#: truncated one included) is simply ``False``.
 eia3_verify = _zuc.eia3_verify
 
 
@@ -134,11 +135,18 @@ def zuc256_mac_verify(
     data: BytesLike,
     tag: BytesLike,
     *,
+    tag_bits: int = 32,
     length_bits: int | None = None,
 ) -> bool:
-    """Whether ``tag`` (4, 8 or 16 bytes; its length selects the tag size) is the
-    ZUC-256 MAC of ``data``. Constant-time comparison."""
-    return _zuc.zuc256_mac_verify(key, iv, data, tag, length_bits=length_bits)
+    """Whether ``tag`` is the ``tag_bits``-bit ZUC-256 MAC of ``data`` (constant-time
+    comparison).
+
+    ``tag_bits`` (32, the default as in :func:`zuc256_mac`, 64 or 128) is fixed by the
+    caller, never taken from ``tag``: a ``tag`` that is not ``tag_bits / 8`` bytes long
+    is simply ``False`` (so a forged short tag cannot lower the security level). Any
+    other ``tag_bits`` raises :class:`~guomi.exceptions.InvalidArgument`.
+    """
+    return _zuc.zuc256_mac_verify(key, iv, data, tag, tag_bits=tag_bits, length_bits=length_bits)
 
 
 #: ``eea3_many(items, *, threads=None) -> list[bytes]``

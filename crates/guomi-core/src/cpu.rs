@@ -1,4 +1,5 @@
-//! Runtime CPU-feature detection and backend selection.
+//! Runtime CPU-feature detection and backend selection: the one place in the crate that
+//! asks the CPU what it can do.
 //!
 //! Backends form a ladder; each algorithm uses the best implementation it has at or
 //! below the active level:
@@ -9,16 +10,35 @@
 //! | `avx2`     | AVX2, AES-NI, PCLMULQDQ, BMI1/BMI2, SSSE3                        |
 //! | `avx512`   | `avx2` plus AVX-512 F/BW/VL, GFNI, VAES, VPCLMULQDQ              |
 //!
-//! The active backend is the best one this CPU supports, unless forced:
-//! * the environment variable `GUOMI_BACKEND=portable|avx2|avx512` (read once), or
-//! * [`force`] (process-wide), or
-//! * [`with_backend`] (the current thread only; what tests use to run every backend).
+//! Inside a backend, optional [`Feature`]s select sub-variants:
 //!
-//! Forcing a backend that the CPU lacks is an error, never a silent fallback.
+//! | feature | used by                                  | at backend       |
+//! |---------|------------------------------------------|------------------|
+//! | `vaes`  | SM4 S-box through 256-bit `vaesenclast`  | `avx2`           |
+//! | `vbmi`  | ZUC S0 from register tables (VBMI/VBMI2) | `avx512`         |
+//! | `adx`   | SM2 field: MULX/ADCX/ADOX assembly       | `avx2`, `avx512` |
+//!
+//! A [`Variant`] is a backend with some of its features turned off; its name is the
+//! backend's followed by `-no<feature>` for each one off (`avx2-novaes`,
+//! `avx512-novbmi`, `avx512-noadx`, ...). [`variants`] lists one variant per code path
+//! this CPU can run (the full backend, and each feature off on its own), which is what
+//! the tests iterate.
+//!
+//! The active variant is the best one this CPU supports, unless forced:
+//! * the environment variable `GUOMI_BACKEND=portable|avx2|avx512|<variant name>` (read
+//!   once), or
+//! * [`force`] / [`force_variant`] (process-wide), or
+//! * [`with_backend`] / [`with_variant`] (the current thread only; what tests use).
+//!
+//! Forcing a backend that the CPU lacks is an error, never a silent fallback. Functions
+//! that take an explicit [`Backend`] or [`Variant`] (`Sm3::with_backend`,
+//! `eia3_with`, ...) all follow one rule: the request is *clamped* to what this CPU
+//! supports ([`Variant::clamp`]), so a safe function never runs an instruction the CPU
+//! lacks. Key objects record the clamped variant they were built with.
 
 use crate::error::{Error, Result};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// An implementation level. Ordered: a higher level may use everything a lower one does.
@@ -69,13 +89,35 @@ impl Backend {
 
 /// The best backend this CPU supports (detected once).
 pub fn detected() -> Backend {
-    static DETECTED: OnceLock<Backend> = OnceLock::new();
+    detection().backend
+}
+
+/// What [`detect`] found: the best backend and the optional features.
+#[derive(Clone, Copy)]
+struct Detection {
+    backend: Backend,
+    /// Bit `Feature as u8` set when the CPU has the feature.
+    features: u8,
+}
+
+fn detection() -> Detection {
+    static DETECTED: OnceLock<Detection> = OnceLock::new();
     *DETECTED.get_or_init(detect)
 }
 
 #[cfg(target_arch = "x86_64")]
-fn detect() -> Backend {
+fn detect() -> Detection {
     use std::arch::is_x86_feature_detected as has;
+    let mut features = 0u8;
+    if has!("vaes") {
+        features |= Feature::Vaes.bit();
+    }
+    if has!("avx512vbmi") && has!("avx512vbmi2") {
+        features |= Feature::Vbmi.bit();
+    }
+    if has!("bmi2") && has!("adx") {
+        features |= Feature::Adx.bit();
+    }
     let avx2 = has!("avx2")
         && has!("aes")
         && has!("pclmulqdq")
@@ -84,7 +126,10 @@ fn detect() -> Backend {
         && has!("ssse3")
         && has!("sse4.1");
     if !avx2 {
-        return Backend::Portable;
+        return Detection {
+            backend: Backend::Portable,
+            features,
+        };
     }
     let avx512 = has!("avx512f")
         && has!("avx512bw")
@@ -92,16 +137,184 @@ fn detect() -> Backend {
         && has!("gfni")
         && has!("vaes")
         && has!("vpclmulqdq");
-    if avx512 {
-        Backend::Avx512
-    } else {
-        Backend::Avx2
+    Detection {
+        backend: if avx512 {
+            Backend::Avx512
+        } else {
+            Backend::Avx2
+        },
+        features,
     }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn detect() -> Backend {
-    Backend::Portable
+fn detect() -> Detection {
+    Detection {
+        backend: Backend::Portable,
+        features: 0,
+    }
+}
+
+/// An optional CPU feature that selects a sub-variant inside a backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Feature {
+    /// VAES on 256-bit registers: the `avx2` SM4 S-box runs two blocks per
+    /// `vaesenclast` (without it, 128-bit AES-NI).
+    Vaes = 0,
+    /// AVX512-VBMI + VBMI2: the `avx512` ZUC S0 from register tables and `vpshldd`
+    /// (without it, nibble `vpshufb`).
+    Vbmi = 1,
+    /// BMI2 + ADX: SM2 products modulo p in MULX/ADCX/ADOX assembly at `avx2` and above
+    /// (without it, the portable Montgomery code).
+    Adx = 2,
+}
+
+impl Feature {
+    /// All features, in name order of variant names.
+    pub const ALL: [Feature; 3] = [Feature::Vaes, Feature::Vbmi, Feature::Adx];
+
+    /// The feature's name (`vaes`, `vbmi`, `adx`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::Vaes => "vaes",
+            Feature::Vbmi => "vbmi",
+            Feature::Adx => "adx",
+        }
+    }
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+
+    /// Whether this CPU has the feature (whatever backend is active).
+    pub fn is_detected(self) -> bool {
+        detection().features & self.bit() != 0
+    }
+
+    /// Whether a backend's code uses the feature at all.
+    fn used_by(self, backend: Backend) -> bool {
+        match self {
+            Feature::Vaes => backend == Backend::Avx2,
+            Feature::Vbmi => backend == Backend::Avx512,
+            Feature::Adx => backend >= Backend::Avx2,
+        }
+    }
+}
+
+/// A backend with some of its optional [`Feature`]s turned off: one code path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    backend: Backend,
+    /// Bit `Feature as u8` set when the feature is turned off (only features the
+    /// backend uses are ever set).
+    off: u8,
+}
+
+impl From<Backend> for Variant {
+    /// The backend with every feature the CPU has.
+    fn from(backend: Backend) -> Variant {
+        Variant { backend, off: 0 }
+    }
+}
+
+impl core::fmt::Display for Variant {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.backend.name())?;
+        for feat in Feature::ALL {
+            if self.off & feat.bit() != 0 {
+                write!(f, "-no{}", feat.name())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Variant {
+    /// The backend part of the variant.
+    pub fn backend(self) -> Backend {
+        self.backend
+    }
+
+    /// The same variant with `feature` turned off (no change if the backend does not use
+    /// it).
+    pub fn without(self, feature: Feature) -> Variant {
+        let off = if feature.used_by(self.backend) {
+            self.off | feature.bit()
+        } else {
+            self.off
+        };
+        Variant { off, ..self }
+    }
+
+    /// Whether code running under this variant uses `feature`: the backend uses it, it is
+    /// not turned off, the CPU has it and the CPU runs the backend. Every path guarded by
+    /// this may rely on the feature being present.
+    #[inline]
+    pub fn has(self, feature: Feature) -> bool {
+        let d = detection();
+        feature.used_by(self.backend)
+            && self.off & feature.bit() == 0
+            && d.features & feature.bit() != 0
+            && self.backend <= d.backend
+    }
+
+    /// The variant this CPU actually runs for the request: the backend lowered to the
+    /// detected one (features the CPU lacks are never used, see [`Variant::has`]).
+    pub fn clamp(self) -> Variant {
+        let backend = self.backend.min(detected());
+        let mut v = Variant::from(backend);
+        for feat in Feature::ALL {
+            if self.off & feat.bit() != 0 {
+                v = v.without(feat);
+            }
+        }
+        v
+    }
+
+    /// Whether this CPU can run the variant's backend.
+    pub fn is_supported(self) -> bool {
+        self.backend.is_supported()
+    }
+
+    /// The variant's name, e.g. `avx2-novaes` (see [`Variant::parse`]).
+    pub fn name(self) -> String {
+        self.to_string()
+    }
+
+    /// Parses `backend` or `backend-nofeature-...` (e.g. `avx512-novbmi-noadx`).
+    pub fn parse(name: &str) -> Result<Variant> {
+        let name = name.trim().to_ascii_lowercase();
+        let mut parts = name.split('-');
+        let mut v = Variant::from(Backend::parse(parts.next().unwrap_or(""))?);
+        for part in parts {
+            let feat = part
+                .strip_prefix("no")
+                .and_then(|f| Feature::ALL.into_iter().find(|x| x.name() == f))
+                .ok_or(Error::UnsupportedBackend(
+                    "unknown backend variant: expected portable, avx2 or avx512, optionally \
+                     followed by -novaes, -novbmi or -noadx",
+                ))?;
+            if !feat.used_by(v.backend) {
+                return Err(Error::UnsupportedBackend(
+                    "this backend does not use the feature named in the variant",
+                ));
+            }
+            v = v.without(feat);
+        }
+        Ok(v)
+    }
+
+    fn encode(self) -> u16 {
+        u16::from(self.backend as u8) | (u16::from(self.off) << 8)
+    }
+
+    fn decode(x: u16) -> Option<Variant> {
+        let backend = Backend::from_u8((x & 0xff) as u8)?;
+        Some(Variant {
+            backend,
+            off: (x >> 8) as u8,
+        })
+    }
 }
 
 /// Every backend this CPU supports, lowest first.
@@ -113,31 +326,72 @@ pub fn available() -> Vec<Backend> {
         .collect()
 }
 
-const AUTO: u8 = u8::MAX;
-static FORCED: AtomicU8 = AtomicU8::new(AUTO);
-static ENV_FORCED: OnceLock<Option<Backend>> = OnceLock::new();
-
-thread_local! {
-    static THREAD_FORCED: Cell<Option<Backend>> = const { Cell::new(None) };
+/// One variant per code path this CPU can run, lowest backend first: each supported
+/// backend with all its features, then with each feature it uses (and the CPU has)
+/// turned off on its own.
+pub fn variants() -> Vec<Variant> {
+    let mut out = Vec::new();
+    for b in available() {
+        let full = Variant::from(b);
+        out.push(full);
+        for feat in Feature::ALL {
+            if feat.used_by(b) && feat.is_detected() {
+                out.push(full.without(feat));
+            }
+        }
+    }
+    out
 }
 
-fn env_forced() -> Option<Backend> {
+const AUTO: u16 = u16::MAX;
+static FORCED: AtomicU16 = AtomicU16::new(AUTO);
+static ENV_FORCED: OnceLock<Option<Variant>> = OnceLock::new();
+
+thread_local! {
+    static THREAD_FORCED: Cell<Option<Variant>> = const { Cell::new(None) };
+}
+
+/// How many [`with_variant`] scopes are open in the whole process.
+static THREAD_OVERRIDES: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether any thread currently runs under a [`with_variant`] / [`with_backend`]
+/// override. While none does, every thread's variant is the process-wide one, so a hot
+/// path may read a process-wide cache of its choice instead of thread-local state.
+#[inline]
+pub fn thread_overrides_active() -> bool {
+    THREAD_OVERRIDES.load(Ordering::Acquire) != 0
+}
+
+/// Whether the current thread runs under a [`with_variant`] override.
+#[inline]
+pub fn thread_overridden() -> bool {
+    THREAD_FORCED.with(Cell::get).is_some()
+}
+
+fn env_name() -> Option<String> {
+    let name = std::env::var("GUOMI_BACKEND").ok()?;
+    if name.trim().is_empty() || name.trim().eq_ignore_ascii_case("auto") {
+        None
+    } else {
+        Some(name)
+    }
+}
+
+fn env_forced() -> Option<Variant> {
     *ENV_FORCED.get_or_init(|| {
-        let name = std::env::var("GUOMI_BACKEND").ok()?;
-        if name.trim().is_empty() || name.trim().eq_ignore_ascii_case("auto") {
-            return None;
-        }
         // An unusable request falls back to detection here; `check_env` reports it.
-        Backend::parse(&name).ok().filter(|b| b.is_supported())
+        Variant::parse(&env_name()?)
+            .ok()
+            .filter(|v| v.is_supported())
     })
 }
 
-/// Reports whether `GUOMI_BACKEND` names a backend this CPU can run (Ok when unset).
+/// Reports whether `GUOMI_BACKEND` names a backend or variant this CPU can run (Ok when
+/// unset).
 pub fn check_env() -> Result<()> {
-    match std::env::var("GUOMI_BACKEND") {
-        Ok(name) if !name.trim().is_empty() && !name.trim().eq_ignore_ascii_case("auto") => {
-            let b = Backend::parse(&name)?;
-            if b.is_supported() {
+    match env_name() {
+        Some(name) => {
+            if Variant::parse(&name)?.is_supported() {
                 Ok(())
             } else {
                 Err(Error::UnsupportedBackend(
@@ -145,7 +399,7 @@ pub fn check_env() -> Result<()> {
                 ))
             }
         }
-        _ => Ok(()),
+        None => Ok(()),
     }
 }
 
@@ -153,20 +407,31 @@ pub fn check_env() -> Result<()> {
 /// `GUOMI_BACKEND`, then detection.
 #[inline]
 pub fn active() -> Backend {
-    if let Some(b) = THREAD_FORCED.with(Cell::get) {
-        return b;
+    active_variant().backend
+}
+
+/// The variant in use on this thread (same order as [`active`]).
+#[inline]
+pub fn active_variant() -> Variant {
+    if let Some(v) = THREAD_FORCED.with(Cell::get) {
+        return v;
     }
-    if let Some(b) = Backend::from_u8(FORCED.load(Ordering::Relaxed)) {
-        return b;
+    if let Some(v) = Variant::decode(FORCED.load(Ordering::Relaxed)) {
+        return v;
     }
-    env_forced().unwrap_or_else(detected)
+    env_forced().unwrap_or_else(|| Variant::from(detected()))
 }
 
 /// Forces a backend for the whole process (`None` returns to automatic selection).
 pub fn force(backend: Option<Backend>) -> Result<()> {
-    match backend {
+    force_variant(backend.map(Variant::from))
+}
+
+/// Forces a variant for the whole process (`None` returns to automatic selection).
+pub fn force_variant(variant: Option<Variant>) -> Result<()> {
+    match variant {
         None => FORCED.store(AUTO, Ordering::Relaxed),
-        Some(b) if b.is_supported() => FORCED.store(b as u8, Ordering::Relaxed),
+        Some(v) if v.is_supported() => FORCED.store(v.encode(), Ordering::Relaxed),
         Some(_) => {
             return Err(Error::UnsupportedBackend(
                 "this CPU does not support the requested backend",
@@ -176,23 +441,32 @@ pub fn force(backend: Option<Backend>) -> Result<()> {
     Ok(())
 }
 
-/// Runs `f` with `backend` forced on the current thread only.
+/// Runs `f` with `backend` (all its features) forced on the current thread only.
 ///
 /// # Panics
 /// If the CPU does not support `backend` (this is a test helper).
 pub fn with_backend<T>(backend: Backend, f: impl FnOnce() -> T) -> T {
+    with_variant(Variant::from(backend), f)
+}
+
+/// Runs `f` with `variant` forced on the current thread only.
+///
+/// # Panics
+/// If the CPU does not support the variant's backend (this is a test helper).
+pub fn with_variant<T>(variant: Variant, f: impl FnOnce() -> T) -> T {
     assert!(
-        backend.is_supported(),
-        "backend {} not supported on this CPU",
-        backend.name()
+        variant.is_supported(),
+        "backend {variant} not supported on this CPU"
     );
-    struct Restore(Option<Backend>);
+    struct Restore(Option<Variant>);
     impl Drop for Restore {
         fn drop(&mut self) {
             THREAD_FORCED.with(|c| c.set(self.0));
+            THREAD_OVERRIDES.fetch_sub(1, Ordering::AcqRel);
         }
     }
-    let _restore = Restore(THREAD_FORCED.with(|c| c.replace(Some(backend))));
+    THREAD_OVERRIDES.fetch_add(1, Ordering::AcqRel);
+    let _restore = Restore(THREAD_FORCED.with(|c| c.replace(Some(variant))));
     f()
 }
 
@@ -208,6 +482,55 @@ mod tests {
         }
         assert!(Backend::parse("sse9").is_err());
         assert!(available().contains(&Backend::Portable));
+    }
+
+    #[test]
+    fn variant_names_round_trip_and_clamp() {
+        for v in variants() {
+            assert_eq!(Variant::parse(&v.name()).unwrap(), v, "{v}");
+            assert!(v.is_supported());
+            assert_eq!(v.clamp(), v);
+        }
+        assert_eq!(variants()[0], Variant::from(Backend::Portable));
+        assert_eq!(
+            Variant::parse("AVX512-noVBMI-noadx").unwrap().name(),
+            "avx512-novbmi-noadx"
+        );
+        assert!(
+            Variant::parse("avx2-novbmi").is_err(),
+            "avx2 does not use VBMI"
+        );
+        assert!(Variant::parse("portable-noadx").is_err());
+        assert!(Variant::parse("avx2-nofoo").is_err());
+        assert!(Variant::parse("avx2-vaes").is_err());
+        // An explicit request above the CPU is lowered to what it runs.
+        for b in Backend::ALL {
+            let c = Variant::from(b).clamp();
+            assert!(c.is_supported() && c.backend() <= b);
+            assert_eq!(c.backend(), b.min(detected()));
+        }
+        // Portable never uses a feature; a turned-off feature is never used.
+        for f in Feature::ALL {
+            assert!(!Variant::from(Backend::Portable).has(f));
+            for b in Backend::ALL {
+                assert!(!Variant::from(b).without(f).has(f));
+                if Variant::from(b).has(f) {
+                    assert!(f.is_detected() && b.is_supported());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn thread_variant_override_restores() {
+        let before = active_variant();
+        for v in variants() {
+            with_variant(v, || {
+                assert_eq!(active_variant(), v);
+                assert_eq!(active(), v.backend());
+            });
+        }
+        assert_eq!(active_variant(), before);
     }
 
     #[test]

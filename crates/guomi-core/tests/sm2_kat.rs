@@ -168,10 +168,10 @@ fn kex_vector<C: Curve>(v: &Value) {
 
 #[test]
 fn all_vectors() {
-    // SM2 has one (portable, constant-time) implementation; run it under every backend
-    // setting anyway so that a future backend is covered automatically.
-    for b in guomi_core::cpu::available() {
-        guomi_core::cpu::with_backend(b, run_all_vectors);
+    // Run under every variant (the SM2 field's MULX/ADX assembly and, with `-noadx`, the
+    // portable Montgomery code), so that a future backend is covered automatically.
+    for v in guomi_core::cpu::variants() {
+        guomi_core::cpu::with_variant(v, run_all_vectors);
     }
 }
 

@@ -1,7 +1,7 @@
 //! SM4 known-answer tests from vectors/sm4.json on every backend, plus cross-backend,
 //! streaming and boundary-length checks.
 
-use guomi_core::cpu::{self, Backend};
+use guomi_core::cpu::{self, Backend, Variant};
 use guomi_core::sm4::ccm::Sm4Ccm;
 use guomi_core::sm4::gcm::Sm4Gcm;
 use guomi_core::sm4::modes::{self, Decryptor, Encryptor, Mode, Padding};
@@ -41,8 +41,9 @@ fn data(n: usize, seed: u32) -> Vec<u8> {
         .collect()
 }
 
-fn backends() -> Vec<Backend> {
-    cpu::available()
+/// Every variant of this CPU (each backend, and each with one optional feature off).
+fn backends() -> Vec<Variant> {
+    cpu::variants()
 }
 
 #[test]
@@ -57,7 +58,7 @@ fn every_vector_on_every_backend() {
             *counts.entry((b.name(), mode)).or_insert(0) += 1;
             match mode {
                 "ECB" | "CBC" | "CFB" | "OFB" | "CTR" => {
-                    let c = Sm4::with_backend(&key16(&h(v, "key")), b);
+                    let c = Sm4::with_variant(&key16(&h(v, "key")), b);
                     let m = Mode::parse(mode).unwrap();
                     let iv = if m == Mode::Ecb {
                         None
@@ -74,7 +75,7 @@ fn every_vector_on_every_backend() {
                     assert_eq!(back, pt, "{name} {b:?}");
                 }
                 "ECB-iterated" => {
-                    let c = Sm4::with_backend(&key16(&h(v, "key")), b);
+                    let c = Sm4::with_variant(&key16(&h(v, "key")), b);
                     let mut blk = key16(&h(v, "plaintext"));
                     let n = v["iterations"].as_u64().unwrap();
                     for _ in 0..n {
@@ -87,7 +88,7 @@ fn every_vector_on_every_backend() {
                     assert_eq!(blk.to_vec(), h(v, "plaintext"), "{name} {b:?}");
                 }
                 "GCM" => {
-                    let g = Sm4Gcm::from_slice_with_backend(&h(v, "key"), b).unwrap();
+                    let g = Sm4Gcm::with_variant(&key16(&h(v, "key")), b);
                     let (iv, aad, pt, ct, tag) = (
                         h(v, "iv"),
                         h(v, "aad"),
@@ -120,7 +121,10 @@ fn every_vector_on_every_backend() {
                     let t = e.finalize().unwrap();
                     assert_eq!(s, ct, "{name} {b:?} streaming");
                     assert_eq!(&t[..tag.len()], &tag[..], "{name} {b:?} streaming tag");
-                    let mut d = g.decryptor(&iv, &aad, &tag).unwrap();
+                    // The vector's tag length, fixed by the caller.
+                    let mut d = g
+                        .decryptor_with_tag_len(&iv, &aad, &tag, tag.len())
+                        .unwrap();
                     assert!(d.update(&ct[..cut]).unwrap().is_empty());
                     assert!(d.update(&ct[cut..]).unwrap().is_empty());
                     assert_eq!(d.finalize().unwrap(), pt, "{name} {b:?}");
@@ -135,7 +139,7 @@ fn every_vector_on_every_backend() {
                     );
                     let mut ct_tag = ct.clone();
                     ct_tag.extend_from_slice(&tag);
-                    let c = Sm4Ccm::from_slice_with_backend(&h(v, "key"), tag.len(), b);
+                    let c = Sm4Ccm::with_variant(&key16(&h(v, "key")), tag.len(), b);
                     if invalid {
                         let rejected = match c {
                             Err(_) => true,
@@ -150,7 +154,7 @@ fn every_vector_on_every_backend() {
                 }
                 "XTS" => {
                     let std = Standard::parse(v["xts_standard"].as_str().unwrap()).unwrap();
-                    let x = xts::Sm4Xts::with_backend(&h(v, "key"), std, b).unwrap();
+                    let x = xts::Sm4Xts::with_variant(&h(v, "key"), std, b).unwrap();
                     let (iv, pt, ct) = (h(v, "iv"), h(v, "plaintext"), h(v, "ciphertext"));
                     assert_eq!(x.encrypt(&iv, &pt).unwrap(), ct, "{name} {b:?}");
                     assert_eq!(x.decrypt(&iv, &ct).unwrap(), pt, "{name} {b:?}");
@@ -224,27 +228,28 @@ fn backends_agree_on_every_mode_and_length() {
             65_537,
         ])
         .collect();
-    let reference = Sm4::with_backend(&key, Backend::Portable);
-    let gref = Sm4Gcm::with_backend(&key, Backend::Portable);
+    let reference = Sm4::with_variant(&key, Backend::Portable.into());
+    let gref = Sm4Gcm::with_variant(&key, Backend::Portable.into());
     for b in backends() {
-        let c = Sm4::with_backend(&key, b);
-        let g = Sm4Gcm::with_backend(&key, b);
-        let x_gb = xts::Sm4Xts::with_backend(&data(32, 5), Standard::Gb, b).unwrap();
-        let x_ref =
-            xts::Sm4Xts::with_backend(&data(32, 5), Standard::Gb, Backend::Portable).unwrap();
-        let x_ieee = xts::Sm4Xts::with_backend(&data(32, 6), Standard::Ieee, b).unwrap();
+        let c = Sm4::with_variant(&key, b);
+        let g = Sm4Gcm::with_variant(&key, b);
+        let x_gb = xts::Sm4Xts::with_variant(&data(32, 5), Standard::Gb, b).unwrap();
+        let x_ref = xts::Sm4Xts::with_variant(&data(32, 5), Standard::Gb, Backend::Portable.into())
+            .unwrap();
+        let x_ieee = xts::Sm4Xts::with_variant(&data(32, 6), Standard::Ieee, b).unwrap();
         let x_ieee_ref =
-            xts::Sm4Xts::with_backend(&data(32, 6), Standard::Ieee, Backend::Portable).unwrap();
+            xts::Sm4Xts::with_variant(&data(32, 6), Standard::Ieee, Backend::Portable.into())
+                .unwrap();
         for &n in &lens {
             // Keep the portable backend's runtime reasonable on the biggest sizes.
-            if b == Backend::Portable && n > 5000 {
+            if b.backend() == Backend::Portable && n > 5000 {
                 continue;
             }
             let pt = data(n, n as u32);
             for m in [Mode::Ecb, Mode::Cbc, Mode::Ctr, Mode::Cfb, Mode::Ofb] {
                 let ivo = if m == Mode::Ecb { None } else { Some(&iv[..]) };
                 let e = modes::encrypt(&c, m, ivo, None, &pt).unwrap();
-                if b != Backend::Portable {
+                if b.backend() != Backend::Portable {
                     assert_eq!(
                         e,
                         modes::encrypt(&reference, m, ivo, None, &pt).unwrap(),
@@ -256,7 +261,7 @@ fn backends_agree_on_every_mode_and_length() {
                     pt,
                     "{b:?} {m:?} {n}"
                 );
-                if b != Backend::Portable && n % 16 == 0 {
+                if b.backend() != Backend::Portable && n % 16 == 0 {
                     // Decrypting arbitrary data must match the portable backend too.
                     let got = modes::decrypt(&c, m, ivo, Some(Padding::None), &pt).unwrap();
                     let want =
@@ -268,7 +273,7 @@ fn backends_agree_on_every_mode_and_length() {
                 }
             }
             let e = g.encrypt(&iv[..12], &pt[..n.min(40)], &pt).unwrap();
-            if b != Backend::Portable {
+            if b.backend() != Backend::Portable {
                 assert_eq!(
                     e,
                     gref.encrypt(&iv[..12], &pt[..n.min(40)], &pt).unwrap(),
@@ -278,12 +283,12 @@ fn backends_agree_on_every_mode_and_length() {
             assert_eq!(g.decrypt(&iv[..12], &pt[..n.min(40)], &e).unwrap(), pt);
             if n >= 16 {
                 let e = x_gb.encrypt(&iv, &pt).unwrap();
-                if b != Backend::Portable {
+                if b.backend() != Backend::Portable {
                     assert_eq!(e, x_ref.encrypt(&iv, &pt).unwrap(), "{b:?} xts {n}");
                 }
                 assert_eq!(x_gb.decrypt(&iv, &e).unwrap(), pt);
                 let e = x_ieee.encrypt(&iv, &pt).unwrap();
-                if b != Backend::Portable {
+                if b.backend() != Backend::Portable {
                     assert_eq!(
                         e,
                         x_ieee_ref.encrypt(&iv, &pt).unwrap(),
@@ -301,8 +306,8 @@ fn streaming_equals_one_shot_for_every_chunking() {
     let key = key16(&data(16, 3));
     let iv = data(16, 4);
     for b in backends() {
-        let c = Sm4::with_backend(&key, b);
-        let g = Sm4Gcm::with_backend(&key, b);
+        let c = Sm4::with_variant(&key, b);
+        let g = Sm4Gcm::with_variant(&key, b);
         for n in [0usize, 1, 15, 16, 17, 31, 32, 33, 100, 255, 256, 257, 1100] {
             let pt = data(n, 7 + n as u32);
             for chunk in [1usize, 3, 15, 16, 17, 64, 1000] {
@@ -471,7 +476,7 @@ fn gcm_counter_is_32_bit() {
 fn ccm_round_trips_and_rejects() {
     for b in backends() {
         for t in (4..=16).step_by(2) {
-            let c = Sm4Ccm::with_backend(&[4u8; 16], t, b).unwrap();
+            let c = Sm4Ccm::with_variant(&[4u8; 16], t, b).unwrap();
             for nl in 7..=13 {
                 for n in [0usize, 1, 16, 17, 100] {
                     let pt = data(n, 3);
@@ -491,7 +496,7 @@ fn ccm_round_trips_and_rejects() {
             assert!(c.encrypt(&[0u8; 14], b"", b"").is_err());
         }
         for t in [0, 2, 3, 5, 17, 18] {
-            assert!(Sm4Ccm::with_backend(&[4u8; 16], t, b).is_err());
+            assert!(Sm4Ccm::with_variant(&[4u8; 16], t, b).is_err());
         }
     }
 }
@@ -526,7 +531,7 @@ fn xts_errors_and_standards_differ() {
 #[test]
 fn ctr_carries_across_32_bit_words_on_every_backend() {
     let key = key16(&data(16, 77));
-    let reference = Sm4::with_backend(&key, Backend::Portable);
+    let reference = Sm4::with_variant(&key, Backend::Portable.into());
     let pt = data(2048 * 3 + 16 * 17 + 5, 1);
     for iv_hex in [
         "000000000000000000000000ffffffc0",
@@ -549,12 +554,162 @@ fn ctr_carries_across_32_bit_words_on_every_backend() {
             assert_eq!(got, ks.to_vec(), "{iv_hex} block {i}");
         }
         for b in backends() {
-            let c = Sm4::with_backend(&key, b);
+            let c = Sm4::with_variant(&key, b);
             assert_eq!(
                 modes::encrypt(&c, Mode::Ctr, Some(&iv), None, &pt).unwrap(),
                 expect,
                 "{b:?} {iv_hex}"
             );
         }
+    }
+}
+
+/// Regression: the streaming GCM decryptor compares against a 16-byte tag by default,
+/// whatever the length of the tag it is handed (given up front or at `finalize`).
+#[test]
+fn gcm_decryptor_rejects_truncated_tags_by_default() {
+    let g = Sm4Gcm::new(&[7u8; 16]);
+    let (nonce, aad, pt) = ([1u8; 12], b"aad", data(100, 5));
+    let ct = g.encrypt(&nonce, aad, &pt).unwrap();
+    let (body, tag) = ct.split_at(pt.len());
+    let mut d = g.decryptor(&nonce, aad, tag).unwrap();
+    d.update(body).unwrap();
+    assert_eq!(d.finalize().unwrap(), pt);
+    for n in [4usize, 8, 12, 13, 14, 15] {
+        // Up front...
+        let r = g.decryptor(&nonce, aad, &tag[..n]).and_then(|mut d| {
+            d.update(body)?;
+            d.finalize()
+        });
+        assert_eq!(r, Err(Error::InvalidTag), "{n}-byte prefix accepted");
+        // ... at finalize ...
+        let mut d = g.decryptor(&nonce, aad, &[]).unwrap();
+        d.update(body).unwrap();
+        assert_eq!(
+            d.finalize_with_tag(&tag[..n]),
+            Err(Error::InvalidTag),
+            "{n}"
+        );
+        // ... and unbuffered.
+        let r = guomi_core::sm4::gcm::GcmDecryptor::new_unbuffered(&g, &nonce, aad, &tag[..n])
+            .and_then(|mut d| {
+                d.update(body)?;
+                d.finalize()
+            });
+        assert_eq!(r, Err(Error::InvalidTag), "unbuffered {n}");
+    }
+}
+
+/// With an explicit, caller-fixed tag length the streaming decryptor accepts exactly that
+/// length (buffered and unbuffered, tag up front or at `finalize`) and rejects every other.
+#[test]
+fn gcm_decryptor_explicit_tag_len() {
+    use guomi_core::sm4::gcm::GcmDecryptor;
+    let g = Sm4Gcm::new(&[9u8; 16]);
+    let (nonce, aad, pt) = ([3u8; 12], b"hdr", data(333, 8));
+    let ct = g.encrypt(&nonce, aad, &pt).unwrap();
+    let (body, tag) = ct.split_at(pt.len());
+    let mut long = tag.to_vec();
+    long.push(0);
+    let run = |n: usize, t: &[u8], up_front: bool, buffered: bool| -> Result<Vec<u8>, Error> {
+        let given: &[u8] = if up_front { t } else { &[] };
+        let mut d = GcmDecryptor::with_options(&g, &nonce, aad, given, n, buffered)?;
+        let mut out = d.update(&body[..100])?;
+        out.extend(d.update(&body[100..])?);
+        out.extend(if up_front {
+            d.finalize()?
+        } else {
+            d.finalize_with_tag(t)?
+        });
+        Ok(out)
+    };
+    for n in [16usize, 15, 14, 13, 12, 8, 4] {
+        for up_front in [true, false] {
+            for buffered in [true, false] {
+                assert_eq!(run(n, &tag[..n], up_front, buffered).unwrap(), pt, "{n}");
+                for other in 1..=17 {
+                    if other != n {
+                        assert_eq!(
+                            run(n, &long[..other], up_front, buffered),
+                            Err(Error::InvalidTag),
+                            "{other} bytes with tag_len {n}"
+                        );
+                    }
+                }
+            }
+        }
+        let mut d = g.decryptor_with_tag_len(&nonce, aad, &tag[..n], n).unwrap();
+        assert_eq!(d.tag_len(), n);
+        d.update(body).unwrap();
+        assert_eq!(d.finalize().unwrap(), pt);
+    }
+    for bad in [0usize, 1, 3, 5, 11, 17, 32] {
+        assert!(matches!(
+            g.decryptor_with_tag_len(&nonce, aad, &[], bad),
+            Err(Error::InvalidLength { .. })
+        ));
+    }
+    // No tag at all: a usage error that leaves the decryptor usable.
+    let mut d = g.decryptor(&nonce, aad, &[]).unwrap();
+    d.update(body).unwrap();
+    assert!(matches!(d.finalize(), Err(Error::InvalidValue(_))));
+    assert_eq!(d.finalize_with_tag(tag).unwrap(), pt);
+    assert_eq!(d.finalize_with_tag(tag), Err(Error::AlreadyFinalized));
+}
+
+/// The buffered decryptor holds plaintext in a buffer that never reallocates behind our
+/// back (it is grown by copy-and-wipe) and is empty after a failed check.
+#[test]
+fn gcm_buffered_decryptor_many_small_updates() {
+    let g = Sm4Gcm::new(&[5u8; 16]);
+    let pt = data(5000, 2);
+    let ct = g.encrypt(&[1u8; 12], b"", &pt).unwrap();
+    let (body, tag) = ct.split_at(pt.len());
+    for tamper in [false, true] {
+        let mut d = g.decryptor(&[1u8; 12], b"", tag).unwrap();
+        let mut body = body.to_vec();
+        if tamper {
+            body[4000] ^= 1;
+        }
+        for piece in body.chunks(7) {
+            assert!(d.update(piece).unwrap().is_empty());
+        }
+        match d.finalize() {
+            Ok(out) => assert!(!tamper && out == pt),
+            Err(e) => assert!(tamper && e == Error::InvalidTag),
+        }
+    }
+}
+
+/// Every constructor that takes a backend accepts every backend, supported or not, and
+/// clamps it to what the CPU runs; key objects keep the variant they were built with.
+#[test]
+fn explicit_backends_are_clamped_and_kept() {
+    let key = key16(&data(16, 1));
+    let expect = Sm4::with_backend(&key, Backend::Portable);
+    for b in Backend::ALL {
+        let c = Sm4::with_backend(&key, b);
+        assert!(c.backend().is_supported() && c.backend() <= b);
+        assert_eq!(c.backend(), b.min(cpu::detected()));
+        let mut x = [7u8; 64];
+        let mut y = x;
+        c.encrypt_blocks(&mut x);
+        expect.encrypt_blocks(&mut y);
+        assert_eq!(x, y, "{b:?}");
+        assert_eq!(Sm4Gcm::with_backend(&key, b).backend(), c.backend());
+        assert_eq!(
+            Sm4Ccm::with_backend(&key, 16, b).unwrap().backend(),
+            c.backend()
+        );
+        assert_eq!(
+            xts::Sm4Xts::with_backend(&data(32, 2), Standard::Gb, b)
+                .unwrap()
+                .backend(),
+            c.backend()
+        );
+    }
+    for v in cpu::variants() {
+        let c = cpu::with_variant(v, || Sm4::new(&key));
+        assert_eq!(c.variant(), v);
     }
 }

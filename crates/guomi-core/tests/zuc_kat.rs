@@ -26,9 +26,11 @@ fn of(alg: &str) -> Vec<Value> {
     all
 }
 
+/// Runs `f` under every variant of this CPU (each backend, and each with one optional
+/// feature such as VBMI off), forced on this thread; `f` gets the variant's backend.
 fn each_backend(f: impl Fn(Backend)) {
-    for b in cpu::available() {
-        cpu::with_backend(b, || f(b));
+    for v in cpu::variants() {
+        cpu::with_variant(v, || f(v.backend()));
     }
 }
 
@@ -232,9 +234,9 @@ fn zuc256_mac_128_behaves() {
     let mut m2 = msg.clone();
     m2[50] ^= 1;
     assert_ne!(zuc256::mac(&key, &iv, &m2, 128, None).unwrap(), t128);
-    for b in cpu::available() {
+    for v in cpu::variants() {
         assert_eq!(
-            zuc256::mac_with(b, &key, &iv, &msg, 128, None).unwrap(),
+            zuc256::mac_variant(v, &key, &iv, &msg, 128, None).unwrap(),
             t128
         );
     }
@@ -360,9 +362,9 @@ fn eea3_bit_lengths_and_backends_agree() {
             &mut expect,
         )
         .unwrap();
-        for b in cpu::available() {
+        for b in cpu::variants() {
             let mut out = vec![0u8; n];
-            full(b, &key, 7, 5, 1, &data, Some(bits), &mut out).unwrap();
+            zuc::eea3::eea3_into_variant(b, &key, 7, 5, 1, &data, Some(bits), &mut out).unwrap();
             assert_eq!(out, expect, "{bits} {b:?}");
         }
         // Round trip.
@@ -463,4 +465,78 @@ fn many_threaded_path() {
             );
         }
     });
+}
+
+/// The verifier fixes the MAC size (`tag_bits`); the tag's own length never selects it.
+#[test]
+fn zuc256_mac_verify_uses_the_callers_size() {
+    let (key, iv, msg) = ([0x31u8; 32], [0x17u8; 25], b"hello ZUC-256".repeat(9));
+    let tags: Vec<(u32, Vec<u8>)> = [32u32, 64, 128]
+        .iter()
+        .map(|&t| (t, zuc256::mac(&key, &iv, &msg, t, None).unwrap()))
+        .collect();
+    for (t, tag) in &tags {
+        assert!(zuc256::mac_verify(&key, &iv, &msg, tag, *t, None).unwrap());
+        for n in 0..tag.len() {
+            assert!(!zuc256::mac_verify(&key, &iv, &msg, &tag[..n], *t, None).unwrap());
+        }
+        let mut long = tag.clone();
+        long.push(0);
+        assert!(!zuc256::mac_verify(&key, &iv, &msg, &long, *t, None).unwrap());
+        for (other, otag) in &tags {
+            if other != t {
+                // A valid 32-bit MAC must not pass a verifier set for 128 bits, etc.
+                assert!(!zuc256::mac_verify(&key, &iv, &msg, otag, *t, None).unwrap());
+            }
+        }
+    }
+    for bad in [0u32, 8, 16, 48, 96, 256] {
+        assert!(matches!(
+            zuc256::mac_verify(&key, &iv, &msg, &tags[0].1, bad, None),
+            Err(Error::InvalidValue(_))
+        ));
+    }
+}
+
+/// Every function that takes an explicit backend accepts every backend, supported or not,
+/// and clamps it to what the CPU runs (same bytes as the portable code).
+#[test]
+fn explicit_backends_are_clamped() {
+    let key = [0x5au8; 16];
+    let data: Vec<u8> = (0..999u32).map(|i| (i * 7) as u8).collect();
+    let want_eia3 = eia3::eia3_with(Backend::Portable, &key, 1, 2, 1, &data, None).unwrap();
+    let mut want_eea3 = vec![0u8; data.len()];
+    eea3::eea3_into_with(
+        Backend::Portable,
+        &key,
+        1,
+        2,
+        1,
+        &data,
+        None,
+        &mut want_eea3,
+    )
+    .unwrap();
+    let want_mac =
+        zuc256::mac_with(Backend::Portable, &[1; 32], &[2; 25], &data, 64, None).unwrap();
+    let mut want_ks = [0u32; 40];
+    Zuc::with_backend(&key, &[3; 16], Backend::Portable)
+        .unwrap()
+        .words(&mut want_ks);
+    for b in Backend::ALL {
+        assert_eq!(
+            eia3::eia3_with(b, &key, 1, 2, 1, &data, None).unwrap(),
+            want_eia3
+        );
+        let mut out = vec![0u8; data.len()];
+        eea3::eea3_into_with(b, &key, 1, 2, 1, &data, None, &mut out).unwrap();
+        assert_eq!(out, want_eea3, "{b:?}");
+        assert_eq!(
+            zuc256::mac_with(b, &[1; 32], &[2; 25], &data, 64, None).unwrap(),
+            want_mac
+        );
+        let mut ks = [0u32; 40];
+        Zuc::with_backend(&key, &[3; 16], b).unwrap().words(&mut ks);
+        assert_eq!(ks, want_ks, "{b:?}");
+    }
 }

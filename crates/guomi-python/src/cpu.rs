@@ -1,13 +1,19 @@
-//! `guomi._native.cpu`: backend detection and forcing.
+//! `guomi._native.cpu`: backend and variant detection and forcing.
 
 use crate::error::IntoPy;
-use guomi_core::cpu::{self, Backend};
+use guomi_core::cpu::{self, Backend, Variant};
 use pyo3::prelude::*;
 
 /// The backend in use.
 #[pyfunction]
 fn active() -> &'static str {
     cpu::active().name()
+}
+
+/// The variant in use (backend plus the optional features turned off, e.g. `avx2-novaes`).
+#[pyfunction]
+fn active_variant() -> String {
+    cpu::active_variant().name()
 }
 
 /// The best backend this CPU supports.
@@ -22,12 +28,18 @@ fn available() -> Vec<&'static str> {
     cpu::available().into_iter().map(Backend::name).collect()
 }
 
-/// Forces a backend process-wide (`None` restores automatic selection).
+/// One variant per code path this CPU can run, lowest backend first.
+#[pyfunction]
+fn variants() -> Vec<String> {
+    cpu::variants().into_iter().map(Variant::name).collect()
+}
+
+/// Forces a backend or variant process-wide (`None` restores automatic selection).
 #[pyfunction]
 #[pyo3(signature = (name=None))]
 fn force(name: Option<&str>) -> PyResult<()> {
-    let backend = name.map(Backend::parse).transpose().py_err()?;
-    cpu::force(backend).py_err()
+    let variant = name.map(Variant::parse).transpose().py_err()?;
+    cpu::force_variant(variant).py_err()
 }
 
 /// Raises if `GUOMI_BACKEND` names a backend this CPU cannot run.
@@ -38,8 +50,10 @@ fn check_env() -> PyResult<()> {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(active, m)?)?;
+    m.add_function(wrap_pyfunction!(active_variant, m)?)?;
     m.add_function(wrap_pyfunction!(detected, m)?)?;
     m.add_function(wrap_pyfunction!(available, m)?)?;
+    m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(force, m)?)?;
     m.add_function(wrap_pyfunction!(check_env, m)?)?;
     Ok(())

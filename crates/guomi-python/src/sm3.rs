@@ -148,9 +148,15 @@ impl PyHmac {
         to_hex(&self.0.tag())
     }
 
-    /// Constant-time comparison with `tag` (full, or truncated to at least 4 bytes).
-    fn verify(&self, tag: Bytes) -> bool {
-        self.0.verify(&tag)
+    /// Constant-time comparison with `tag` against the full 32-byte tag, or against a
+    /// caller-fixed truncated length `tag_length` (4..=32 bytes). A tag of any other
+    /// length is `False`; a `tag_length` outside 4..=32 raises InvalidArgument.
+    #[pyo3(signature = (tag, *, tag_length=None))]
+    fn verify(&self, tag: Bytes, tag_length: Option<usize>) -> PyResult<bool> {
+        match tag_length {
+            None => Ok(self.0.verify(&tag)),
+            Some(n) => self.0.verify_truncated(&tag, n).py_err(),
+        }
     }
 
     fn copy(&self) -> Self {

@@ -10,6 +10,7 @@ use guomi_core::sm4::{self as core_sm4, Sm4};
 use guomi_core::Error;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use zeroize::Zeroize;
 
 fn parse(mode: &str, padding: Option<&str>) -> PyResult<(Mode, Option<Padding>)> {
     let m = Mode::parse(mode).py_err()?;
@@ -145,6 +146,12 @@ impl PySm4 {
         self.0.backend().name()
     }
 
+    /// The variant chosen when the key was built (e.g. `avx2-novaes`).
+    #[getter]
+    fn variant(&self) -> String {
+        self.0.variant().name()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "<guomi.sm4.SM4 object, backend={}>",
@@ -224,8 +231,10 @@ impl PyDecryptor {
     }
 
     fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let v = self.0.finalize().py_err()?;
-        Ok(PyBytes::new(py, &v))
+        let mut v = self.0.finalize().py_err()?;
+        let out = PyBytes::new(py, &v);
+        v.zeroize();
+        Ok(out)
     }
 }
 
@@ -290,27 +299,33 @@ impl PyGcm {
             .map(|e| PyGcmEncryptor(e, None))
     }
 
-    #[pyo3(signature = (nonce, tag=None, aad=None, *, buffered=true))]
+    /// Streaming decryption against a `tag_length`-byte tag (16 by default; 12..15, 8 or
+    /// 4 for truncated tags), a length fixed here, never taken from the tag.
+    #[pyo3(signature = (nonce, tag=None, aad=None, *, buffered=true, tag_length=16))]
     fn decryptor(
         &self,
         nonce: Bytes,
         tag: Option<Bytes>,
         aad: Option<Bytes>,
         buffered: bool,
+        tag_length: usize,
     ) -> PyResult<PyGcmDecryptor> {
         let tag = tag.as_deref().unwrap_or(&[]);
         let aad = aad.as_deref().unwrap_or(&[]);
-        let d = if buffered {
-            self.0.decryptor(&nonce, aad, tag)
-        } else {
-            GcmDecryptor::new_unbuffered(&self.0, &nonce, aad, tag)
-        };
-        d.py_err().map(PyGcmDecryptor)
+        GcmDecryptor::with_options(&self.0, &nonce, aad, tag, tag_length, buffered)
+            .py_err()
+            .map(PyGcmDecryptor)
     }
 
     #[getter]
     fn backend(&self) -> &'static str {
         self.0.backend().name()
+    }
+
+    /// The variant chosen when the key was built.
+    #[getter]
+    fn variant(&self) -> String {
+        self.0.variant().name()
     }
 
     fn __repr__(&self) -> String {
@@ -376,17 +391,25 @@ impl PyGcmDecryptor {
         py: Python<'py>,
         tag: Option<Bytes>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let v = match tag {
+        let mut v = match tag {
             Some(t) => self.0.finalize_with_tag(&t),
             None => self.0.finalize(),
         }
         .py_err()?;
-        Ok(PyBytes::new(py, &v))
+        let out = PyBytes::new(py, &v);
+        v.zeroize();
+        Ok(out)
     }
 
     #[getter]
     fn buffered(&self) -> bool {
         self.0.is_buffered()
+    }
+
+    /// The tag length (bytes) this decryptor checks.
+    #[getter]
+    fn tag_length(&self) -> usize {
+        self.0.tag_len()
     }
 }
 
@@ -452,6 +475,12 @@ impl PyCcm {
         self.0.tag_len()
     }
 
+    /// The variant chosen when the key was built.
+    #[getter]
+    fn variant(&self) -> String {
+        self.0.variant().name()
+    }
+
     fn __repr__(&self) -> String {
         format!("<guomi.sm4.SM4CCM object, tag_length={}>", self.0.tag_len())
     }
@@ -486,6 +515,12 @@ impl PyXts {
         data: Bytes,
     ) -> PyResult<Bound<'py, PyBytes>> {
         xts_run(py, &self.0, &tweak, &data, true)
+    }
+
+    /// The variant chosen when the key was built.
+    #[getter]
+    fn variant(&self) -> String {
+        self.0.variant().name()
     }
 }
 

@@ -175,20 +175,26 @@ fn zuc256_mac<'py>(
     Ok(PyBytes::new(py, &tag))
 }
 
-/// Constant-time check of a ZUC-256 MAC (tag size from the tag's length).
+/// Constant-time check of a ZUC-256 MAC against a caller-fixed `tag_bits` (32, 64 or
+/// 128; default 32 as in `zuc256_mac`): a tag of another length is `False`.
 #[pyfunction]
-#[pyo3(signature = (key, iv, data, tag, *, length_bits=None))]
+#[pyo3(signature = (key, iv, data, tag, *, tag_bits=None, length_bits=None))]
 fn zuc256_mac_verify<'py>(
     py: Python<'py>,
     key: Bytes,
     iv: Bytes,
     data: Bytes,
     tag: Bytes,
+    tag_bits: Option<&Bound<'py, PyAny>>,
     length_bits: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<bool> {
+    let t = tag_bits
+        .map(|t| int_arg::<u32>(t, "tag_bits (32, 64 or 128)"))
+        .transpose()?
+        .unwrap_or(32);
     let bits = length_arg(length_bits)?;
     maybe_detach(py, data.len(), || {
-        zuc256::mac_verify(&key, &iv, &data, &tag, bits)
+        zuc256::mac_verify(&key, &iv, &data, &tag, t, bits)
     })
     .py_err()
 }

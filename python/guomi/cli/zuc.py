@@ -51,14 +51,22 @@ def _eea3(args: argparse.Namespace) -> int:
 
 def _eia3(args: argparse.Namespace) -> int:
     key, count, bearer, direction = _params(args)
+    expected = None
+    if args.check is not None:
+        try:
+            expected = bytes.fromhex(args.check)
+        except ValueError:
+            raise UsageError("--check must be hexadecimal (the 4-byte MAC, 8 hex digits)") from None
+    data = _read(args.input)
     try:
-        mac = zuc.eia3(key, count, bearer, direction, _read(args.input), length_bits=args.length_bits)
+        if expected is None:
+            print(zuc.eia3(key, count, bearer, direction, data, length_bits=args.length_bits).hex())
+            return 0
+        # Constant-time check against the full 4-byte MAC: a shorter or longer --check
+        # value is a mismatch, never a prefix match.
+        ok = zuc.eia3_verify(key, count, bearer, direction, data, expected, length_bits=args.length_bits)
     except (GuomiError, ValueError) as e:
         raise UsageError(str(e)) from e
-    if args.check is None:
-        print(mac.hex())
-        return 0
-    ok = mac.hex() == args.check.lower()
     print("MAC OK" if ok else "MAC MISMATCH", file=sys.stderr)
     return 0 if ok else 1
 
@@ -79,5 +87,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             a.add_argument("-o", "--out", dest="output", required=True, metavar="FILE", help="output")
             a.add_argument("-f", "--force", action="store_true", help="replace an existing output file")
         else:
-            a.add_argument("--check", metavar="HEX", help="compare with this MAC (exit 1 if different)")
+            a.add_argument(
+                "--check", metavar="HEX", help="compare with this 4-byte MAC (exit 1 if different)"
+            )
         a.set_defaults(func=func)

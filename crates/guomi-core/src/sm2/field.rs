@@ -147,32 +147,47 @@ const fn is_sm2p(m: &Limbs) -> bool {
     m[0] == SM2_P[0] && m[1] == SM2_P[1] && m[2] == SM2_P[2] && m[3] == SM2_P[3]
 }
 
-/// Whether products modulo the SM2 prime use the MULX/ADX assembly of `x86_avx2.rs`
-/// (active backend `avx2` or higher, and a CPU with BMI2 + ADX). Set by
-/// [`select_backend`] at the start of each scalar multiplication. Both implementations
-/// compute the same function, so a concurrent change by a thread running under another
-/// forced backend affects only speed, never results.
+// Whether products modulo the SM2 prime use the MULX/ADX assembly of `x86_avx2.rs`:
+// the thread's active variant has `cpu::Feature::Adx` (backend `avx2` or higher, not
+// `-noadx`, and a CPU with BMI2 + ADX). [`select_backend`] records the choice at the
+// start of each scalar multiplication, per thread. The hot path reads a process-wide copy
+// while no thread runs under a `cpu::with_variant` override (then every thread's variant
+// is the process-wide one), and the thread's own copy otherwise, so a thread under
+// another forced variant never changes this one's code path, and a field product costs
+// no thread-local access in normal use. Either copy is true only after
+// `Variant::has(Feature::Adx)`, which checks the CPU.
 #[cfg(target_arch = "x86_64")]
-static SM2P_ASM: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+static SM2P_ASM_PROCESS: core::sync::atomic::AtomicBool =
+    core::sync::atomic::AtomicBool::new(false);
+
+#[cfg(target_arch = "x86_64")]
+thread_local! {
+    static SM2P_ASM_THREAD: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
 
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn sm2p_asm_enabled() -> bool {
-    SM2P_ASM.load(core::sync::atomic::Ordering::Relaxed)
+    if crate::cpu::thread_overrides_active() {
+        SM2P_ASM_THREAD.with(core::cell::Cell::get)
+    } else {
+        SM2P_ASM_PROCESS.load(core::sync::atomic::Ordering::Relaxed)
+    }
 }
 
-/// Reads `cpu::active()` and switches the SM2-prime assembly on or off accordingly.
+/// Reads `cpu::active_variant()` and switches the SM2-prime assembly on or off for this
+/// thread accordingly.
 #[inline]
 pub(crate) fn select_backend() {
     #[cfg(target_arch = "x86_64")]
     {
         use core::sync::atomic::Ordering::Relaxed;
-        static HAS_ADX: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        let want = crate::cpu::active() >= crate::cpu::Backend::Avx2
-            && *HAS_ADX.get_or_init(super::x86_avx2::available);
-        // Write only on change: verify_many's threads would otherwise bounce the line.
-        if SM2P_ASM.load(Relaxed) != want {
-            SM2P_ASM.store(want, Relaxed);
+        let want = crate::cpu::active_variant().has(crate::cpu::Feature::Adx);
+        SM2P_ASM_THREAD.with(|c| c.set(want));
+        // Only a thread without an override speaks for the process; write only on change
+        // (verify_many's threads would otherwise bounce the cache line).
+        if !crate::cpu::thread_overridden() && SM2P_ASM_PROCESS.load(Relaxed) != want {
+            SM2P_ASM_PROCESS.store(want, Relaxed);
         }
     }
 }
@@ -411,8 +426,8 @@ impl<M: Modulus> Fe<M> {
     pub(crate) fn mul(&self, rhs: &Self) -> Self {
         #[cfg(target_arch = "x86_64")]
         if is_sm2p(&M::M) && sm2p_asm_enabled() {
-            // SAFETY: `sm2p_asm_enabled` is true only after `x86_avx2::available()`
-            // confirmed BMI2 and ADX on this CPU.
+            // SAFETY: `sm2p_asm_enabled` is true only after `Variant::has(Feature::Adx)`,
+            // which requires BMI2 and ADX on this CPU.
             return Fe(
                 unsafe { super::x86_avx2::mont_mul(&self.0, &rhs.0) },
                 PhantomData,
@@ -615,10 +630,40 @@ pub(crate) fn sub_limbs(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
 mod asm_tests {
     use super::*;
 
+    /// The switch is per thread and follows the thread's variant: another thread
+    /// running under another variant does not change it.
+    #[test]
+    fn asm_switch_follows_the_thread_variant() {
+        use crate::cpu::{self, Backend, Feature, Variant};
+        for v in cpu::variants() {
+            cpu::with_variant(v, || {
+                select_backend();
+                assert_eq!(sm2p_asm_enabled(), v.has(Feature::Adx), "{v}");
+                for other in [
+                    Some(Variant::from(Backend::Portable)),
+                    Some(Variant::from(cpu::detected())),
+                    None,
+                ] {
+                    std::thread::spawn(move || match other {
+                        Some(o) => cpu::with_variant(o, select_backend),
+                        None => select_backend(),
+                    })
+                    .join()
+                    .unwrap();
+                    assert_eq!(
+                        sm2p_asm_enabled(),
+                        v.has(Feature::Adx),
+                        "{v} after {other:?}"
+                    );
+                }
+            });
+        }
+    }
+
     /// The assembly against the portable code: edge values and 300,000 chained products.
     #[test]
     fn asm_matches_portable() {
-        if !super::super::x86_avx2::available() {
+        if !crate::cpu::Feature::Adx.is_detected() {
             return;
         }
         let pm1 = sub_limbs(&SM2_P, &[1, 0, 0, 0]).0;
@@ -634,7 +679,7 @@ mod asm_tests {
         ];
         for a in edge.iter() {
             for b in edge.iter() {
-                // SAFETY: available() was checked above.
+                // SAFETY: BMI2 + ADX (Feature::Adx) were checked above.
                 let r = unsafe { super::super::x86_avx2::mont_mul(a, b) };
                 assert_eq!(r, mont_mul(a, b, &SM2_P, 1), "{a:x?} {b:x?}");
                 // SAFETY: as above.
@@ -650,7 +695,7 @@ mod asm_tests {
         ];
         let mut y: Limbs = pm1;
         for i in 0..300_000u64 {
-            // SAFETY: available() was checked above.
+            // SAFETY: BMI2 + ADX (Feature::Adx) were checked above.
             let r = unsafe { super::super::x86_avx2::mont_mul(&x, &y) };
             assert_eq!(r, mont_mul(&x, &y, &SM2_P, 1));
             // SAFETY: as above.

@@ -18,15 +18,10 @@ static P: Limbs = [
     0xFFFF_FFFE_FFFF_FFFF,
 ];
 
-/// Whether this CPU has BMI2 and ADX.
-pub(crate) fn available() -> bool {
-    std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
-}
-
 /// `a * b * 2^-256 mod p` for a, b < p.
 ///
 /// # Safety
-/// The CPU must support BMI2 and ADX (see [`available`]).
+/// The CPU must support BMI2 and ADX (`cpu::Feature::Adx`).
 #[inline]
 pub(crate) unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
@@ -198,7 +193,7 @@ pub(crate) unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
 /// squares (10 multiplications), then the same reduction as [`mont_mul`].
 ///
 /// # Safety
-/// The CPU must support BMI2 and ADX (see [`available`]).
+/// The CPU must support BMI2 and ADX (`cpu::Feature::Adx`).
 #[inline]
 pub(crate) unsafe fn mont_sqr(a: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);

@@ -1,6 +1,7 @@
 //! HMAC-SM3 (RFC 2104 / GB/T 15852.2 with SM3: B = 64, L = 32).
 
 use super::{Sm3, BLOCK_SIZE, DIGEST_SIZE};
+use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
 /// Streaming HMAC-SM3. Keys longer than the block are hashed first (RFC 2104 §2).
@@ -60,11 +61,46 @@ impl HmacSm3 {
         self.tag()
     }
 
-    /// Checks `tag` (a full or truncated tag, at least 4 bytes) in constant time.
+    /// Checks `tag` against the full 32-byte tag in constant time. A tag of any other
+    /// length (a truncated one included) is simply `false`: the verifier, not the tag,
+    /// fixes the length (see [`HmacSm3::verify_truncated`] for truncated tags).
     pub fn verify(&self, tag: &[u8]) -> bool {
+        self.verify_len(tag, DIGEST_SIZE)
+    }
+
+    /// Checks a tag truncated to `tag_len` bytes, a length the caller fixes
+    /// ([`MIN_TAG_LEN`]`..=32`): `tag` must be exactly `tag_len` bytes and equal the
+    /// first `tag_len` bytes of the tag (constant time); any other length is `false`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidValue`] if `tag_len` is outside `MIN_TAG_LEN..=32`.
+    pub fn verify_truncated(&self, tag: &[u8], tag_len: usize) -> Result<bool> {
+        check_tag_len(tag_len)?;
+        Ok(self.verify_len(tag, tag_len))
+    }
+
+    fn verify_len(&self, tag: &[u8], tag_len: usize) -> bool {
         use subtle::ConstantTimeEq;
-        let full = self.tag();
-        (4..=DIGEST_SIZE).contains(&tag.len()) && bool::from(full[..tag.len()].ct_eq(tag))
+        let mut full = self.tag();
+        let ok = tag.len() == tag_len && bool::from(full[..tag_len].ct_eq(tag));
+        full.zeroize();
+        ok
+    }
+}
+
+/// The shortest truncated HMAC-SM3 tag [`HmacSm3::verify_truncated`] accepts: 4 bytes
+/// (32 bits, the floor of NIST SP 800-107 Rev. 1 §5.3.3; RFC 2104 §5 recommends at
+/// least half the hash, 16 bytes, and at least 80 bits).
+pub const MIN_TAG_LEN: usize = 4;
+
+/// Checks a caller-fixed truncated tag length (`MIN_TAG_LEN..=32`).
+pub fn check_tag_len(tag_len: usize) -> Result<()> {
+    if (MIN_TAG_LEN..=DIGEST_SIZE).contains(&tag_len) {
+        Ok(())
+    } else {
+        Err(Error::InvalidValue(
+            "HMAC-SM3 tag_length must be between 4 and 32 bytes",
+        ))
     }
 }
 

@@ -52,7 +52,10 @@ pub(crate) const T_ROTATED: [u32; 64] = {
 /// The compression function chosen for a backend.
 type CompressFn = fn(&mut [u32; 8], &[u8]);
 
+/// The compression function for `backend`, clamped to what this CPU supports (so a
+/// caller-chosen backend never runs instructions the CPU lacks).
 fn compress_for(backend: Backend) -> CompressFn {
+    let backend = cpu::Variant::from(backend).clamp().backend();
     #[cfg(target_arch = "x86_64")]
     if backend >= Backend::Avx2 {
         return x86_avx2::compress;
@@ -90,7 +93,8 @@ impl Sm3 {
         Self::with_backend(cpu::active())
     }
 
-    /// A fresh hasher using the best implementation at or below `backend`.
+    /// A fresh hasher using the best implementation at or below `backend`, clamped to
+    /// what this CPU supports.
     pub fn with_backend(backend: Backend) -> Self {
         Sm3 {
             state: IV,

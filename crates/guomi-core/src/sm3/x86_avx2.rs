@@ -46,24 +46,29 @@ macro_rules! rol {
 impl Lanes for Ymm {
     #[inline(always)]
     fn splat(x: u32) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX2.
         unsafe { Ymm(_mm256_set1_epi32(x as i32)) }
     }
     #[inline(always)]
     fn load(words: &[u32]) -> Self {
         debug_assert!(words.len() >= 8);
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX2.
         unsafe { Ymm(_mm256_loadu_si256(words.as_ptr().cast())) }
     }
     #[inline(always)]
     fn store(self, words: &mut [u32]) {
         debug_assert!(words.len() >= 8);
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX2.
         unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), self.0) }
     }
     #[inline(always)]
     fn add(self, o: Self) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX2.
         unsafe { Ymm(_mm256_add_epi32(self.0, o.0)) }
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX2.
         unsafe { Ymm(_mm256_xor_si256(self.0, o.0)) }
     }
     #[inline(always)]
@@ -73,6 +78,7 @@ impl Lanes for Ymm {
     #[inline(always)]
     fn maj(self, b: Self, c: Self) -> Self {
         // (x & y) | (z & (x | y))
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX2.
         unsafe {
             Ymm(_mm256_or_si256(
                 _mm256_and_si256(self.0, b.0),
@@ -83,6 +89,7 @@ impl Lanes for Ymm {
     #[inline(always)]
     fn choose(self, b: Self, c: Self) -> Self {
         // (x & y) | (!x & z)
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX2.
         unsafe {
             Ymm(_mm256_or_si256(
                 _mm256_and_si256(self.0, b.0),
@@ -92,6 +99,7 @@ impl Lanes for Ymm {
     }
     #[inline(always)]
     fn rol<const R: u32>(self) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX2.
         unsafe {
             match R {
                 7 => Ymm(rol!(self.0, 7)),
@@ -108,6 +116,7 @@ impl Lanes for Ymm {
     #[inline(always)]
     fn blend(keep_new: u32, new: Self, old: Self) -> Self {
         // Lane i takes `new` where bit i of the mask is set.
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX2.
         unsafe {
             let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
             let m = _mm256_cmpeq_epi32(

@@ -13,40 +13,49 @@ pub(crate) struct Zmm(__m512i);
 impl Lanes for Zmm {
     #[inline(always)]
     fn splat(x: u32) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX-512.
         unsafe { Zmm(_mm512_set1_epi32(x as i32)) }
     }
     #[inline(always)]
     fn load(words: &[u32]) -> Self {
         debug_assert!(words.len() >= 16);
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX-512.
         unsafe { Zmm(_mm512_loadu_si512(words.as_ptr().cast())) }
     }
     #[inline(always)]
     fn store(self, words: &mut [u32]) {
         debug_assert!(words.len() >= 16);
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX-512.
         unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), self.0) }
     }
     #[inline(always)]
     fn add(self, o: Self) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX-512.
         unsafe { Zmm(_mm512_add_epi32(self.0, o.0)) }
     }
     #[inline(always)]
     fn xor(self, o: Self) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX-512.
         unsafe { Zmm(_mm512_xor_si512(self.0, o.0)) }
     }
     #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX-512.
         unsafe { Zmm(_mm512_ternarylogic_epi32::<0x96>(self.0, b.0, c.0)) }
     }
     #[inline(always)]
     fn maj(self, b: Self, c: Self) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX-512.
         unsafe { Zmm(_mm512_ternarylogic_epi32::<0xe8>(self.0, b.0, c.0)) }
     }
     #[inline(always)]
     fn choose(self, b: Self, c: Self) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX-512.
         unsafe { Zmm(_mm512_ternarylogic_epi32::<0xca>(self.0, b.0, c.0)) }
     }
     #[inline(always)]
     fn rol<const R: u32>(self) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX-512.
         unsafe {
             match R {
                 7 => Zmm(_mm512_rol_epi32::<7>(self.0)),
@@ -62,6 +71,7 @@ impl Lanes for Zmm {
     }
     #[inline(always)]
     fn blend(keep_new: u32, new: Self, old: Self) -> Self {
+        // SAFETY: the lane type exists only inside code compiled for and selected on AVX-512.
         unsafe { Zmm(_mm512_mask_blend_epi32(keep_new as __mmask16, old.0, new.0)) }
     }
 }

@@ -4,7 +4,7 @@
 //! bytes. Decryption checks the tag in constant time before returning any plaintext.
 
 use super::{xor_in_place, Serial, Sm4, BLOCK_SIZE, KEY_SIZE};
-use crate::cpu::{self, Backend};
+use crate::cpu::{self, Backend, Variant};
 use crate::error::{Error, Result};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
@@ -37,16 +37,23 @@ fn check_tag_len(t: usize) -> Result<()> {
 }
 
 impl Sm4Ccm {
-    /// A key for the active backend with a `tag_len`-byte tag.
+    /// A key for the active variant with a `tag_len`-byte tag (4, 6, ..., 16), the length
+    /// every decryption checks (fixed by the caller, never taken from a ciphertext).
     pub fn new(key: &[u8; KEY_SIZE], tag_len: usize) -> Result<Sm4Ccm> {
-        Sm4Ccm::with_backend(key, tag_len, cpu::active())
+        Sm4Ccm::with_variant(key, tag_len, cpu::active_variant())
     }
 
-    /// As [`Sm4Ccm::new`] for the best implementation at or below `backend`.
+    /// As [`Sm4Ccm::new`] for the best implementation at or below `backend` (clamped to
+    /// what this CPU supports).
     pub fn with_backend(key: &[u8; KEY_SIZE], tag_len: usize, backend: Backend) -> Result<Sm4Ccm> {
+        Sm4Ccm::with_variant(key, tag_len, Variant::from(backend))
+    }
+
+    /// As [`Sm4Ccm::new`] for `variant` (clamped to what this CPU supports).
+    pub fn with_variant(key: &[u8; KEY_SIZE], tag_len: usize, variant: Variant) -> Result<Sm4Ccm> {
         check_tag_len(tag_len)?;
         Ok(Sm4Ccm {
-            cipher: Sm4::with_backend(key, backend),
+            cipher: Sm4::with_variant(key, variant),
             tag_len,
         })
     }
@@ -69,6 +76,11 @@ impl Sm4Ccm {
     /// The backend in use.
     pub fn backend(&self) -> Backend {
         self.cipher.backend()
+    }
+
+    /// The variant in use (chosen when the key was built).
+    pub fn variant(&self) -> Variant {
+        self.cipher.variant()
     }
 
     fn check(&self, nonce: &[u8], len: usize) -> Result<usize> {

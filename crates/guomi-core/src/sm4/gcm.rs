@@ -3,8 +3,11 @@
 //!
 //! * Nonce (IV): any length ≥ 1 byte; 12 bytes is the recommended, fast case (§8.2.1);
 //!   other lengths are hashed into J0 with GHASH (§7.1 step 2).
-//! * Tag: 16 bytes on encryption; decryption also accepts the truncated lengths of
-//!   §5.2.1.2 (12..16, 8 or 4 bytes) through [`Sm4Gcm::decrypt_with_tag_len`].
+//! * Tag: 16 bytes on encryption. Every verifier compares against a tag length the
+//!   *caller* fixes: 16 bytes by default, or a truncated length of §5.2.1.2 (12..16, 8
+//!   or 4 bytes) given explicitly ([`Sm4Gcm::decrypt_with_tag_len`],
+//!   [`Sm4Gcm::decryptor_with_tag_len`]). The length is never taken from the tag being
+//!   checked: a tag of another length is rejected with [`Error::InvalidTag`].
 //! * Decryption verifies the tag (constant-time comparison) before any plaintext is
 //!   returned; on failure the buffer is wiped and [`Error::InvalidTag`] is returned.
 //!
@@ -16,7 +19,7 @@
 
 use super::ghash::GhashKey;
 use super::{Sm4, BLOCK_SIZE, KEY_SIZE};
-use crate::cpu::{self, Backend};
+use crate::cpu::{self, Backend, Variant};
 use crate::error::{Error, Result};
 use subtle::ConstantTimeEq;
 use zeroize::Zeroize;
@@ -56,14 +59,20 @@ fn check_tag_len(n: usize) -> Result<()> {
 }
 
 impl Sm4Gcm {
-    /// A key for the active backend.
+    /// A key for the active variant.
     pub fn new(key: &[u8; KEY_SIZE]) -> Sm4Gcm {
-        Sm4Gcm::with_backend(key, cpu::active())
+        Sm4Gcm::with_variant(key, cpu::active_variant())
     }
 
-    /// A key for the best implementation at or below `backend`.
+    /// A key for the best implementation at or below `backend` (clamped to what this CPU
+    /// supports).
     pub fn with_backend(key: &[u8; KEY_SIZE], backend: Backend) -> Sm4Gcm {
-        let cipher = Sm4::with_backend(key, backend);
+        Sm4Gcm::with_variant(key, Variant::from(backend))
+    }
+
+    /// A key for `variant` (clamped to what this CPU supports).
+    pub fn with_variant(key: &[u8; KEY_SIZE], variant: Variant) -> Sm4Gcm {
+        let cipher = Sm4::with_variant(key, variant);
         // §6.4: H = CIPH_K(0^128).
         let mut h = [0u8; 16];
         cipher.encrypt_block(&mut h);
@@ -74,7 +83,12 @@ impl Sm4Gcm {
 
     /// A key from a slice (16 bytes).
     pub fn from_slice(key: &[u8]) -> Result<Sm4Gcm> {
-        Sm4Gcm::from_slice_with_backend(key, cpu::active())
+        let key: &[u8; 16] = key.try_into().map_err(|_| Error::InvalidLength {
+            what: "key",
+            expected: "16 bytes",
+            got: key.len(),
+        })?;
+        Ok(Sm4Gcm::new(key))
     }
 
     /// A key from a slice (16 bytes) with an explicit backend.
@@ -90,6 +104,11 @@ impl Sm4Gcm {
     /// The backend in use.
     pub fn backend(&self) -> Backend {
         self.cipher.backend()
+    }
+
+    /// The variant in use (chosen when the key was built).
+    pub fn variant(&self) -> Variant {
+        self.cipher.variant()
     }
 
     /// §7.1 step 2: the pre-counter block J0.
@@ -284,16 +303,24 @@ impl Sm4Gcm {
         Ok(GcmEncryptor(Stream::new(self, nonce, aad, false)?))
     }
 
-    /// Starts a streaming decryption that buffers and releases plaintext after verification.
+    /// Starts a streaming decryption that buffers and releases plaintext after verification,
+    /// against a full 16-byte tag. `tag` may be empty here and given to
+    /// [`GcmDecryptor::finalize_with_tag`] instead; a tag that is not 16 bytes long is
+    /// rejected ([`Error::InvalidTag`]).
     pub fn decryptor(&self, nonce: &[u8], aad: &[u8], tag: &[u8]) -> Result<GcmDecryptor> {
-        if !tag.is_empty() {
-            check_tag_len(tag.len())?;
-        }
-        Ok(GcmDecryptor {
-            s: Stream::new(self, nonce, aad, true)?,
-            tag: tag.to_vec(),
-            buffered: Some(Vec::new()),
-        })
+        GcmDecryptor::with_options(self, nonce, aad, tag, TAG_SIZE, true)
+    }
+
+    /// Like [`Sm4Gcm::decryptor`] for tags truncated to `tag_len` bytes (16, 15, 14, 13,
+    /// 12, 8 or 4: SP 800-38D §5.2.1.2), a length fixed here by the caller.
+    pub fn decryptor_with_tag_len(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        tag: &[u8],
+        tag_len: usize,
+    ) -> Result<GcmDecryptor> {
+        GcmDecryptor::with_options(self, nonce, aad, tag, tag_len, true)
     }
 }
 
@@ -599,32 +626,63 @@ impl GcmEncryptor {
     }
 }
 
-/// Streaming SM4-GCM decryption; the tag is given up front and checked at `finalize`.
+/// Streaming SM4-GCM decryption; the tag is given up front or at `finalize`, and checked
+/// at `finalize` against the tag length fixed at construction.
+///
+/// Buffered plaintext lives in a buffer that grows by copying into a new, larger
+/// allocation and wiping the old one (never by a plain reallocation), and is wiped on
+/// failure and on drop, so no stale copy of unauthenticated plaintext is left in freed
+/// memory.
 #[derive(Clone)]
 pub struct GcmDecryptor {
     s: Stream,
     tag: Vec<u8>,
+    /// The tag length the caller fixed (16 by default).
+    tag_len: usize,
     /// `Some`: plaintext is held here until the tag verifies (the default, safe design).
     buffered: Option<Vec<u8>>,
 }
 
 impl GcmDecryptor {
-    /// A decryptor that returns plaintext from every `update` before it is authenticated.
-    /// Only for callers that discard all output when `finalize` fails.
+    /// A decryptor that returns plaintext from every `update` before it is authenticated,
+    /// against a full 16-byte tag. Only for callers that discard all output when
+    /// `finalize` fails.
     pub fn new_unbuffered(
         key: &Sm4Gcm,
         nonce: &[u8],
         aad: &[u8],
         tag: &[u8],
     ) -> Result<GcmDecryptor> {
-        if !tag.is_empty() {
-            check_tag_len(tag.len())?;
+        GcmDecryptor::with_options(key, nonce, aad, tag, TAG_SIZE, false)
+    }
+
+    /// The general constructor: `tag` (empty: given to `finalize_with_tag` later), the
+    /// caller-fixed `tag_len` (16, 12..15, 8 or 4; otherwise [`Error::InvalidLength`]) and
+    /// whether plaintext is held until the tag verifies. A non-empty `tag` whose length is
+    /// not `tag_len` is rejected at once with [`Error::InvalidTag`].
+    pub fn with_options(
+        key: &Sm4Gcm,
+        nonce: &[u8],
+        aad: &[u8],
+        tag: &[u8],
+        tag_len: usize,
+        buffered: bool,
+    ) -> Result<GcmDecryptor> {
+        check_tag_len(tag_len)?;
+        if !tag.is_empty() && tag.len() != tag_len {
+            return Err(Error::InvalidTag);
         }
         Ok(GcmDecryptor {
             s: Stream::new(key, nonce, aad, true)?,
             tag: tag.to_vec(),
-            buffered: None,
+            tag_len,
+            buffered: buffered.then(Vec::new),
         })
+    }
+
+    /// The tag length this decryptor checks, in bytes.
+    pub fn tag_len(&self) -> usize {
+        self.tag_len
     }
 
     /// Whether plaintext is held until `finalize` verifies the tag.
@@ -635,7 +693,7 @@ impl GcmDecryptor {
     /// Decrypts the next piece of ciphertext. Buffered: appends nothing to `out`.
     pub fn update_into(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
         match self.buffered.as_mut() {
-            Some(buf) => self.s.update_into(data, buf),
+            Some(buf) => buffer_update(&mut self.s, data, buf),
             None => self.s.update_into(data, out),
         }
     }
@@ -661,7 +719,7 @@ impl GcmDecryptor {
                         got: out.len(),
                     });
                 }
-                self.s.update_into(data, buf)
+                buffer_update(&mut self.s, data, buf)
             }
             None => self.s.update_to(data, out),
         }
@@ -677,19 +735,25 @@ impl GcmDecryptor {
     /// Verifies the tag. Buffered: returns the whole plaintext; unbuffered: returns nothing.
     /// A wrong tag gives `InvalidTag` (buffered plaintext is wiped).
     pub fn finalize(&mut self) -> Result<Vec<u8>> {
+        if self.s.finalized {
+            return Err(Error::AlreadyFinalized);
+        }
+        if self.tag.is_empty() {
+            return Err(Error::InvalidValue(
+                "no tag: give it to the decryptor or to finalize",
+            ));
+        }
         let tag = core::mem::take(&mut self.tag);
         self.finalize_with_tag(&tag)
     }
 
-    /// Like [`GcmDecryptor::finalize`], with the tag given now (16, 12..15, 8 or 4 bytes)
-    /// instead of at construction.
+    /// Like [`GcmDecryptor::finalize`], with the tag given now instead of at construction.
+    /// The tag must be exactly the length fixed at construction ([`Self::tag_len`]);
+    /// any other length is [`Error::InvalidTag`].
     pub fn finalize_with_tag(&mut self, tag: &[u8]) -> Result<Vec<u8>> {
-        if self.s.finalized {
-            return Err(Error::AlreadyFinalized);
-        }
-        check_tag_len(tag.len())?;
-        let t = self.s.tag()?;
-        let ok = bool::from(t[..tag.len()].ct_eq(tag));
+        let mut t = self.s.tag()?;
+        let ok = tag.len() == self.tag_len && bool::from(t[..self.tag_len].ct_eq(tag));
+        t.zeroize();
         let mut buf = self.buffered.take().unwrap_or_default();
         if !ok {
             buf.zeroize();
@@ -697,6 +761,39 @@ impl GcmDecryptor {
         }
         Ok(buf)
     }
+}
+
+/// Appends the decryption of `data` to the buffered plaintext without leaving copies in
+/// freed memory: when `buf` must grow, the plaintext moves to a new allocation and the
+/// old one is wiped before it is freed (a plain `Vec` reallocation would free it as is).
+fn buffer_update(s: &mut Stream, data: &[u8], buf: &mut Vec<u8>) -> Result<()> {
+    if s.finalized {
+        return Err(Error::AlreadyFinalized);
+    }
+    let need = buf
+        .len()
+        .checked_add(data.len())
+        .ok_or(Error::InvalidLength {
+            what: "message",
+            expected: "at most 2^36 - 32 bytes",
+            got: usize::MAX,
+        })?;
+    if need > buf.capacity() {
+        let cap = need.max(buf.capacity().saturating_mul(2));
+        let mut grown = Vec::with_capacity(cap);
+        grown.extend_from_slice(buf);
+        buf.zeroize();
+        *buf = grown;
+    }
+    let before = buf.capacity();
+    let r = s.update_into(data, buf);
+    debug_assert_eq!(buf.capacity(), before, "the buffer must not reallocate");
+    if r.is_err() {
+        // A failed update poisons the stream: nothing buffered can ever be released.
+        buf.zeroize();
+        s.finalized = true;
+    }
+    r
 }
 
 impl Drop for GcmDecryptor {
@@ -738,6 +835,29 @@ mod tests {
                 gctr_to(&c, cb, &src, &mut out);
                 assert_eq!(out, model, "{b:?} {start:#x} out of place");
             }
+        }
+    }
+
+    /// Objects built under `cpu::with_variant` keep that variant, after the override ends.
+    #[test]
+    fn objects_keep_the_variant_they_were_built_with() {
+        for v in cpu::variants() {
+            let (k, g, c, x) = cpu::with_variant(v, || {
+                (
+                    Sm4::new(&[1; 16]),
+                    Sm4Gcm::new(&[1; 16]),
+                    super::super::ccm::Sm4Ccm::new(&[1; 16], 16).unwrap(),
+                    super::super::xts::Sm4Xts::new(
+                        &[[1u8; 16], [2; 16]].concat(),
+                        super::super::xts::Standard::Gb,
+                    )
+                    .unwrap(),
+                )
+            });
+            assert_eq!(k.variant(), v);
+            assert_eq!(g.variant(), v);
+            assert_eq!(c.variant(), v);
+            assert_eq!(x.variant(), v);
         }
     }
 

@@ -6,9 +6,11 @@
 //! * [`gcm`]: SM4-GCM (NIST SP 800-38D, RFC 8998); [`ccm`]: SM4-CCM (SP 800-38C, RFC 3610).
 //! * [`xts`]: SM4-XTS with ciphertext stealing, GB/T 17964-2021 and IEEE 1619 tweaks.
 //!
-//! Backends (chosen when an [`Sm4`] is built, stored in it):
+//! Backends (chosen when an [`Sm4`] is built, stored in it as a [`cpu::Variant`]; an
+//! explicit request is clamped to what the CPU supports):
 //! * `soft`: bitsliced S-box, portable and constant time;
-//! * `x86_avx2`: AES-NI `aesenclast` + AVX2 nibble-shuffle affine maps, 16 blocks in flight;
+//! * `x86_avx2`: AES-NI `aesenclast` + AVX2 nibble-shuffle affine maps, 16 blocks in flight
+//!   (variant `avx2`: 256-bit `vaesenclast` where the CPU has VAES; `avx2-novaes`: 128-bit);
 //! * `x86_avx512`: GFNI affine/affine-inverse S-box on zmm, 64 blocks in flight, plus
 //!   VPCLMULQDQ GHASH.
 //!
@@ -25,7 +27,7 @@ mod x86_avx2;
 mod x86_avx512;
 pub mod xts;
 
-use crate::cpu::{self, Backend};
+use crate::cpu::{self, Backend, Feature, Variant};
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
@@ -77,43 +79,50 @@ impl Drop for RoundKeys {
     }
 }
 
-/// An SM4 key: the §7.3 key schedule done once, plus the backend chosen at construction.
+/// An SM4 key: the §7.3 key schedule done once, plus the variant chosen at construction.
 #[derive(Clone)]
 pub struct Sm4 {
     rk: RoundKeys,
-    backend: Backend,
+    variant: Variant,
 }
 
 impl core::fmt::Debug for Sm4 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Sm4")
-            .field("backend", &self.backend)
+            .field("variant", &self.variant.name())
             .finish_non_exhaustive()
     }
 }
 
-/// The best SM4 implementation at or below `requested`.
-fn effective(requested: Backend) -> Backend {
+/// The best SM4 implementation at or below `requested` that this CPU runs.
+fn effective(requested: Variant) -> Variant {
     #[cfg(target_arch = "x86_64")]
     {
-        requested.min(cpu::detected())
+        requested.clamp()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = requested;
-        Backend::Portable
+        Variant::from(Backend::Portable)
     }
 }
 
 impl Sm4 {
-    /// Schedules `key` for the active backend ([`cpu::active`]).
+    /// Schedules `key` for the active variant ([`cpu::active_variant`]).
     pub fn new(key: &[u8; KEY_SIZE]) -> Sm4 {
-        Sm4::with_backend(key, cpu::active())
+        Sm4::with_variant(key, cpu::active_variant())
     }
 
-    /// Schedules `key` for the best implementation at or below `backend`.
+    /// Schedules `key` for the best implementation at or below `backend` (clamped to
+    /// what this CPU supports).
     pub fn with_backend(key: &[u8; KEY_SIZE], backend: Backend) -> Sm4 {
-        let backend = effective(backend);
+        Sm4::with_variant(key, Variant::from(backend))
+    }
+
+    /// Schedules `key` for `variant`, clamped to what this CPU supports.
+    pub fn with_variant(key: &[u8; KEY_SIZE], variant: Variant) -> Sm4 {
+        let variant = effective(variant);
+        let backend = variant.backend();
         // §7.3: (K0, K1, K2, K3) = (MK0 ^ FK0, ..., MK3 ^ FK3);
         // rk_i = K_{i+4} = K_i ^ T'(K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i).
         let mut k = [0u32; 4];
@@ -133,7 +142,7 @@ impl Sm4 {
         dec.reverse();
         Sm4 {
             rk: RoundKeys { enc, dec },
-            backend,
+            variant,
         }
     }
 
@@ -157,9 +166,30 @@ impl Sm4 {
         Ok(Sm4::with_backend(key, backend))
     }
 
+    /// Like [`Sm4::from_slice`] with an explicit variant.
+    pub fn from_slice_with_variant(key: &[u8], variant: Variant) -> Result<Sm4> {
+        let key: &[u8; KEY_SIZE] = key.try_into().map_err(|_| Error::InvalidLength {
+            what: "key",
+            expected: "16 bytes",
+            got: key.len(),
+        })?;
+        Ok(Sm4::with_variant(key, variant))
+    }
+
     /// The backend this key object uses.
     pub fn backend(&self) -> Backend {
-        self.backend
+        self.variant.backend()
+    }
+
+    /// The variant (backend and optional features) this key object uses.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Whether the `avx2` paths use 256-bit VAES.
+    #[inline]
+    fn vaes(&self) -> bool {
+        self.variant.has(Feature::Vaes)
     }
 
     /// §7.1 encryption of one block in place.
@@ -202,7 +232,7 @@ impl Sm4 {
     #[inline]
     pub(crate) fn block(&self, decrypt: bool, block: &mut [u8; BLOCK_SIZE]) {
         let rk = self.keys(decrypt);
-        match self.backend {
+        match self.variant.backend() {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => x86_avx512::crypt_block(rk, block),
             #[cfg(target_arch = "x86_64")]
@@ -216,11 +246,11 @@ impl Sm4 {
     pub(crate) fn blocks(&self, decrypt: bool, data: &mut [u8]) {
         debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
         let rk = self.keys(decrypt);
-        match self.backend {
+        match self.variant.backend() {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => x86_avx512::crypt_blocks(rk, data),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => x86_avx2::crypt_blocks(rk, data),
+            Backend::Avx2 => x86_avx2::crypt_blocks(rk, data, self.vaes()),
             _ => soft::crypt_blocks(rk, data),
         }
     }
@@ -230,15 +260,15 @@ impl Sm4 {
     pub(crate) fn ctr_xor(&self, counter: &mut u128, data: &mut [u8]) {
         debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx512 {
+        if self.variant.backend() == Backend::Avx512 {
             x86_avx512::ctr_xor(&self.rk.enc, counter, data);
             return;
         }
         #[allow(unused_mut)]
         let mut data = data;
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx2 {
-            let done = x86_avx2::ctr_xor(&self.rk.enc, counter, data);
+        if self.variant.backend() == Backend::Avx2 {
+            let done = x86_avx2::ctr_xor(&self.rk.enc, counter, data, self.vaes());
             data = &mut data[done..];
         }
         let mut buf = [0u8; CHUNK];
@@ -260,15 +290,15 @@ impl Sm4 {
     pub(crate) fn ctr_xor_to(&self, counter: &mut u128, src: &[u8], dst: &mut [u8]) {
         debug_assert_eq!(src.len(), dst.len());
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx512 {
+        if self.variant.backend() == Backend::Avx512 {
             x86_avx512::ctr_xor_to(&self.rk.enc, counter, src, dst);
             return;
         }
         #[allow(unused_mut)]
         let (mut src, mut dst) = (src, dst);
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx2 {
-            let done = x86_avx2::ctr_xor_to(&self.rk.enc, counter, src, dst);
+        if self.variant.backend() == Backend::Avx2 {
+            let done = x86_avx2::ctr_xor_to(&self.rk.enc, counter, src, dst, self.vaes());
             (src, dst) = (&src[done..], &mut dst[done..]);
         }
         dst.copy_from_slice(src);
@@ -294,7 +324,7 @@ impl Sm4 {
     pub(crate) fn serial(&self, mode: Serial, reg: &mut [u8; 16], data: &mut [u8]) {
         debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
         let rk = &self.rk.enc;
-        match self.backend {
+        match self.variant.backend() {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => x86_avx512::serial(rk, mode, reg, data),
             #[cfg(target_arch = "x86_64")]
@@ -331,7 +361,7 @@ impl Sm4 {
     pub(crate) fn blocks_to(&self, decrypt: bool, src: &[u8], dst: &mut [u8]) {
         debug_assert_eq!(src.len(), dst.len());
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx512 {
+        if self.variant.backend() == Backend::Avx512 {
             x86_avx512::crypt_blocks_to(self.keys(decrypt), src, dst);
             return;
         }
@@ -343,7 +373,7 @@ impl Sm4 {
     /// following XTS tweaks, four at a time, where the backend can; returns whether it did.
     pub(crate) fn xts_tweaks(&self, gb: bool, tw: &mut [u8]) -> bool {
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx512 && tw.len().is_multiple_of(64) {
+        if self.variant.backend() == Backend::Avx512 && tw.len().is_multiple_of(64) {
             x86_avx512::xts_tweaks(gb, tw);
             return true;
         }
@@ -355,7 +385,7 @@ impl Sm4 {
     /// number of bytes done (the caller handles the rest).
     pub(crate) fn cbc_decrypt_fused(&self, reg: &mut [u8; 16], data: &mut [u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx512 {
+        if self.variant.backend() == Backend::Avx512 {
             return x86_avx512::cbc_decrypt(&self.rk.dec, reg, data);
         }
         let _ = (reg, data);
@@ -365,7 +395,7 @@ impl Sm4 {
     /// Fused CFB decryption of a prefix of `data`; returns the bytes done.
     pub(crate) fn cfb_decrypt_fused(&self, reg: &mut [u8; 16], data: &mut [u8]) -> usize {
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx512 {
+        if self.variant.backend() == Backend::Avx512 {
             return x86_avx512::cfb_decrypt(&self.rk.enc, reg, data);
         }
         let _ = (reg, data);
@@ -378,7 +408,7 @@ impl Sm4 {
         #[allow(unused_mut)]
         let mut done = 0;
         #[cfg(target_arch = "x86_64")]
-        if self.backend == Backend::Avx512 {
+        if self.variant.backend() == Backend::Avx512 {
             done = x86_avx512::xex(self.keys(decrypt), tweaks, data);
         }
         let (rest, tw) = (&mut data[done..], &tweaks[done..]);
@@ -465,7 +495,11 @@ mod tests {
             for x in 0..=255u32 {
                 let w =
                     x | (x.wrapping_mul(7) & 0xff) << 8 | ((x ^ 0x5a) << 16) | ((255 - x) << 24);
-                assert_eq!(tau(effective(b), w), tau_table(w), "backend {b:?} x={x}");
+                assert_eq!(
+                    tau(effective(b.into()).backend(), w),
+                    tau_table(w),
+                    "backend {b:?} x={x}"
+                );
             }
         }
     }
@@ -483,8 +517,9 @@ mod tests {
             .try_into()
             .unwrap();
         let ct = hex::decode("681edf34d206965e86b3e94f536e4246").unwrap();
-        for b in cpu::available() {
-            let c = Sm4::with_backend(&key, b);
+        for v in cpu::variants() {
+            let c = Sm4::with_variant(&key, v);
+            let b = v;
             let mut blk = key;
             c.encrypt_block(&mut blk);
             assert_eq!(&blk[..], &ct[..], "{b:?}");

@@ -15,6 +15,7 @@
 
 use super::ghash::HPowers;
 use super::ROUNDS;
+use crate::cpu::Feature;
 use core::arch::x86_64::*;
 
 /// Nibble tables of `M1·x + c1` (low nibble, high nibble with c1 folded in).
@@ -307,11 +308,13 @@ pub(crate) fn ctr_xor_to(
     counter: &mut u128,
     src: &[u8],
     dst: &mut [u8],
+    vaes: bool,
 ) -> usize {
     assert_eq!(src.len(), dst.len());
-    if std::arch::is_x86_feature_detected!("vaes") {
+    if vaes && Feature::Vaes.is_detected() {
         // SAFETY: selected only when `cpu::detected() >= Avx2` (AVX2, AES-NI, SSSE3), and
-        // VAES was just detected; `src`/`dst` are distinct borrows of equal length.
+        // the CPU has VAES (checked just now); `src`/`dst` are distinct borrows of equal
+        // length.
         unsafe { ctr_vaes(rk, counter, src.as_ptr(), dst.as_mut_ptr(), src.len()) }
     } else {
         // SAFETY: as above, without VAES.
@@ -320,9 +323,14 @@ pub(crate) fn ctr_xor_to(
 }
 
 /// Fused CTR in place for the longest prefix of 32-block steps; returns the bytes done.
-pub(crate) fn ctr_xor(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) -> usize {
+pub(crate) fn ctr_xor(
+    rk: &[u32; ROUNDS],
+    counter: &mut u128,
+    data: &mut [u8],
+    vaes: bool,
+) -> usize {
     let p = data.as_mut_ptr();
-    if std::arch::is_x86_feature_detected!("vaes") {
+    if vaes && Feature::Vaes.is_detected() {
         // SAFETY: as `ctr_xor_to`; source and destination are the same `data`.
         unsafe { ctr_vaes(rk, counter, p, p, data.len()) }
     } else {
@@ -374,11 +382,12 @@ unsafe fn crypt_blocks_vaes(rk: &[u32; ROUNDS], data: &mut [u8]) {
     unsafe { crypt_blocks_impl::<true>(rk, data) }
 }
 
-/// Every block of `data` (whole blocks). Uses 256-bit `vaesenclast` when the CPU has VAES.
-pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
-    if std::arch::is_x86_feature_detected!("vaes") {
+/// Every block of `data` (whole blocks). Uses 256-bit `vaesenclast` when `vaes` is
+/// asked for (the key's variant) and the CPU has VAES.
+pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8], vaes: bool) {
+    if vaes && Feature::Vaes.is_detected() {
         // SAFETY: this backend is selected only when `cpu::detected() >= Avx2` (AVX2,
-        // AES-NI, SSSE3 checked), and VAES was just detected.
+        // AES-NI, SSSE3 checked), and the CPU has VAES (checked just now).
         unsafe { crypt_blocks_vaes(rk, data) }
     } else {
         // SAFETY: as above, without VAES.
@@ -714,7 +723,7 @@ mod tests {
                 *w ^= s;
             }
             let mut variants: Vec<bool> = vec![false];
-            if std::arch::is_x86_feature_detected!("vaes") {
+            if Feature::Vaes.is_detected() {
                 variants.push(true);
             }
             for vaes in variants {
@@ -750,7 +759,7 @@ mod tests {
             // SAFETY: AVX2 + AES checked above (Backend::Avx2 is supported).
             unsafe { crypt_blocks_avx2(rk, &mut a) };
             assert_eq!(a, want, "aes-ni n={n}");
-            if std::arch::is_x86_feature_detected!("vaes") {
+            if Feature::Vaes.is_detected() {
                 let mut b = data.clone();
                 // SAFETY: VAES detected just above.
                 unsafe { crypt_blocks_vaes(rk, &mut b) };

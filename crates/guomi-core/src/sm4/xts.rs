@@ -11,7 +11,7 @@
 //! Data units must be at least 16 bytes; a final partial block uses ciphertext stealing.
 
 use super::{xor_in_place, Sm4, BLOCK_SIZE};
-use crate::cpu::{self, Backend};
+use crate::cpu::{self, Backend, Variant};
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
@@ -102,11 +102,17 @@ impl core::fmt::Debug for Sm4Xts {
 impl Sm4Xts {
     /// From a 32-byte key (key1 || key2) for the active backend.
     pub fn new(key: &[u8], std: Standard) -> Result<Sm4Xts> {
-        Sm4Xts::with_backend(key, std, cpu::active())
+        Sm4Xts::with_variant(key, std, cpu::active_variant())
     }
 
-    /// From a 32-byte key for the best implementation at or below `backend`.
+    /// From a 32-byte key for the best implementation at or below `backend` (clamped to
+    /// what this CPU supports).
     pub fn with_backend(key: &[u8], std: Standard, backend: Backend) -> Result<Sm4Xts> {
+        Sm4Xts::with_variant(key, std, Variant::from(backend))
+    }
+
+    /// From a 32-byte key for `variant` (clamped to what this CPU supports).
+    pub fn with_variant(key: &[u8], std: Standard, variant: Variant) -> Result<Sm4Xts> {
         if key.len() != 32 {
             return Err(Error::InvalidLength {
                 what: "key",
@@ -121,10 +127,20 @@ impl Sm4Xts {
             ));
         }
         Ok(Sm4Xts {
-            data: Sm4::with_backend(k1.try_into().unwrap(), backend),
-            tweak: Sm4::with_backend(k2.try_into().unwrap(), backend),
+            data: Sm4::with_variant(k1.try_into().unwrap(), variant),
+            tweak: Sm4::with_variant(k2.try_into().unwrap(), variant),
             std,
         })
+    }
+
+    /// The backend in use.
+    pub fn backend(&self) -> Backend {
+        self.data.backend()
+    }
+
+    /// The variant in use (chosen when the key was built).
+    pub fn variant(&self) -> Variant {
+        self.data.variant()
     }
 
     /// Encrypts one data unit (≥ 16 bytes) under `tweak` (16 bytes).

@@ -3,7 +3,7 @@
 //! GM/T 0001.2-2012).
 
 use super::{bit_length, check_framing, key128, Zuc};
-use crate::cpu::{self, Backend};
+use crate::cpu::{self, Backend, Variant};
 use crate::error::Result;
 use zeroize::Zeroize;
 
@@ -54,10 +54,34 @@ pub fn output_len(data_len: usize, length_bits: Option<u64>) -> Result<usize> {
 /// 128-EEA3 into `out` (which must be [`output_len`] bytes): the first `length_bits`
 /// bits of `data` (all of it when `None`) XOR the keystream; the unused trailing bits of
 /// the last byte are set to zero (Document 1 §3.5). Encryption and decryption are the
-/// same operation.
+/// same operation. `backend` is clamped to what this CPU supports.
 #[allow(clippy::too_many_arguments)]
 pub fn eea3_into_with(
     backend: Backend,
+    key: &[u8],
+    count: u32,
+    bearer: u8,
+    direction: u8,
+    data: &[u8],
+    length_bits: Option<u64>,
+    out: &mut [u8],
+) -> Result<()> {
+    eea3_into_variant(
+        Variant::from(backend),
+        key,
+        count,
+        bearer,
+        direction,
+        data,
+        length_bits,
+        out,
+    )
+}
+
+/// [`eea3_into_with`] on a [`Variant`] (clamped to what this CPU supports).
+#[allow(clippy::too_many_arguments)]
+pub fn eea3_into_variant(
+    variant: Variant,
     key: &[u8],
     count: u32,
     bearer: u8,
@@ -76,7 +100,7 @@ pub fn eea3_into_with(
     );
     let mut z = Zuc::from_loaded(
         super::core::load_128(key, &iv(count, bearer, direction)),
-        backend,
+        variant,
     );
     z.apply_keystream_into(&data[..nbytes], out);
     let rem = (bits % 8) as u32;
@@ -86,7 +110,7 @@ pub fn eea3_into_with(
     Ok(())
 }
 
-/// [`eea3_into_with`] on the active backend.
+/// [`eea3_into_with`] on the active variant.
 pub fn eea3_into(
     key: &[u8],
     count: u32,
@@ -96,8 +120,8 @@ pub fn eea3_into(
     length_bits: Option<u64>,
     out: &mut [u8],
 ) -> Result<()> {
-    eea3_into_with(
-        cpu::active(),
+    eea3_into_variant(
+        cpu::active_variant(),
         key,
         count,
         bearer,

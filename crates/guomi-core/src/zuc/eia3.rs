@@ -2,7 +2,7 @@
 //! GM/T 0001.3-2012).
 
 use super::{bit_length, check_framing, kernel, key128, Zuc};
-use crate::cpu::{self, Backend};
+use crate::cpu::{self, Backend, Variant};
 use crate::error::Result;
 use zeroize::Zeroize;
 
@@ -107,9 +107,30 @@ pub(crate) fn mac_from_keystream(
 }
 
 /// 128-EIA3 MAC (4 bytes) of the first `length_bits` bits of `data` (all when `None`),
-/// on the given backend.
+/// on the given backend (clamped to what this CPU supports).
 pub fn eia3_with(
     backend: Backend,
+    key: &[u8],
+    count: u32,
+    bearer: u8,
+    direction: u8,
+    data: &[u8],
+    length_bits: Option<u64>,
+) -> Result<[u8; MAC_SIZE]> {
+    eia3_variant(
+        Variant::from(backend),
+        key,
+        count,
+        bearer,
+        direction,
+        data,
+        length_bits,
+    )
+}
+
+/// [`eia3_with`] on a [`Variant`] (clamped to what this CPU supports).
+pub fn eia3_variant(
+    variant: Variant,
     key: &[u8],
     count: u32,
     bearer: u8,
@@ -122,12 +143,12 @@ pub fn eia3_with(
     let (bits, _) = bit_length(data.len(), length_bits)?;
     let mut z = Zuc::from_loaded(
         super::core::load_128(key, &iv(count, bearer, direction)),
-        backend,
+        variant,
     );
-    Ok(mac_with(&mut z, kernel(backend).mac_words, data, bits).to_be_bytes())
+    Ok(mac_with(&mut z, kernel(variant).mac_words, data, bits).to_be_bytes())
 }
 
-/// 128-EIA3 MAC on the active backend.
+/// 128-EIA3 MAC on the active variant.
 pub fn eia3(
     key: &[u8],
     count: u32,
@@ -136,8 +157,8 @@ pub fn eia3(
     data: &[u8],
     length_bits: Option<u64>,
 ) -> Result<[u8; MAC_SIZE]> {
-    eia3_with(
-        cpu::active(),
+    eia3_variant(
+        cpu::active_variant(),
         key,
         count,
         bearer,
@@ -147,7 +168,8 @@ pub fn eia3(
     )
 }
 
-/// Checks a 128-EIA3 MAC in constant time. A `mac` that is not 4 bytes is simply false.
+/// Checks a 128-EIA3 MAC in constant time. The MAC length is fixed by the algorithm
+/// (4 bytes): a `mac` of any other length is simply false.
 pub fn verify(
     key: &[u8],
     count: u32,

@@ -8,7 +8,7 @@
 
 use super::core::{self as zc, State};
 use super::{check_framing, eea3 as e3, eia3 as i3, kernel, key128};
-use crate::cpu::{self, Backend};
+use crate::cpu::{self, Backend, Variant};
 use crate::error::Result;
 
 /// One packet: (key, COUNT, BEARER, DIRECTION, data); the whole of `data` is processed.
@@ -217,18 +217,24 @@ fn min_lanes(backend: Backend) -> usize {
     }
 }
 
-fn keystream_group(backend: Backend, states: &[&State], words: usize, out: &mut [Vec<u32>]) {
+fn keystream_group(variant: Variant, states: &[&State], words: usize, out: &mut [Vec<u32>]) {
+    let backend = variant.backend();
     #[cfg(target_arch = "x86_64")]
     if states.len() >= min_lanes(backend) {
         if backend >= Backend::Avx512 {
-            return super::x86_avx512::keystream_x16(states, words, out);
+            return super::x86_avx512::keystream_x16(
+                states,
+                words,
+                out,
+                variant.has(crate::cpu::Feature::Vbmi),
+            );
         }
         if backend >= Backend::Avx2 {
             return super::x86_avx2::keystream_x8(states, words, out);
         }
     }
     // One stream at a time.
-    let k = kernel(backend);
+    let k = kernel(variant);
     for (st, o) in states.iter().zip(out.iter_mut()) {
         let mut st = (*st).clone();
         (k.init)(&mut st);
@@ -273,11 +279,11 @@ thread_local! {
 
 /// Runs `finish(index, keystream)` for every packet, keystreams made in SIMD groups.
 fn run_serial(
-    backend: Backend,
+    variant: Variant,
     prepared: &[(State, usize)],
     mut finish: impl FnMut(usize, &[u32]),
 ) {
-    let lanes = lanes_for(backend).max(1);
+    let lanes = lanes_for(variant.backend()).max(1);
     let mut order: Vec<usize> = (0..prepared.len()).collect();
     order.sort_by_key(|&i| prepared[i].1);
     let mut cached = BUFFERS.with(|b| b.take());
@@ -290,7 +296,7 @@ fn run_serial(
         group.clear();
         group.extend(idx.iter().map(|&i| &prepared[i].0));
         let words = idx.iter().map(|&i| prepared[i].1).max().unwrap_or(0);
-        keystream_group(backend, &group, words, &mut bufs[..idx.len()]);
+        keystream_group(variant, &group, words, &mut bufs[..idx.len()]);
         for (k, &i) in idx.iter().enumerate() {
             finish(i, &bufs[k][..prepared[i].1]);
         }
@@ -334,7 +340,8 @@ pub fn eea3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<Vec<u
 /// [`eea3_many`] with the outputs concatenated in item order (one allocation; item k's
 /// output starts at the sum of the data lengths of items 0..k).
 pub fn eea3_many_concat(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<u8>> {
-    let backend = cpu::active();
+    // The caller's variant, clamped, for every worker thread.
+    let backend = cpu::active_variant().clamp();
     let prepared = validate(items, e3::iv, |len| len.div_ceil(4))?;
     let total = items.iter().map(|i| i.4.len()).sum();
     let xor_words = kernel(backend).xor_words;
@@ -369,7 +376,8 @@ pub fn eea3_many_concat(items: &[Item<'_>], threads: Option<usize>) -> Result<Ve
 
 /// 128-EIA3 MAC of every packet, in order (`threads` as in [`eea3_many`]).
 pub fn eia3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<[u8; 4]>> {
-    let backend = cpu::active();
+    // The caller's variant, clamped, for every worker thread.
+    let backend = cpu::active_variant().clamp();
     // L' = ceil(L / 32) + 2 words, L = 8·len.
     let prepared = validate(items, i3::iv, |len| (8 * len).div_ceil(32) + 2)?;
     let total = items.iter().map(|i| i.4.len()).sum();

@@ -29,7 +29,7 @@ mod x86_avx512;
 pub mod zuc256;
 
 use self::core::State;
-use crate::cpu::{self, Backend};
+use crate::cpu::{self, Backend, Variant};
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
@@ -57,11 +57,19 @@ pub(crate) struct Kernel {
     pub(crate) xor_words: fn(Option<&[u8]>, &mut [u8], &[u32]),
 }
 
-pub(crate) fn kernel(backend: Backend) -> Kernel {
+/// The kernel of `variant`, clamped to what this CPU supports: every caller, whatever
+/// backend it was handed, gets code this CPU can run.
+pub(crate) fn kernel(variant: Variant) -> Kernel {
+    let variant = variant.clamp();
+    let backend = variant.backend();
     #[cfg(target_arch = "x86_64")]
     {
         if backend >= Backend::Avx512 {
-            return x86_avx512::KERNEL;
+            return if variant.has(crate::cpu::Feature::Vbmi) {
+                x86_avx512::KERNEL_VBMI
+            } else {
+                x86_avx512::KERNEL
+            };
         }
         if backend >= Backend::Avx2 {
             return x86_avx2::KERNEL;
@@ -124,8 +132,8 @@ impl Drop for Zuc {
 }
 
 impl Zuc {
-    pub(crate) fn from_loaded(mut state: State, backend: Backend) -> Zuc {
-        let kernel = kernel(backend);
+    pub(crate) fn from_loaded(mut state: State, variant: Variant) -> Zuc {
+        let kernel = kernel(variant);
         (kernel.init)(&mut state);
         Zuc {
             state,
@@ -136,13 +144,20 @@ impl Zuc {
         }
     }
 
-    /// ZUC-128 (GM/T 0001.1 §3.6) with a 16-byte key and a 16-byte IV, on the active backend.
+    /// ZUC-128 (GM/T 0001.1 §3.6) with a 16-byte key and a 16-byte IV, on the active
+    /// variant (kept by the object for its lifetime).
     pub fn new(key: &[u8], iv: &[u8]) -> Result<Zuc> {
-        Self::with_backend(key, iv, cpu::active())
+        Self::with_variant(key, iv, cpu::active_variant())
     }
 
-    /// ZUC-128 on the best implementation at or below `backend`.
+    /// ZUC-128 on the best implementation at or below `backend` (clamped to what this
+    /// CPU supports).
     pub fn with_backend(key: &[u8], iv: &[u8], backend: Backend) -> Result<Zuc> {
+        Self::with_variant(key, iv, Variant::from(backend))
+    }
+
+    /// ZUC-128 on `variant` (clamped to what this CPU supports).
+    pub fn with_variant(key: &[u8], iv: &[u8], variant: Variant) -> Result<Zuc> {
         let key: &[u8; 16] = key.try_into().map_err(|_| Error::InvalidLength {
             what: "ZUC-128 key",
             expected: "16 bytes",
@@ -153,13 +168,13 @@ impl Zuc {
             expected: "16 bytes",
             got: iv.len(),
         })?;
-        Ok(Self::from_loaded(self::core::load_128(key, iv), backend))
+        Ok(Self::from_loaded(self::core::load_128(key, iv), variant))
     }
 
     /// ZUC-256 keystream generator (32-byte key; IV in the 25-byte or 23-byte form).
     pub fn new_256(key: &[u8], iv: &[u8]) -> Result<Zuc> {
         zuc256::Zuc256Iv::parse(iv)
-            .and_then(|iv| zuc256::generator(key, &iv, &zuc256::D_KEYSTREAM, cpu::active()))
+            .and_then(|iv| zuc256::generator(key, &iv, &zuc256::D_KEYSTREAM, cpu::active_variant()))
     }
 
     /// Whole keystream words, continuing the stream. Buffered bytes (after a byte-wise
@@ -362,8 +377,8 @@ mod tests {
         let mut expect = vec![0u32; 301];
         core::generate::<Reference>(&mut st, &mut expect[..17]);
         core::generate::<Reference>(&mut st, &mut expect[17..]);
-        for b in cpu::available() {
-            let mut z = Zuc::with_backend(&key, &iv, b).unwrap();
+        for b in cpu::variants() {
+            let mut z = Zuc::with_variant(&key, &iv, b).unwrap();
             let mut got = vec![0u32; 301];
             z.words(&mut got[..5]);
             z.words(&mut got[5..]);
@@ -377,9 +392,9 @@ mod tests {
         let iv = [9u8; 16];
         let mut one = vec![0u8; 3000];
         Zuc::new(&key, &iv).unwrap().fill(&mut one);
-        for b in cpu::available() {
+        for b in cpu::variants() {
             for step in [1usize, 3, 4, 63, 64, 255, 256, 257, 1000] {
-                let mut z = Zuc::with_backend(&key, &iv, b).unwrap();
+                let mut z = Zuc::with_variant(&key, &iv, b).unwrap();
                 let mut got = vec![0u8; 3000];
                 for c in got.chunks_mut(step) {
                     z.apply_keystream(c);

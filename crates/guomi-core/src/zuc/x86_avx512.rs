@@ -17,9 +17,18 @@ use super::x86_avx2::{mac_words_clmul, s0_xmm, S0_P1, S0_P2, S0_TA};
 use super::Kernel;
 use core::arch::x86_64::*;
 
+/// The `avx512` kernel without VBMI (variant `avx512-novbmi`, or a CPU without it).
 pub(crate) const KERNEL: Kernel = Kernel {
     init,
     generate,
+    mac_words,
+    xor_words: super::x86_avx2::xor_words,
+};
+
+/// The `avx512` kernel with VBMI/VBMI2; selected only when `Variant::has(Feature::Vbmi)`.
+pub(crate) const KERNEL_VBMI: Kernel = Kernel {
+    init: init_vbmi_checked,
+    generate: generate_vbmi_checked,
     mac_words,
     xor_words: super::x86_avx2::xor_words,
 };
@@ -157,33 +166,38 @@ impl<const VBMI: bool> Fsm for Xmm<VBMI> {
 #[inline(never)]
 fn cold_path() {}
 
-/// Whether the CPU has AVX512-VBMI and VBMI2 (register-table S0, `vpshldd`).
+/// Whether the CPU has AVX512-VBMI and VBMI2 (register-table S0, `vpshldd`), as
+/// detected by `cpu`.
 fn has_vbmi() -> bool {
-    std::arch::is_x86_feature_detected!("avx512vbmi")
-        && std::arch::is_x86_feature_detected!("avx512vbmi2")
+    crate::cpu::Feature::Vbmi.is_detected()
 }
 
 fn init(st: &mut State) {
-    // SAFETY: this kernel is selected only when `cpu::detected() >= Avx512`; VBMI is
-    // checked separately.
-    // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
-    unsafe {
-        if has_vbmi() {
-            init_vbmi(st)
-        } else {
-            init_avx512(st)
-        }
-    }
+    // SAFETY: this kernel is selected only when the clamped variant's backend is
+    // `avx512`, i.e. `cpu::detected() >= Avx512` (AVX-512 F/BW/VL + GFNI).
+    unsafe { init_avx512(st) }
 }
 
 fn generate(st: &mut State, out: &mut [u32]) {
-    // SAFETY: as above.
-    unsafe {
-        if has_vbmi() {
-            generate_vbmi(st, out)
-        } else {
-            generate_avx512(st, out)
-        }
+    // SAFETY: as `init`.
+    unsafe { generate_avx512(st, out) }
+}
+
+fn init_vbmi_checked(st: &mut State) {
+    if has_vbmi() {
+        // SAFETY: as `init`, and the CPU has VBMI/VBMI2 (checked just now).
+        unsafe { init_vbmi(st) }
+    } else {
+        init(st)
+    }
+}
+
+fn generate_vbmi_checked(st: &mut State, out: &mut [u32]) {
+    if has_vbmi() {
+        // SAFETY: as `init`, and the CPU has VBMI/VBMI2 (checked just now).
+        unsafe { generate_vbmi(st, out) }
+    } else {
+        generate(st, out)
     }
 }
 
@@ -432,13 +446,13 @@ impl<const VBMI: bool> Zmm<VBMI> {
     }
 }
 
-/// Keystreams of up to 16 streams at once (see `many::keystream_lanes`).
-pub(crate) fn keystream_x16(states: &[&State], words: usize, out: &mut [Vec<u32>]) {
-    // SAFETY: called only when the active backend is AVX-512 (F/BW/VL + GFNI checked by
-    // cpu::detect).
-    // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+/// Keystreams of up to 16 streams at once (see `many::keystream_lanes`); VBMI when
+/// `vbmi` is asked for (the variant) and the CPU has it.
+pub(crate) fn keystream_x16(states: &[&State], words: usize, out: &mut [Vec<u32>], vbmi: bool) {
+    // SAFETY: called only when the clamped variant's backend is AVX-512 (F/BW/VL + GFNI
+    // checked by cpu::detect); VBMI/VBMI2 only when the CPU has them (checked here).
     unsafe {
-        if has_vbmi() {
+        if vbmi && has_vbmi() {
             keystream_x16_vbmi(states, words, out)
         } else {
             keystream_x16_avx512(states, words, out)

@@ -7,7 +7,7 @@
 
 use super::core::State;
 use super::{bit_length, Zuc};
-use crate::cpu::{self, Backend};
+use crate::cpu::{self, Backend, Variant};
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
@@ -113,13 +113,13 @@ fn load(key: &[u8; 32], iv: &[u8; 25], d: &[u8; 16]) -> State {
     }
 }
 
-pub(crate) fn generator(key: &[u8], iv: &Zuc256Iv, d: &[u8; 16], backend: Backend) -> Result<Zuc> {
+pub(crate) fn generator(key: &[u8], iv: &Zuc256Iv, d: &[u8; 16], variant: Variant) -> Result<Zuc> {
     let key: &[u8; 32] = key.try_into().map_err(|_| Error::InvalidLength {
         what: "ZUC-256 key",
         expected: "32 bytes",
         got: key.len(),
     })?;
-    Ok(Zuc::from_loaded(load(key, &iv.0, d), backend))
+    Ok(Zuc::from_loaded(load(key, &iv.0, d), variant))
 }
 
 /// The first `words` ZUC-256 keystream words as 4·`words` big-endian bytes.
@@ -141,9 +141,21 @@ const MAC_CHUNK: usize = 256;
 /// Tag word k (32 bits) only ever sees 32-bit windows of the keystream shifted by
 /// t + 32k bits, so each tag word is a 128-EIA3-style fold of the message against the
 /// keystream starting at word t/32 + k: the backend's folding (PCLMULQDQ on x86) runs
-/// once per tag word.
+/// once per tag word. `backend` is clamped to what this CPU supports.
 pub fn mac_with(
     backend: Backend,
+    key: &[u8],
+    iv: &[u8],
+    data: &[u8],
+    tag_bits: u32,
+    length_bits: Option<u64>,
+) -> Result<Vec<u8>> {
+    mac_variant(Variant::from(backend), key, iv, data, tag_bits, length_bits)
+}
+
+/// [`mac_with`] on a [`Variant`] (clamped to what this CPU supports).
+pub fn mac_variant(
+    variant: Variant,
     key: &[u8],
     iv: &[u8],
     data: &[u8],
@@ -158,8 +170,8 @@ pub fn mac_with(
     };
     let iv = Zuc256Iv::parse(iv)?;
     let (bits, _) = bit_length(data.len(), length_bits)?;
-    let mut z = generator(key, &iv, d, backend)?;
-    let mac_words = super::kernel(backend).mac_words;
+    let mut z = generator(key, &iv, d, variant)?;
+    let mac_words = super::kernel(variant).mac_words;
     let w = (tag_bits / 32) as usize;
     let full = (bits / 32) as usize;
     let rem = (bits % 32) as u32;
@@ -225,7 +237,7 @@ pub(crate) fn mac_bitwise(
     };
     let iv = Zuc256Iv::parse(iv)?;
     let (bits, _) = bit_length(data.len(), length_bits)?;
-    let mut z = generator(key, &iv, d, backend)?;
+    let mut z = generator(key, &iv, d, backend.into())?;
     let t = tag_bits as usize;
     let next = |z: &mut Zuc| {
         let mut w = [0u32; 1];
@@ -283,31 +295,29 @@ pub fn mac(
     tag_bits: u32,
     length_bits: Option<u64>,
 ) -> Result<Vec<u8>> {
-    mac_with(cpu::active(), key, iv, data, tag_bits, length_bits)
+    mac_variant(cpu::active_variant(), key, iv, data, tag_bits, length_bits)
 }
 
-/// Checks a ZUC-256 MAC in constant time; the tag size is taken from `tag` (4, 8 or 16
-/// bytes; any other size is an error).
+/// Checks a ZUC-256 MAC in constant time against a `tag_bits` = 32, 64 or 128-bit tag, a
+/// size the *caller* fixes (never taken from `tag`): a `tag` that is not `tag_bits / 8`
+/// bytes long is simply `false`.
+///
+/// # Errors
+/// [`Error::InvalidValue`] if `tag_bits` is not 32, 64 or 128; key, IV and length errors
+/// as in [`mac`].
 pub fn mac_verify(
     key: &[u8],
     iv: &[u8],
     data: &[u8],
     tag: &[u8],
+    tag_bits: u32,
     length_bits: Option<u64>,
 ) -> Result<bool> {
     use subtle::ConstantTimeEq;
-    let tag_bits = match tag.len() {
-        4 | 8 | 16 => 8 * tag.len() as u32,
-        n => {
-            return Err(Error::InvalidLength {
-                what: "ZUC-256 MAC tag",
-                expected: "4, 8 or 16 bytes",
-                got: n,
-            })
-        }
-    };
-    let expect = mac(key, iv, data, tag_bits, length_bits)?;
-    Ok(bool::from(expect.ct_eq(tag)))
+    let mut expect = mac(key, iv, data, tag_bits, length_bits)?;
+    let ok = tag.len() == expect.len() && bool::from(expect.ct_eq(tag));
+    expect.zeroize();
+    Ok(ok)
 }
 
 #[cfg(test)]
@@ -321,14 +331,15 @@ mod tests {
         let key: Vec<u8> = (0..32u8).map(|i| i.wrapping_mul(37) ^ 0x5c).collect();
         let iv = [0x15u8; 23];
         let msg: Vec<u8> = (0..1300u32).map(|i| (i * 89 + 7) as u8).collect();
-        for b in crate::cpu::available() {
+        for v in crate::cpu::variants() {
+            let b = v.backend();
             for tag_bits in [32, 64, 128] {
                 for bits in [
                     0u64, 1, 31, 32, 33, 63, 64, 65, 127, 128, 129, 400, 4000, 8191, 8192, 8193,
                     10400,
                 ] {
                     assert_eq!(
-                        mac_with(b, &key, &iv, &msg, tag_bits, Some(bits)).unwrap(),
+                        mac_variant(v, &key, &iv, &msg, tag_bits, Some(bits)).unwrap(),
                         mac_bitwise(b, &key, &iv, &msg, tag_bits, Some(bits)).unwrap(),
                         "{b:?} t={tag_bits} L={bits}"
                     );
