@@ -75,7 +75,7 @@ ZUC = _zuc.ZUC
 
 
 def keystream(key: BytesLike, iv: BytesLike, words: int) -> bytes:
-    """The first ``words`` ZUC-128 keystream words z1, z2, ... (``4 * words`` bytes,
+    """The first ``words`` (0 to 2**27) ZUC-128 keystream words z1, z2, ... (``4 * words`` bytes,
     each word big-endian). ``key`` and ``iv`` are 16 bytes."""
     if words < 0:
         raise ValueError("words must be >= 0")
@@ -105,7 +105,7 @@ eia3_verify = _zuc.eia3_verify
 
 
 def zuc256_keystream(key: BytesLike, iv: BytesLike, words: int) -> bytes:
-    """The first ``words`` ZUC-256 keystream words (``4 * words`` bytes, big-endian).
+    """The first ``words`` (0 to 2**27) ZUC-256 keystream words (``4 * words`` bytes, big-endian).
 
     ``key`` is 32 bytes; ``iv`` is 25 bytes (IV0..IV16, then IV17..IV24 as 6-bit values,
     one per byte) or the 23-byte packed form of GmSSL / gmsm.

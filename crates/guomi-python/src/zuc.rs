@@ -48,9 +48,7 @@ fn keystream_bytes<'py>(
     mut z: Zuc,
     words: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let n = words
-        .checked_mul(4)
-        .ok_or_else(|| InvalidArgument::new_err("words is too large"))?;
+    let n = guomi_core::zuc::keystream_len(words).py_err()?;
     PyBytes::new_with(py, n, |out| {
         maybe_detach(py, n, || z.fill(out));
         Ok(())
@@ -327,8 +325,9 @@ impl PyZuc {
         })
     }
 
-    /// The next `nbytes` keystream bytes.
+    /// The next `nbytes` keystream bytes (at most 2^29 per call).
     fn keystream<'py>(&mut self, py: Python<'py>, nbytes: usize) -> PyResult<Bound<'py, PyBytes>> {
+        guomi_core::zuc::keystream_len(nbytes.div_ceil(4)).py_err()?;
         let z = self.live()?;
         PyBytes::new_with(py, nbytes, |out| {
             maybe_detach(py, nbytes, || z.fill(out));

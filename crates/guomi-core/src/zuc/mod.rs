@@ -297,12 +297,44 @@ pub(crate) fn xor_words_portable(input: Option<&[u8]>, out: &mut [u8], z: &[u32]
     }
 }
 
-/// The first `words` ZUC-128 keystream words z1, z2, ... as 4·`words` big-endian bytes.
+/// The most keystream words one call returns: 2^27 words (512 MiB), the 2^32-bit
+/// LENGTH limit of 128-EEA3 (3GPP TS 33.401 Annex B). A larger request is
+/// `InvalidValue`, never an allocation the size of the caller's number.
+pub const MAX_KEYSTREAM_WORDS: usize = 1 << 27;
+
+/// The byte length of `words` keystream words, checked against [`MAX_KEYSTREAM_WORDS`].
+pub fn keystream_len(words: usize) -> Result<usize> {
+    if words > MAX_KEYSTREAM_WORDS {
+        return Err(Error::InvalidValue(
+            "words must be at most 2^27 (512 MiB of keystream) per call",
+        ));
+    }
+    Ok(4 * words)
+}
+
+/// The first `words` ZUC-128 keystream words z1, z2, ... as 4·`words` big-endian bytes
+/// (`words` at most [`MAX_KEYSTREAM_WORDS`]).
 pub fn keystream(key: &[u8], iv: &[u8], words: usize) -> Result<Vec<u8>> {
+    let n = keystream_len(words)?;
     let mut z = Zuc::new(key, iv)?;
-    let mut out = vec![0u8; 4 * words];
+    let mut out = vec![0u8; n];
     z.fill(&mut out);
     Ok(out)
+}
+
+#[cfg(test)]
+mod keystream_bound_tests {
+    use super::*;
+
+    #[test]
+    fn keystream_words_are_bounded() {
+        assert_eq!(keystream_len(MAX_KEYSTREAM_WORDS), Ok(4 * MAX_KEYSTREAM_WORDS));
+        for words in [MAX_KEYSTREAM_WORDS + 1, 1 << 32, usize::MAX] {
+            assert!(matches!(keystream_len(words), Err(Error::InvalidValue(_))));
+            assert!(keystream(&[0; 16], &[0; 16], words).is_err());
+        }
+        assert_eq!(keystream(&[0; 16], &[0; 16], 0).unwrap(), Vec::<u8>::new());
+    }
 }
 
 /// Checks the 3GPP framing parameters shared by EEA3 and EIA3.
