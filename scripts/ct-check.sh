@@ -76,6 +76,7 @@ start=$SECONDS
 for c in "${CHECKS[@]}"; do for b in $BACKENDS; do echo "$c $b"; done; done |
     xargs -P "$JOBS" -L 1 bash -c 'VG=($VG_STR); run_one "$0" "$1"' |
     sort -k2 | tee "$LOG_DIR/summary.txt"
+set +e +o pipefail   # from here on: report everything, decide at the end
 status=0
 grep -q '^FAIL' "$LOG_DIR/summary.txt" && status=1
 
