@@ -67,9 +67,8 @@ fn outcome<T, E>(r: &Result<T, E>) -> bool {
 
 /// A fixed private scalar (in [1, n-2]).
 const SM2_D: [u8; 32] = [
-    0x39, 0x45, 0x20, 0x8f, 0x7b, 0x21, 0x44, 0xb1, 0x3f, 0x36, 0xe3, 0x8a, 0xc6, 0xd3, 0x9f,
-    0x95, 0x88, 0x93, 0x93, 0x69, 0x28, 0x60, 0xb5, 0x1a, 0x42, 0xfb, 0x81, 0xef, 0x4d, 0xf7,
-    0xc5, 0xb8,
+    0x39, 0x45, 0x20, 0x8f, 0x7b, 0x21, 0x44, 0xb1, 0x3f, 0x36, 0xe3, 0x8a, 0xc6, 0xd3, 0x9f, 0x95,
+    0x88, 0x93, 0x93, 0x69, 0x28, 0x60, 0xb5, 0x1a, 0x42, 0xfb, 0x81, 0xef, 0x4d, 0xf7, 0xc5, 0xb8,
 ];
 
 /// Loads an SM2 key from secret bytes without reporting (the load has its own check) and
@@ -85,10 +84,7 @@ fn sm2_secret_key(d: &[u8; 32]) -> sm2::PrivateKey {
 }
 
 fn sm2_public_key(d: &[u8; 32]) -> sm2::PublicKey {
-    sm2::PrivateKey::from_bytes(d)
-        .unwrap()
-        .public_key()
-        .clone()
+    sm2::PrivateKey::from_bytes(d).unwrap().public_key().clone()
 }
 
 fn sm2_keygen() {
@@ -185,6 +181,15 @@ fn sm2_ecdh() {
     assert_eq!(&s[..], &other[..]);
 }
 
+/// Runs `f` with valgrind's reports on (`loud`) or off.
+fn run_as(loud: bool, f: &mut dyn FnMut()) {
+    if loud {
+        f()
+    } else {
+        quietly(f)
+    }
+}
+
 /// Runs an SM2 key exchange; `check_initiator` says which role's secrets are reported
 /// (the other role runs quietly with its own secrets).
 fn sm2_kex(check_initiator: bool) {
@@ -193,20 +198,13 @@ fn sm2_kex(check_initiator: bool) {
     let b_key = sm2_secret_key(&B_D);
     let (a_pub, b_pub) = (a_key.public_key().clone(), b_key.public_key().clone());
     let (ida, idb) = (b"alice@example".as_slice(), b"bob@example".as_slice());
-    let loud = |f: &mut dyn FnMut()| f();
-    let quiet = |f: &mut dyn FnMut()| quietly(f);
-    let (run_a, run_b): (&dyn Fn(&mut dyn FnMut()), &dyn Fn(&mut dyn FnMut())) =
-        if check_initiator {
-            (&loud, &quiet)
-        } else {
-            (&quiet, &loud)
-        };
+    // The checked role reports; the other runs quietly.
+    let run_a = |f: &mut dyn FnMut()| run_as(check_initiator, f);
+    let run_b = |f: &mut dyn FnMut()| run_as(!check_initiator, f);
 
     let mut init = None;
     run_a(&mut || {
-        init = Some(
-            secret_randomness(|| sm2::Initiator::new(&a_key, ida, &b_pub, idb)).unwrap(),
-        );
+        init = Some(secret_randomness(|| sm2::Initiator::new(&a_key, ida, &b_pub, idb)).unwrap());
     });
     let init = init.unwrap();
     // R_A = [r_A]G is sent to the responder: public by definition.
@@ -310,8 +308,7 @@ fn hmac_sm3() {
 // ---------------------------------------------------------------------------- SM4
 
 const SM4_KEY: [u8; 16] = [
-    0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32,
-    0x10,
+    0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
 ];
 
 fn sm4_secret_key() -> [u8; 16] {
@@ -341,7 +338,11 @@ fn sm4_mode(mode: Mode) {
     let key = sm4_secret_key();
     let c = Sm4::new(&key);
     let iv = arr::<16>(9);
-    let iv = if mode == Mode::Ecb { None } else { Some(&iv[..]) };
+    let iv = if mode == Mode::Ecb {
+        None
+    } else {
+        Some(&iv[..])
+    };
     for &n in &MODE_LENS {
         let pt = secret_vec(&bytes(n, 11));
         // Block modes get their default PKCS #7 padding; stream modes none.
@@ -384,12 +385,13 @@ fn sm4_pkcs7_unpad() {
         let ct = release(&sm4::modes::encrypt(&c, Mode::Cbc, Some(&iv), None, &pt).unwrap());
         let back = sm4::modes::decrypt(&c, Mode::Cbc, Some(&iv), Some(Padding::Pkcs7), &ct);
         assert!(outcome(&back)); // valid/invalid padding is reported to the caller
-        // The plaintext length is public (declassified with the outcome above).
+                                 // The plaintext length is public (declassified with the outcome above).
         assert_eq!(back.unwrap().len(), n);
     }
     // Bad padding: a secret last block whose padding is wrong.
     let raw = secret_vec(&[0x11u8; 32]);
-    let ct = release(&sm4::modes::encrypt(&c, Mode::Cbc, Some(&iv), Some(Padding::None), &raw).unwrap());
+    let ct =
+        release(&sm4::modes::encrypt(&c, Mode::Cbc, Some(&iv), Some(Padding::None), &raw).unwrap());
     let back = sm4::modes::decrypt(&c, Mode::Cbc, Some(&iv), Some(Padding::Pkcs7), &ct);
     assert!(!outcome(&back)); // InvalidPadding is reported to the caller
 }
@@ -472,7 +474,10 @@ fn zuc_keystream() {
     let mut ks = vec![0u8; 4 * 70 + 3];
     z.fill(&mut ks);
     let ks = release(&ks); // keystream: released for the comparison below only
-    assert_eq!(ks[..280], zuc::keystream(&bytes(16, 51), &iv, 70).unwrap()[..]);
+    assert_eq!(
+        ks[..280],
+        zuc::keystream(&bytes(16, 51), &iv, 70).unwrap()[..]
+    );
 }
 
 fn zuc_eea3() {
@@ -502,7 +507,8 @@ fn zuc_eia3() {
         assert!(ok);
         let mut bad = mac;
         bad[0] ^= 1;
-        let ok = black_box(zuc::eia3::verify(&key, 0xa94059da, 0x0a, 1, &data, &bad, None).unwrap());
+        let ok =
+            black_box(zuc::eia3::verify(&key, 0xa94059da, 0x0a, 1, &data, &bad, None).unwrap());
         public(&ok); // the MAC comparison's outcome is public by definition
         assert!(!ok);
     }

@@ -72,7 +72,9 @@ fn run_checks(args: &[String]) -> ExitCode {
     let under_valgrind = valgrind::running_on_valgrind();
     // Without the RNG shim the nonce checks would test public nonces: refuse.
     if under_valgrind && !rng::shim_in_use() {
-        eprintln!("guomi-ct: the getrandom shim is not in use; secret-nonce checks would be vacuous");
+        eprintln!(
+            "guomi-ct: the getrandom shim is not in use; secret-nonce checks would be vacuous"
+        );
         return ExitCode::from(3);
     }
     for b in backends {
@@ -162,7 +164,10 @@ fn main() -> ExitCode {
     match cmd.as_str() {
         "list" => {
             for c in checks::CHECKS {
-                println!("{}\n    covers: {}\n    declassifies: {}", c.name, c.covers, c.declassifies);
+                println!(
+                    "{}\n    covers: {}\n    declassifies: {}",
+                    c.name, c.covers, c.declassifies
+                );
             }
             ExitCode::SUCCESS
         }
