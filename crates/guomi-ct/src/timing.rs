@@ -412,3 +412,66 @@ pub const TARGETS: &[Target] = &[
         run: sm2_sign_k,
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn welch(a: &[f64], b: &[f64]) -> f64 {
+        let mut w = Welford::default();
+        a.iter().for_each(|&x| w.push(0, x));
+        b.iter().for_each(|&x| w.push(1, x));
+        w.t()
+    }
+
+    #[test]
+    fn welch_t_matches_a_hand_computed_value() {
+        // means 2 and 5, sample variances 1 and 1, n = 3 each:
+        // t = (2 - 5) / sqrt(1/3 + 1/3) = -3.674...
+        let t = welch(&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0]);
+        assert!((t + 3.0 / (2.0f64 / 3.0).sqrt()).abs() < 1e-12, "{t}");
+        // Identical samples: no difference; too few samples: 0.
+        assert_eq!(welch(&[1.0, 2.0, 3.0], &[1.0, 2.0, 3.0]), 0.0);
+        assert_eq!(welch(&[1.0], &[4.0, 5.0]), 0.0);
+    }
+
+    /// The statistic separates a shifted distribution and does not flag equal ones.
+    #[test]
+    fn welch_t_separates_shift_from_noise() {
+        let mut r = Prng(0x9e37_79b9_7f4a_7c15);
+        let noise = |r: &mut Prng| (r.next() % 100) as f64;
+        let a: Vec<f64> = (0..20_000).map(|_| noise(&mut r)).collect();
+        let b: Vec<f64> = (0..20_000).map(|_| noise(&mut r)).collect();
+        let c: Vec<f64> = (0..20_000).map(|_| noise(&mut r) + 2.0).collect();
+        assert!(welch(&a, &b).abs() < T_THRESHOLD);
+        assert!(welch(&a, &c).abs() > T_THRESHOLD);
+    }
+
+    /// A deliberately leaky target (work proportional to the secret) is flagged, and a
+    /// constant one is not: the whole measurement pipeline, end to end.
+    #[test]
+    fn measure_flags_a_leaky_target() {
+        fn leaky(input: &[u8]) -> u64 {
+            // Class 0 (zero) returns at once; class 1 spins.
+            let mut x = 0u64;
+            for _ in 0..(input[0] as u64 | 1) * 20 {
+                x = black_box(x.wrapping_add(1));
+            }
+            x
+        }
+        let t = Target {
+            name: "leaky",
+            default_n: 20_000,
+            input_len: 1,
+            prepare: raw,
+            run: leaky,
+        };
+        let o = measure(&t, Backend::Portable, 20_000);
+        assert!(
+            o.max_t.abs() > T_THRESHOLD,
+            "leak not found: t = {}",
+            o.max_t
+        );
+        assert_eq!(o.n, 20_000);
+    }
+}
