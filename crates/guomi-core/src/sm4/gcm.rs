@@ -136,8 +136,14 @@ impl Sm4Gcm {
     }
 
     /// §6.5 GCTR with inc32 starting at `cb`, over `data` in place (any length).
-    fn gctr(&self, cb: u128, data: &mut [u8]) {
-        gctr(&self.cipher, cb, data);
+    /// `secret_counter`: the counter came from a nonce that is not 96 bits (see
+    /// [`gctr_secret`]).
+    fn gctr(&self, cb: u128, data: &mut [u8], secret_counter: bool) {
+        if secret_counter {
+            gctr_secret(&self.cipher, cb, None, data);
+        } else {
+            gctr(&self.cipher, cb, data);
+        }
     }
 
     fn tag(&self, j0: u128, aad: &[u8], ct: &[u8]) -> [u8; 16] {
@@ -177,13 +183,14 @@ impl Sm4Gcm {
             });
         }
         let j0 = self.j0(nonce)?;
+        let secret_counter = nonce.len() != NONCE_SIZE;
         let (ct, tag) = out.split_at_mut(plaintext.len());
         let mut y = [0u8; 16];
         self.ghash.update_padded(&mut y, aad);
         // GCTR and GHASH a segment at a time, so GHASH reads ciphertext that is still in L1.
         let mut cb = inc32(j0);
         for (src, dst) in plaintext.chunks(SEGMENT).zip(ct.chunks_mut(SEGMENT)) {
-            cb = gctr_to(&self.cipher, cb, src, dst);
+            cb = gctr_any(&self.cipher, cb, src, dst, secret_counter);
             self.ghash.update_padded(&mut y, dst);
         }
         let t = finish_tag(
@@ -226,7 +233,7 @@ impl Sm4Gcm {
             data.zeroize();
             return Err(Error::InvalidTag);
         }
-        self.gctr(j0.wrapping_add(1) & LOW32 | j0 & !LOW32, ct);
+        self.gctr(inc32(j0), ct, nonce.len() != NONCE_SIZE);
         Ok(n)
     }
 
@@ -259,9 +266,10 @@ impl Sm4Gcm {
         // GHASH and GCTR a segment at a time into `out`, which the caller only sees if the
         // tag verifies (it is wiped otherwise).
         let mut cb = inc32(j0);
+        let secret_counter = nonce.len() != NONCE_SIZE;
         for (src, dst) in ct.chunks(SEGMENT).zip(out.chunks_mut(SEGMENT)) {
             self.ghash.update_padded(&mut y, src);
-            cb = gctr_to(&self.cipher, cb, src, dst);
+            cb = gctr_any(&self.cipher, cb, src, dst, secret_counter);
         }
         let expected = finish_tag(
             &self.cipher,
@@ -361,6 +369,49 @@ fn gctr(cipher: &Sm4, mut cb: u128, data: &mut [u8]) -> u128 {
     cb
 }
 
+/// GCTR from `src` into `dst`, choosing the path by whether the counter is secret.
+fn gctr_any(cipher: &Sm4, cb: u128, src: &[u8], dst: &mut [u8], secret_counter: bool) -> u128 {
+    if secret_counter {
+        gctr_secret(cipher, cb, Some(src), dst)
+    } else {
+        gctr_to(cipher, cb, src, dst)
+    }
+}
+
+/// GCTR for a counter that is secret: with a nonce that is not 96 bits, J0 = GHASH_H(IV)
+/// depends on the key, and [`gctr`]/[`gctr_to`] would split the data where the low 32
+/// bits wrap (a loop bound and slice lengths that depend on J0; found by the valgrind
+/// constant-time check, `sm4-gcm-long-nonce`). Here every counter block is built with
+/// the branch-free inc32 and the blocks are encrypted as ECB (constant time on every
+/// backend), so the work depends only on the data length. XORs the keystream into
+/// `dst` (from `src` when given, else in place); returns the next counter block.
+fn gctr_secret(cipher: &Sm4, mut cb: u128, src: Option<&[u8]>, dst: &mut [u8]) -> u128 {
+    const CHUNK: usize = 32 * BLOCK_SIZE;
+    let mut ks = [0u8; CHUNK];
+    for (i, d) in dst.chunks_mut(CHUNK).enumerate() {
+        let blocks = d.len().div_ceil(BLOCK_SIZE);
+        for b in ks[..blocks * BLOCK_SIZE].chunks_exact_mut(BLOCK_SIZE) {
+            b.copy_from_slice(&cb.to_be_bytes());
+            cb = inc32(cb);
+        }
+        cipher.blocks(false, &mut ks[..blocks * BLOCK_SIZE]);
+        match src {
+            Some(s) => {
+                for ((o, x), k) in d.iter_mut().zip(&s[i * CHUNK..]).zip(&ks) {
+                    *o = x ^ k;
+                }
+            }
+            None => {
+                for (o, k) in d.iter_mut().zip(&ks) {
+                    *o ^= k;
+                }
+            }
+        }
+    }
+    ks.zeroize();
+    cb
+}
+
 /// GCTR from `src` into `dst` (equal lengths); returns the next counter block.
 fn gctr_to(cipher: &Sm4, mut cb: u128, src: &[u8], dst: &mut [u8]) -> u128 {
     let whole = src.len() / BLOCK_SIZE * BLOCK_SIZE;
@@ -428,6 +479,8 @@ struct Stream {
     pending_len: usize,
     decrypt: bool,
     finalized: bool,
+    /// The counter came from a nonce that is not 96 bits (see [`gctr_secret`]).
+    secret_counter: bool,
 }
 
 impl Drop for Stream {
@@ -457,6 +510,7 @@ impl Stream {
             pending_len: 0,
             decrypt,
             finalized: false,
+            secret_counter: nonce.len() != NONCE_SIZE,
         })
     }
 
@@ -493,9 +547,13 @@ impl Stream {
         }
         let whole = (d.len() - i) / 16 * 16;
         if whole > 0 {
-            gctr(&self.cipher, self.cb, &mut d[i..i + whole]);
-            let low = ((self.cb & LOW32) as u64 + (whole / 16) as u64) & 0xffff_ffff;
-            self.cb = (self.cb & !LOW32) | low as u128;
+            if self.secret_counter {
+                self.cb = gctr_secret(&self.cipher, self.cb, None, &mut d[i..i + whole]);
+            } else {
+                gctr(&self.cipher, self.cb, &mut d[i..i + whole]);
+                let low = ((self.cb & LOW32) as u64 + (whole / 16) as u64) & 0xffff_ffff;
+                self.cb = (self.cb & !LOW32) | low as u128;
+            }
             i += whole;
         }
         if i < d.len() {
@@ -834,6 +892,13 @@ mod tests {
                 let mut out = vec![0u8; n];
                 gctr_to(&c, cb, &src, &mut out);
                 assert_eq!(out, model, "{b:?} {start:#x} out of place");
+                // The constant-time path for secret counters gives the same bytes.
+                let mut out = vec![0u8; n];
+                assert_eq!(gctr_secret(&c, cb, Some(&src), &mut out), ctr);
+                assert_eq!(out, model, "{b:?} {start:#x} secret, out of place");
+                let mut data = vec![0u8; n];
+                assert_eq!(gctr_secret(&c, cb, None, &mut data), ctr);
+                assert_eq!(data, model, "{b:?} {start:#x} secret, in place");
             }
         }
     }

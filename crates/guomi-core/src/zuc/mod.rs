@@ -328,7 +328,10 @@ mod keystream_bound_tests {
 
     #[test]
     fn keystream_words_are_bounded() {
-        assert_eq!(keystream_len(MAX_KEYSTREAM_WORDS), Ok(4 * MAX_KEYSTREAM_WORDS));
+        assert_eq!(
+            keystream_len(MAX_KEYSTREAM_WORDS),
+            Ok(4 * MAX_KEYSTREAM_WORDS)
+        );
         for words in [MAX_KEYSTREAM_WORDS + 1, 1 << 32, usize::MAX] {
             assert!(matches!(keystream_len(words), Err(Error::InvalidValue(_))));
             assert!(keystream(&[0; 16], &[0; 16], words).is_err());
