@@ -48,8 +48,8 @@ def test_sign_example(v: dict) -> None:
     pk = mk.public_key()
     sig = h(v, "h") + h(v, "S")
     assert pk.verify(sig, msg, uid)
-    # The signature with the standard's r is reproduced exactly.
-    assert uk._sign_with_r(msg, h(v, "r")) == sig
+    # Reproducing the signature from the standard's fixed r is a Rust-only known-answer
+    # test (crates/guomi-core/tests/sm9_kat.rs): no fixed-r hook ships in the module.
     # DER form.
     der = sm9.signature_to_der(sig)
     assert der[0] == 0x30
@@ -75,7 +75,8 @@ def test_encrypt_example(v: dict) -> None:
     ct = h(v, "ciphertext_C1C3C2")
     assert ct == h(v, "C1") + h(v, "C3") + h(v, "C2")
     assert uk.decrypt(ct) == msg
-    assert pk._encrypt_with_r(msg, uid, h(v, "r")) == ct
+    # Encryption with the standard's fixed r: Rust-only KAT (crates/guomi-core/tests/sm9_kat.rs).
+    assert uk.decrypt(pk.encrypt(msg, uid)) == msg
     der = sm9.ciphertext_to_der(ct)
     assert sm9.ciphertext_from_der(der) == ct
     assert uk.decrypt(der, format="der") == msg
@@ -94,17 +95,16 @@ def test_key_exchange_example(v: dict) -> None:
     kb = mk.extract(idb, hid=sm9.HID_EXCHANGE)
     assert ka.to_bytes() == b"\x04" + h(v, "user_private_key_de_A")
     assert kb.to_bytes() == b"\x04" + h(v, "user_private_key_de_B")
-    a = sm9.KeyExchange._with_r(ka, idb, True, h(v, "r_A"))
-    b = sm9.KeyExchange._with_r(kb, ida, False, h(v, "r_B"))
+    # The exchange with the standard's fixed r_A, r_B (R_A, SK, S_B, S_A) is a Rust-only
+    # known-answer test (crates/guomi-core/tests/sm9_kat.rs); here the vector's keys and IDs
+    # run a full exchange with fresh ephemerals.
+    a = sm9.KeyExchange(ka, idb, initiator=True)
+    b = sm9.KeyExchange(kb, ida, initiator=False)
     assert a.initiator and not b.initiator
-    assert a.ephemeral == h(v, "R_A")
     klen = v["klen_bytes"]
     sk_b, s_b = b.respond(a.ephemeral, klen)
-    assert sk_b == h(v, "SK")
-    assert s_b == h(v, "S_B")
     sk_a, s_a = a.finish(b.ephemeral, klen, s_b)
-    assert sk_a == h(v, "SK")
-    assert s_a == h(v, "S_A")
+    assert sk_a == sk_b and len(sk_a) == klen
     b.confirm(s_a)
 
 
@@ -216,7 +216,7 @@ def test_kem_round_trip(enc_kgc: sm9.EncMasterKey) -> None:
         assert uk.decapsulate(c[1:], klen) == key
     key, c = pk.encapsulate(b"bob", 32)
     assert enc_kgc.extract(b"eve").decapsulate(c, 32) != key
-    with pytest.raises(InvalidArgument):
+    with pytest.raises(InvalidLength):
         pk.encapsulate(b"bob", 0)
     bad = bytearray(c)
     bad[10] ^= 1

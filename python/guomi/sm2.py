@@ -36,8 +36,9 @@ Encryption (GB/T 32918.4)
     :func:`decapsulate`.
 
 Key exchange (GB/T 32918.3)
-    :class:`KeyExchangeInitiator` and :class:`KeyExchangeResponder` (IDs, any key length,
-    optional confirmation S_B/S_A); plain :func:`ecdh` is a separate function.
+    :class:`KeyExchangeInitiator` and :class:`KeyExchangeResponder` (IDs, key lengths 1
+    to :data:`MAX_KEY_LENGTH`, optional confirmation S_B/S_A; each object is single use);
+    plain :func:`ecdh` is a separate function.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from guomi._native import sm2 as _sm2
 
 __all__ = [
     "DEFAULT_UID",
+    "MAX_KEY_LENGTH",
     "KeyExchangeInitiator",
     "KeyExchangeResponder",
     "PrivateKey",
@@ -73,7 +75,19 @@ BytesLike = Union[bytes, bytearray, memoryview]
 #: The default user ID of GM/T 0009-2012 §10 / GB/T 35276: ``b"1234567812345678"``.
 DEFAULT_UID: bytes = _sm2.DEFAULT_UID
 
-#: An SM2 private key d in [1, n-2] with its public key (immutable). Keys at rest:
+#: Longest key of the KEM (:func:`encapsulate` / :func:`decapsulate`) and of the key
+#: exchange, in bytes (65536); the shortest is 1. Other lengths raise
+#: :class:`~guomi.exceptions.InvalidLength` before anything is allocated.
+MAX_KEY_LENGTH: int = _sm2.MAX_KEY_LENGTH
+
+#: An SM2 private key d in [1, n-2] with its public key (immutable).
+#: ``from_bytes(data)`` takes exactly 32 big-endian bytes (``to_bytes()`` writes 32;
+#: any other length raises :class:`~guomi.exceptions.InvalidLength`, so a truncated
+#: buffer never becomes a weak key); ``from_hex`` likewise takes 64 hex digits.
+#: ``from_integer_bytes(data)`` is the explicit lenient reader for integers written
+#: without fixed width (1 to 32 bytes, left-padded, or 33 with a leading ``00`` as Java's
+#: ``BigInteger.toByteArray`` writes). Signing nonces are hedged (RFC 6979 §3.6 style:
+#: HMAC-SM3 DRBG over d, the digest and 32 fresh OS-random bytes). Keys at rest:
 #: ``from_pem(data, *, password=None)`` / ``from_der(...)`` read PKCS#8, SEC1 and, with a
 #: password, PKCS#8 PBES2 (PBKDF2 HMAC-SM3 or HMAC-SHA256 + SM4-CBC) and legacy
 #: ``DEK-Info: SM4-CBC`` PEM; ``to_pem(*, format="pkcs8", password=None, prf="hmac-sm3",
@@ -91,11 +105,17 @@ Verifier = _sm2.Verifier
 #: GB/T 32918.3 initiator (A): ``KeyExchangeInitiator(private_key, peer_public_key, *,
 #: uid=DEFAULT_UID, peer_uid=DEFAULT_UID)``; send ``ephemeral_public_key`` (R_A) to B;
 #: ``finish(R_B, key_length, *, peer_confirmation=S_B) -> (K, S_A)`` (a wrong S_B raises
-#: :class:`~guomi.exceptions.InvalidTag`).
+#: :class:`~guomi.exceptions.InvalidTag`). Single use: the first ``finish`` consumes and
+#: wipes r_A whatever happens (success, wrong S_B, bad R_B, bad ``key_length``); any later
+#: call raises :class:`~guomi.exceptions.AlreadyFinalized`. ``key_length``: 1 to
+#: :data:`MAX_KEY_LENGTH`.
 KeyExchangeInitiator = _sm2.KeyExchangeInitiator
 #: GB/T 32918.3 responder (B): ``KeyExchangeResponder(private_key, peer_public_key, *,
 #: uid=DEFAULT_UID, peer_uid=DEFAULT_UID)``; ``respond(R_A, key_length) -> (R_B, K, S_B)``;
 #: ``confirm(S_A)`` raises :class:`~guomi.exceptions.InvalidTag` when S_A is wrong.
+#: Single use: ``respond`` runs once (r_B exists only inside it); a second call, even
+#: after a failed one, raises :class:`~guomi.exceptions.AlreadyFinalized`.
+#: ``key_length``: 1 to :data:`MAX_KEY_LENGTH`.
 KeyExchangeResponder = _sm2.KeyExchangeResponder
 
 _FORMATS = ("c1c3c2", "c1c2c3", "der")
@@ -151,17 +171,18 @@ def ciphertext_reorder(
 
 def encapsulate(public_key: PublicKey, key_length: int) -> tuple[bytes, bytes]:
     """SM2 KEM: returns ``(key, c1)`` with C1 = [k]G (65 bytes, ``04||x||y``) and
-    key = KDF(x2 || y2, key_length), (x2, y2) = [k]P. Send C1; keep the key."""
-    if key_length < 1:
-        raise ValueError("key_length must be >= 1")
+    key = KDF(x2 || y2, key_length), (x2, y2) = [k]P. Send C1; keep the key.
+
+    ``key_length`` is 1 to :data:`MAX_KEY_LENGTH` (65536) bytes; anything else raises
+    :class:`~guomi.exceptions.InvalidLength` (a negative or >= 2**64 value raises
+    ``OverflowError``)."""
     return public_key.encapsulate(key_length)
 
 
 def decapsulate(private_key: PrivateKey, c1: BytesLike, key_length: int) -> bytes:
     """Inverse of :func:`encapsulate`; raises :class:`~guomi.exceptions.DecryptionError`
-    when C1 is invalid."""
-    if key_length < 1:
-        raise ValueError("key_length must be >= 1")
+    when C1 is invalid and :class:`~guomi.exceptions.InvalidLength` when ``key_length`` is
+    not 1 to :data:`MAX_KEY_LENGTH`."""
     return private_key.decapsulate(c1, key_length)
 
 

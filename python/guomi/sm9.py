@@ -45,6 +45,7 @@ __all__ = [
     "HID_ENCRYPT",
     "HID_EXCHANGE",
     "HID_SIGN",
+    "MAX_KEY_LENGTH",
     "EncMasterKey",
     "EncMasterPublicKey",
     "EncUserKey",
@@ -68,12 +69,17 @@ HID_EXCHANGE: int = _sm9.HID_EXCHANGE
 #: hid of encryption / KEM user keys (Part 4).
 HID_ENCRYPT: int = _sm9.HID_ENCRYPT
 
+#: Longest KEM / key-exchange key, in bytes (65536); the shortest is 1. Other lengths
+#: raise :class:`~guomi.exceptions.InvalidLength` before anything is allocated.
+MAX_KEY_LENGTH: int = _sm9.MAX_KEY_LENGTH
+
 #: The generator P1 of G1 (``04 || x || y``).
 P1: bytes = _sm9.P1
 #: The generator P2 of G2 (``04 || x1 || x0 || y1 || y0``).
 P2: bytes = _sm9.P2
 
-#: The signature master key ks. ``generate()``, ``from_bytes(32 bytes)``,
+#: The signature master key ks. ``generate()``, ``from_bytes(data)`` (exactly 32 bytes,
+#: else :class:`~guomi.exceptions.InvalidLength`),
 #: ``to_bytes()``, ``public_key()``, ``extract(user_id) -> SignUserKey``. Extraction
 #: raises :class:`~guomi.exceptions.InvalidKey` in the (negligible) case
 #: H1(ID || 0x01) + ks = 0 mod N; the KGC must then generate a new master key.
@@ -85,18 +91,22 @@ SignMasterKey = _sm9.SignMasterKey
 #: malformed input gives ``False``), ``precompute()``.
 SignMasterPublicKey = _sm9.SignMasterPublicKey
 
-#: A user's signature key ds_A. ``sign(message, *, format="raw" | "der") -> bytes``,
+#: A user's signature key ds_A. ``sign(message, *, format="raw" | "der") -> bytes``
+#: (the random r is hedged: an HMAC-SM3 DRBG over ds_A, SM3(message) and 32 fresh
+#: OS-random bytes, RFC 6979 §3.6 style),
 #: ``to_bytes()``, ``from_bytes(data, user_id, master_public_key)`` (checks the key
 #: belongs to the ID and master key), ``user_id``, ``master_public_key()``.
 SignUserKey = _sm9.SignUserKey
 
-#: The encryption (and key-exchange) master key ke. ``generate()``, ``from_bytes``,
+#: The encryption (and key-exchange) master key ke. ``generate()``, ``from_bytes`` (exactly
+#: 32 bytes),
 #: ``to_bytes()``, ``public_key()``, ``extract(user_id, *, hid=HID_ENCRYPT)``.
 EncMasterKey = _sm9.EncMasterKey
 
 #: The encryption master public key Ppub-e.
 #: ``encrypt(message, user_id, *, cipher="kdf", format="raw" | "der", mac="sm3") -> bytes``;
-#: ``encapsulate(user_id, key_length) -> (key, c)`` with c = ``04 || x || y``;
+#: ``encapsulate(user_id, key_length) -> (key, c)`` with c = ``04 || x || y`` and
+#: ``key_length`` 1 to :data:`MAX_KEY_LENGTH`;
 #: ``from_bytes``, ``to_bytes()``, ``precompute()``. ``cipher``: ``"kdf"`` (default) is
 #: the KDF stream cipher of GM/T 0044 Part 4 (C2 = M xor K1); ``"sm4-cbc"`` (alias
 #: ``"sm4"``), ``"sm4-ecb"``, ``"sm4-cfb"`` and ``"sm4-ofb"`` use the block cipher variant
@@ -111,7 +121,8 @@ EncMasterPublicKey = _sm9.EncMasterPublicKey
 #: ``decrypt(ciphertext, *, cipher=None, format="raw" | "der", mac="sm3") -> bytes`` (every
 #: failure raises the one opaque :class:`~guomi.exceptions.DecryptionError`; a raw
 #: ciphertext needs the ``cipher`` it was made with, default ``"kdf"``; DER carries it);
-#: ``decapsulate(c, key_length) -> bytes``; ``to_bytes()``;
+#: ``decapsulate(c, key_length) -> bytes`` (``key_length`` 1 to :data:`MAX_KEY_LENGTH`);
+#: ``to_bytes()``;
 #: ``from_bytes(data, user_id, master_public_key, *, hid=HID_ENCRYPT)``.
 EncUserKey = _sm9.EncUserKey
 
@@ -122,7 +133,10 @@ EncUserKey = _sm9.EncUserKey
 #: ``confirm(S_A)``; the initiator calls
 #: ``finish(peer_ephemeral, key_length, confirmation=S_B) -> (key, S_A)``.
 #: A confirmation value that does not match raises
-#: :class:`~guomi.exceptions.InvalidTag`.
+#: :class:`~guomi.exceptions.InvalidTag`. ``key_length``: 1 to :data:`MAX_KEY_LENGTH`.
+#: Single use: the first ``respond``/``finish`` consumes and wipes r whatever happens
+#: (success, wrong S_B, bad peer point, bad ``key_length``); any later call raises
+#: :class:`~guomi.exceptions.AlreadyFinalized`.
 KeyExchange = _sm9.KeyExchange
 
 

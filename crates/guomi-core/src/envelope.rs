@@ -384,7 +384,6 @@ impl Sealer {
         chunk_log2: u8,
     ) -> Result<Sealer> {
         let (secret, c) = master.encapsulate(user_id, SM9_SECRET_LEN)?;
-        let secret = Zeroizing::new(secret);
         let header = Header::new(Kem::Sm9, chunk_log2, c.to_vec())?;
         Sealer::new(header, &secret)
     }
@@ -398,9 +397,7 @@ impl Opener<'static> {
             if h.kem != Kem::Sm9 || h.kem_data.len() != 65 || h.kem_data[0] != 0x04 {
                 return Err(Error::DecryptionFailed);
             }
-            Ok(Zeroizing::new(
-                key.decapsulate(&h.kem_data, SM9_SECRET_LEN)?,
-            ))
+            key.decapsulate(&h.kem_data, SM9_SECRET_LEN)
         }))
     }
 }

@@ -3,6 +3,7 @@
 
 use guomi_core::sm2::hazmat::{
     encrypt_with_fixed_k_for_testing, sign_digest_with_fixed_k_for_testing,
+    sign_digest_with_fixed_randomness_for_testing,
 };
 use guomi_core::sm2::{
     convert_ciphertext, ecdh, message_digest, verify_many, CiphertextFormat, CiphertextParts,
@@ -34,7 +35,7 @@ fn check_curve_params(v: &Value) {
     // G of the compiled-in example curve is the vector's (a and b enter every Z value,
     // which the sign and key exchange vectors check).
     let p = &v["curve_params"];
-    let g = PrivateKey::<ExampleCurve>::from_bytes(&[1])
+    let g = PrivateKey::<ExampleCurve>::from_be_integer(&[1])
         .unwrap()
         .public_key()
         .to_raw();
@@ -135,7 +136,7 @@ fn kex_vector<C: Curve>(v: &Value) {
     );
     assert_eq!(a.z(ida).unwrap().to_vec(), h(v, "Z_A"));
     assert_eq!(b.z(idb).unwrap().to_vec(), h(v, "Z_B"));
-    let init =
+    let mut init =
         Initiator::with_fixed_ephemeral_for_testing(&a, ida, b.public_key(), idb, &h32(v, "r_A"))
             .unwrap();
     let ra = init.ephemeral_public();
@@ -161,9 +162,24 @@ fn kex_vector<C: Curve>(v: &Value) {
     assert_eq!(ka.confirmation.to_vec(), h(v, "S_2_eq_S_A"));
     resp.confirm(&ka.confirmation).unwrap();
     assert!(resp.confirm(&[0u8; 32]).is_err());
+    // Single use: r_A is gone after the first finish, whatever happens.
+    assert_eq!(
+        init.finish(&rb, Some(&kb.confirmation), klen).err(),
+        Some(Error::AlreadyFinalized)
+    );
     let mut wrong = kb.confirmation;
     wrong[0] ^= 1;
-    assert!(init.finish(&rb, Some(&wrong), klen).is_err());
+    let mut init2 =
+        Initiator::with_fixed_ephemeral_for_testing(&a, ida, b.public_key(), idb, &h32(v, "r_A"))
+            .unwrap();
+    assert_eq!(
+        init2.finish(&rb, Some(&wrong), klen).err(),
+        Some(Error::InvalidTag)
+    );
+    assert_eq!(
+        init2.finish(&rb, Some(&kb.confirmation), klen).err(),
+        Some(Error::AlreadyFinalized)
+    );
 }
 
 #[test]
@@ -325,7 +341,14 @@ fn round_trip_worker(seed: usize, iters: usize) -> (usize, usize) {
         let d = key.to_bytes();
         if d[0] == 0 {
             leading_zero_keys += 1;
-            assert_eq!(PrivateKey::<Sm2p256>::from_bytes(&d[1..]).unwrap(), key);
+            assert_eq!(
+                PrivateKey::<Sm2p256>::from_be_integer(&d[1..]).unwrap(),
+                key
+            );
+            assert!(matches!(
+                PrivateKey::<Sm2p256>::from_bytes(&d[1..]),
+                Err(Error::InvalidLength { .. })
+            ));
         }
         let pk = key.public_key();
         let msg: Vec<u8> = (0..((seed + i) % 97)).map(|j| (i * 7 + j) as u8).collect();
@@ -472,7 +495,10 @@ fn kem_and_ecdh() {
         assert_eq!(key.decapsulate(&c1, len).unwrap(), k);
         assert_eq!(key.decapsulate(&c1[1..], len).unwrap(), k);
     }
-    assert!(key.public_key().encapsulate(0).is_err());
+    assert!(matches!(
+        key.public_key().encapsulate(0),
+        Err(Error::InvalidLength { .. })
+    ));
     let mut c1 = key.public_key().encapsulate(16).unwrap().1;
     c1[10] ^= 1;
     assert_eq!(
@@ -491,7 +517,7 @@ fn key_exchange_round_trip() {
     for klen in [1usize, 16, 32, 48, 100] {
         let a = PrivateKey::<Sm2p256>::generate().unwrap();
         let b = PrivateKey::<Sm2p256>::generate().unwrap();
-        let init = Initiator::new(&a, b"alice", b.public_key(), b"bob").unwrap();
+        let mut init = Initiator::new(&a, b"alice", b.public_key(), b"bob").unwrap();
         let (resp, kb) = Responder::respond(
             &b,
             b"bob",
@@ -507,6 +533,7 @@ fn key_exchange_round_trip() {
         assert_eq!(ka.key, kb.key);
         resp.confirm(&ka.confirmation).unwrap();
         // Mismatched IDs give different keys and failing confirmation.
+        let mut init = Initiator::new(&a, b"alice", b.public_key(), b"bob").unwrap();
         let (resp2, kb2) = Responder::respond(
             &b,
             b"bob",
@@ -516,9 +543,11 @@ fn key_exchange_round_trip() {
             klen,
         )
         .unwrap();
-        assert!(init
-            .finish(&resp2.ephemeral_public(), Some(&kb2.confirmation), klen)
-            .is_err());
+        assert_eq!(
+            init.finish(&resp2.ephemeral_public(), Some(&kb2.confirmation), klen)
+                .err(),
+            Some(Error::InvalidTag)
+        );
         // An off-curve ephemeral is refused.
         let mut bad = init.ephemeral_public();
         bad[5] ^= 1;
@@ -735,4 +764,199 @@ fn ambiguous_raw_ciphertexts_decrypt() {
         }
     }
     panic!("no ambiguous ciphertext in 20,000 tries: {seen:?}");
+}
+
+/// Key lengths of the KEM and the key exchange: 1..=MAX_KEY_LENGTH, checked before any
+/// allocation (2^50 or 2^63 bytes must be a typed error, not an abort or a panic).
+#[test]
+fn key_lengths_are_bounded() {
+    use guomi_core::sm2::MAX_KEY_LENGTH;
+    assert_eq!(MAX_KEY_LENGTH, 65536);
+    let a = PrivateKey::<Sm2p256>::generate().unwrap();
+    let b = PrivateKey::<Sm2p256>::generate().unwrap();
+    let (_, c1) = a.public_key().encapsulate(16).unwrap();
+    for bad in [0usize, MAX_KEY_LENGTH + 1, 1 << 50, 1 << 63, usize::MAX] {
+        let is_len = |e: Error| {
+            matches!(
+                e,
+                Error::InvalidLength {
+                    what: "key_length",
+                    ..
+                }
+            )
+        };
+        assert!(
+            is_len(a.public_key().encapsulate(bad).unwrap_err()),
+            "{bad}"
+        );
+        assert!(is_len(a.decapsulate(&c1, bad).unwrap_err()), "{bad}");
+        let mut init = Initiator::new(&a, b"a", b.public_key(), b"b").unwrap();
+        let r = Responder::respond(
+            &b,
+            b"b",
+            a.public_key(),
+            b"a",
+            &init.ephemeral_public(),
+            bad,
+        );
+        assert!(is_len(r.err().unwrap()), "{bad}");
+        let (resp, _) =
+            Responder::respond(&b, b"b", a.public_key(), b"a", &init.ephemeral_public(), 16)
+                .unwrap();
+        assert!(is_len(
+            init.finish(&resp.ephemeral_public(), None, bad)
+                .err()
+                .unwrap()
+        ));
+        // The failed call consumed r_A.
+        assert_eq!(
+            init.finish(&resp.ephemeral_public(), None, 16).err(),
+            Some(Error::AlreadyFinalized)
+        );
+    }
+    for good in [1usize, MAX_KEY_LENGTH] {
+        let (k, c1) = a.public_key().encapsulate(good).unwrap();
+        assert_eq!(k.len(), good);
+        assert_eq!(a.decapsulate(&c1, good).unwrap(), k);
+        let mut init = Initiator::new(&a, b"a", b.public_key(), b"b").unwrap();
+        let (resp, kb) = Responder::respond(
+            &b,
+            b"b",
+            a.public_key(),
+            b"a",
+            &init.ephemeral_public(),
+            good,
+        )
+        .unwrap();
+        let ka = init
+            .finish(&resp.ephemeral_public(), Some(&kb.confirmation), good)
+            .unwrap();
+        assert_eq!(ka.key.len(), good);
+        assert_eq!(ka.key, kb.key);
+    }
+}
+
+/// The initiator is single use: after success, a wrong S_B, or a bad R_B, any further
+/// finish is AlreadyFinalized (r_A is never reused with another peer ephemeral).
+#[test]
+fn initiator_is_single_use() {
+    let a = PrivateKey::<Sm2p256>::generate().unwrap();
+    let b = PrivateKey::<Sm2p256>::generate().unwrap();
+    let respond = |ra: &[u8]| Responder::respond(&b, b"b", a.public_key(), b"a", ra, 16).unwrap();
+    // After success.
+    let mut init = Initiator::new(&a, b"a", b.public_key(), b"b").unwrap();
+    let (resp, kb) = respond(&init.ephemeral_public());
+    init.finish(&resp.ephemeral_public(), Some(&kb.confirmation), 16)
+        .unwrap();
+    let (resp2, _) = respond(&init.ephemeral_public());
+    assert_eq!(
+        init.finish(&resp2.ephemeral_public(), None, 16).err(),
+        Some(Error::AlreadyFinalized)
+    );
+    // After a wrong confirmation.
+    let mut init = Initiator::new(&a, b"a", b.public_key(), b"b").unwrap();
+    let (resp, _) = respond(&init.ephemeral_public());
+    assert_eq!(
+        init.finish(&resp.ephemeral_public(), Some(&[0u8; 32]), 16)
+            .err(),
+        Some(Error::InvalidTag)
+    );
+    assert_eq!(
+        init.finish(&resp.ephemeral_public(), None, 16).err(),
+        Some(Error::AlreadyFinalized)
+    );
+    // After a bad peer point.
+    let mut init = Initiator::new(&a, b"a", b.public_key(), b"b").unwrap();
+    let (resp, _) = respond(&init.ephemeral_public());
+    let mut bad = resp.ephemeral_public();
+    bad[7] ^= 1;
+    assert!(matches!(
+        init.finish(&bad, None, 16),
+        Err(Error::InvalidKey(_))
+    ));
+    assert_eq!(
+        init.finish(&resp.ephemeral_public(), None, 16).err(),
+        Some(Error::AlreadyFinalized)
+    );
+    // R_A stays readable.
+    assert_eq!(init.ephemeral_public()[0], 4);
+}
+
+/// Hedged nonces: the public signer draws fresh randomness (two signatures of one message
+/// differ); with the randomness fixed (test-only hook) k is reproducible, the signature
+/// verifies, and each seed input changes it.
+#[test]
+fn hedged_signing_nonces() {
+    let key = PrivateKey::<Sm2p256>::generate().unwrap();
+    let pk = key.public_key();
+    let e = message_digest(&key.z(DEFAULT_UID).unwrap(), b"hedged");
+    let s1 = key.sign_digest(&e).unwrap();
+    let s2 = key.sign_digest(&e).unwrap();
+    assert_ne!(s1, s2);
+    assert!(pk.verify_digest(&e, &s1) && pk.verify_digest(&e, &s2));
+    let f1 = sign_digest_with_fixed_randomness_for_testing(&key, &e, &[7u8; 32]);
+    let f2 = sign_digest_with_fixed_randomness_for_testing(&key, &e, &[7u8; 32]);
+    assert_eq!(f1, f2);
+    assert!(pk.verify_digest(&e, &f1));
+    assert_ne!(
+        sign_digest_with_fixed_randomness_for_testing(&key, &e, &[8u8; 32]),
+        f1
+    );
+    let mut e2 = e;
+    e2[0] ^= 1;
+    let g = sign_digest_with_fixed_randomness_for_testing(&key, &e2, &[7u8; 32]);
+    assert_ne!(g.r, f1.r);
+    assert!(pk.verify_digest(&e2, &g));
+    let other = PrivateKey::<Sm2p256>::generate().unwrap();
+    assert_ne!(
+        sign_digest_with_fixed_randomness_for_testing(&other, &e, &[7u8; 32]).r,
+        f1.r
+    );
+    // The example curve (a different n) goes through the same DRBG.
+    let ex = PrivateKey::<ExampleCurve>::from_be_integer(&[5]).unwrap();
+    let sig = sign_digest_with_fixed_randomness_for_testing(&ex, &e, &[1u8; 32]);
+    assert!(ex.public_key().verify_digest(&e, &sig));
+}
+
+/// from_bytes takes exactly 32 bytes; short or long input is InvalidLength (a truncated
+/// buffer must not become a weak key); from_be_integer is the explicit lenient path.
+#[test]
+fn private_key_from_bytes_is_strict() {
+    let key = PrivateKey::<Sm2p256>::generate().unwrap();
+    let d = key.to_bytes();
+    for n in [0usize, 1, 16, 31, 33, 34, 64] {
+        let mut b = vec![0u8; n];
+        let k = n.min(32);
+        b[n - k..].copy_from_slice(&d[32 - k..]);
+        assert!(
+            matches!(
+                PrivateKey::<Sm2p256>::from_bytes(&b),
+                Err(Error::InvalidLength { got, .. }) if got == n
+            ),
+            "{n}"
+        );
+    }
+    assert_eq!(PrivateKey::<Sm2p256>::from_bytes(&d[..]).unwrap(), key);
+    let mut padded = vec![0u8];
+    padded.extend_from_slice(&d[..]);
+    assert_eq!(
+        PrivateKey::<Sm2p256>::from_be_integer(&padded).unwrap(),
+        key
+    );
+    assert_eq!(
+        PrivateKey::<Sm2p256>::from_be_integer(&[1])
+            .unwrap()
+            .to_bytes()[31],
+        1
+    );
+    padded[0] = 1;
+    assert!(matches!(
+        PrivateKey::<Sm2p256>::from_be_integer(&padded),
+        Err(Error::InvalidLength { .. })
+    ));
+    assert!(PrivateKey::<Sm2p256>::from_be_integer(&[]).is_err());
+    assert!(matches!(
+        PrivateKey::<Sm2p256>::from_be_integer(&[0]),
+        Err(Error::InvalidKey(_))
+    ));
 }

@@ -323,10 +323,18 @@ impl PyPrivateKey {
         Self::wrap(py, key)
     }
 
-    /// d as 32 big-endian bytes (1..33 accepted; see the core docs).
+    /// d as exactly 32 big-endian bytes.
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: Bytes) -> PyResult<Self> {
         let key = py.detach(|| PrivateKey::from_bytes(&data)).py_err()?;
+        Self::wrap(py, key)
+    }
+
+    /// d as a big-endian integer of 1 to 32 bytes, or 33 with a leading 00 (Java's
+    /// `BigInteger.toByteArray`); left-padded to 32 bytes.
+    #[staticmethod]
+    fn from_integer_bytes(py: Python<'_>, data: Bytes) -> PyResult<Self> {
+        let key = py.detach(|| PrivateKey::from_be_integer(&data)).py_err()?;
         Self::wrap(py, key)
     }
 
@@ -583,9 +591,16 @@ impl PyVerifier {
     }
 }
 
-/// GB/T 32918.3 initiator (A).
+/// GB/T 32918.3 initiator (A). Single use: the first `finish` consumes r_A (the core
+/// enforces it; the lock makes a concurrent second call see `AlreadyFinalized` too).
 #[pyclass(module = "guomi.sm2", name = "KeyExchangeInitiator", frozen)]
-pub struct PyInitiator(Initiator);
+pub struct PyInitiator(Mutex<Initiator>);
+
+impl PyInitiator {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Initiator> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
 
 #[pymethods]
 impl PyInitiator {
@@ -600,15 +615,15 @@ impl PyInitiator {
     ) -> PyResult<Self> {
         let (k, p) = (private_key.get(), peer_public_key.get());
         let (uid, peer_uid) = (uid_or_default(&uid), uid_or_default(&peer_uid));
-        Ok(PyInitiator(
+        Ok(PyInitiator(Mutex::new(
             py.detach(|| Initiator::new(&k.key, uid, &p.0, peer_uid))
                 .py_err()?,
-        ))
+        )))
     }
 
     #[getter]
     fn ephemeral_public_key<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.0.ephemeral_public())
+        bytes(py, &self.lock().ephemeral_public())
     }
 
     /// Returns (K, S_A).
@@ -622,20 +637,38 @@ impl PyInitiator {
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         let conf = peer_confirmation.as_deref();
         let r = py
-            .detach(|| self.0.finish(&peer_ephemeral_public_key, conf, key_length))
+            .detach(|| {
+                self.lock()
+                    .finish(&peer_ephemeral_public_key, conf, key_length)
+            })
             .py_err()?;
         Ok((bytes(py, &r.key), bytes(py, &r.confirmation)))
     }
 }
 
-/// GB/T 32918.3 responder (B).
+/// Where a responder is: not yet responded, respond() called (and failed, or running), or
+/// responded (holding S_A to check).
+enum ResponderState {
+    Fresh,
+    Used,
+    Responded(Responder),
+}
+
+/// GB/T 32918.3 responder (B). Single use: `respond` runs once (its r_B lives only inside
+/// that call); a second call, even after a failure, is `AlreadyFinalized`.
 #[pyclass(module = "guomi.sm2", name = "KeyExchangeResponder", frozen)]
 pub struct PyResponder {
     key: Py<PyPrivateKey>,
     uid: Vec<u8>,
     peer: Py<PyPublicKey>,
     peer_uid: Vec<u8>,
-    state: Mutex<Option<Responder>>,
+    state: Mutex<ResponderState>,
+}
+
+impl PyResponder {
+    fn lock(&self) -> std::sync::MutexGuard<'_, ResponderState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 #[pymethods]
@@ -660,7 +693,7 @@ impl PyResponder {
             uid: uid.to_vec(),
             peer: peer_public_key.unbind(),
             peer_uid: peer_uid.to_vec(),
-            state: Mutex::new(None),
+            state: Mutex::new(ResponderState::Fresh),
         })
     }
 
@@ -675,6 +708,13 @@ impl PyResponder {
         Bound<'py, PyBytes>,
         Bound<'py, PyBytes>,
     )> {
+        {
+            let mut st = self.lock();
+            if !matches!(*st, ResponderState::Fresh) {
+                return Err(Error::AlreadyFinalized).py_err();
+            }
+            *st = ResponderState::Used;
+        }
         let (k, p) = (self.key.bind(py).get(), self.peer.bind(py).get());
         let (resp, ex) = py
             .detach(|| {
@@ -689,7 +729,7 @@ impl PyResponder {
             })
             .py_err()?;
         let rb = resp.ephemeral_public();
-        *self.state.lock().unwrap_or_else(|e| e.into_inner()) = Some(resp);
+        *self.lock() = ResponderState::Responded(resp);
         Ok((
             bytes(py, &rb),
             bytes(py, &ex.key),
@@ -699,12 +739,13 @@ impl PyResponder {
 
     /// Checks S_A; raises InvalidTag when it does not match.
     fn confirm(&self, peer_confirmation: Bytes) -> PyResult<()> {
-        let st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let r = st
-            .as_ref()
-            .ok_or(Error::InvalidValue("respond() has not been called"))
-            .py_err()?;
-        r.confirm(&peer_confirmation).py_err()
+        match &*self.lock() {
+            ResponderState::Responded(r) => r.confirm(&peer_confirmation).py_err(),
+            _ => Err(Error::InvalidValue(
+                "confirm() needs a successful respond()",
+            ))
+            .py_err(),
+        }
     }
 }
 
@@ -772,5 +813,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert_ciphertext, m)?)?;
     m.add_function(wrap_pyfunction!(verify_many, m)?)?;
     m.add("DEFAULT_UID", PyBytes::new(m.py(), core_sm2::DEFAULT_UID))?;
+    m.add("MAX_KEY_LENGTH", core_sm2::MAX_KEY_LENGTH)?;
     Ok(())
 }

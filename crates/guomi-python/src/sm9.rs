@@ -8,7 +8,7 @@ use guomi_core::sm9::{self, Ciphertext, Signature};
 use guomi_core::Error;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 fn bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, b)
@@ -41,10 +41,6 @@ fn mac(m: &str) -> PyResult<sm9::Mac> {
 
 fn cipher(c: &str) -> PyResult<sm9::Cipher> {
     sm9::Cipher::parse(c).py_err()
-}
-
-fn scalar(b: &[u8]) -> PyResult<guomi_core::sm9::bn256::fp::Fn> {
-    guomi_core::sm9::encoding::scalar_from_bytes(b, "r").py_err()
 }
 
 /// h || S (97 bytes) to GmSSL's DER SM9Signature.
@@ -111,7 +107,7 @@ impl PySignMasterPublicKey {
     }
 
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.0.to_bytes())
+        bytes(py, &self.0.to_bytes()[..])
     }
 
     #[pyo3(signature = (signature, message, user_id, *, format="raw"))]
@@ -171,7 +167,7 @@ impl PySignMasterKey {
     }
 
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.0.to_bytes())
+        bytes(py, &self.0.to_bytes()[..])
     }
 
     fn public_key(&self) -> PySignMasterPublicKey {
@@ -209,7 +205,7 @@ impl PySignUserKey {
     }
 
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.0.to_bytes())
+        bytes(py, &self.0.to_bytes()[..])
     }
 
     #[getter]
@@ -240,28 +236,6 @@ impl PySignUserKey {
         py.detach(|| self.0.precompute())
     }
 
-    /// Signing with a given r: known-answer tests only.
-    fn _sign_with_r<'py>(
-        &self,
-        py: Python<'py>,
-        message: Bytes,
-        r: Bytes,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let r: [u8; 32] = (&r[..])
-            .try_into()
-            .map_err(|_| Error::InvalidLength {
-                what: "r",
-                expected: "32 bytes",
-                got: r.len(),
-            })
-            .py_err()?;
-        let sig = py
-            .detach(|| sm9::sign::sign_with_r_bytes(&self.0, &message, &r))
-            .ok_or(Error::InvalidValue("r is not usable"))
-            .py_err()?;
-        Ok(bytes(py, &sig.to_raw()))
-    }
-
     fn __repr__(&self) -> &'static str {
         "<guomi.sm9.SignUserKey (secret)>"
     }
@@ -290,7 +264,7 @@ impl PyEncMasterPublicKey {
     }
 
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.0.to_bytes())
+        bytes(py, &self.0.to_bytes()[..])
     }
 
     #[pyo3(signature = (message, user_id, *, cipher="kdf", format="raw", mac="sm3"))]
@@ -340,23 +314,6 @@ impl PyEncMasterPublicKey {
         u64::from_le_bytes(b[1..9].try_into().unwrap())
     }
 
-    /// Encryption with a given r: known-answer tests only.
-    fn _encrypt_with_r<'py>(
-        &self,
-        py: Python<'py>,
-        message: Bytes,
-        user_id: Bytes,
-        r: Bytes,
-    ) -> PyResult<Bound<'py, PyBytes>> {
-        let r = scalar(&r)?;
-        let ct = py
-            .detach(|| self.0.encrypt_with_r(&message, &user_id, &r))
-            .py_err()?
-            .ok_or(Error::InvalidValue("r is not usable"))
-            .py_err()?;
-        Ok(bytes(py, &ct.to_raw()))
-    }
-
     fn __repr__(&self) -> &'static str {
         "<guomi.sm9.EncMasterPublicKey>"
     }
@@ -381,7 +338,7 @@ impl PyEncMasterKey {
     }
 
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.0.to_bytes())
+        bytes(py, &self.0.to_bytes()[..])
     }
 
     fn public_key(&self) -> PyEncMasterPublicKey {
@@ -436,7 +393,7 @@ impl PyEncUserKey {
     }
 
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.0.to_bytes())
+        bytes(py, &self.0.to_bytes()[..])
     }
 
     #[getter]
@@ -507,9 +464,17 @@ impl PyEncUserKey {
 
 // ------------------------------------------------------------------ key exchange
 
-/// One party of an SM9 key exchange (GM/T 0044 Part 3).
-#[pyclass(module = "guomi.sm9", name = "KeyExchange")]
-struct PyKeyExchange(sm9::KeyExchange);
+/// One party of an SM9 key exchange (GM/T 0044 Part 3). Single use: the first
+/// `respond`/`finish` consumes r (the core enforces it; the lock makes a concurrent second
+/// call see `AlreadyFinalized` too).
+#[pyclass(module = "guomi.sm9", name = "KeyExchange", frozen)]
+struct PyKeyExchange(Mutex<sm9::KeyExchange>);
+
+impl PyKeyExchange {
+    fn lock(&self) -> std::sync::MutexGuard<'_, sm9::KeyExchange> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
 
 #[pymethods]
 impl PyKeyExchange {
@@ -530,65 +495,50 @@ impl PyKeyExchange {
         let k = user_key.0.clone();
         py.detach(|| sm9::KeyExchange::new(k, &peer_id, initiator))
             .py_err()
-            .map(Self)
-    }
-
-    /// A key exchange with a given r: known-answer tests only.
-    #[staticmethod]
-    fn _with_r(
-        py: Python<'_>,
-        user_key: &PyEncUserKey,
-        peer_id: Bytes,
-        initiator: bool,
-        r: Bytes,
-    ) -> PyResult<Self> {
-        let r = scalar(&r)?;
-        let k = user_key.0.clone();
-        py.detach(|| sm9::KeyExchange::new_with_r(k, &peer_id, initiator, r))
-            .py_err()
-            .map(Self)
+            .map(|kx| Self(Mutex::new(kx)))
     }
 
     #[getter]
     fn ephemeral<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.0.ephemeral())
+        bytes(py, &self.lock().ephemeral())
     }
 
     #[getter]
     fn initiator(&self) -> bool {
-        self.0.is_initiator()
+        self.lock().is_initiator()
     }
 
     fn respond<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         peer_ephemeral: Bytes,
         key_length: usize,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-        let kx = &mut self.0;
         let (k, s) = py
-            .detach(|| kx.respond(&peer_ephemeral, key_length))
+            .detach(|| self.lock().respond(&peer_ephemeral, key_length))
             .py_err()?;
         Ok((bytes(py, &k), bytes(py, &s)))
     }
 
     #[pyo3(signature = (peer_ephemeral, key_length, confirmation=None))]
     fn finish<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         peer_ephemeral: Bytes,
         key_length: usize,
         confirmation: Option<Bytes>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
-        let kx = &mut self.0;
         let (k, s) = py
-            .detach(|| kx.finish(&peer_ephemeral, key_length, confirmation.as_deref()))
+            .detach(|| {
+                self.lock()
+                    .finish(&peer_ephemeral, key_length, confirmation.as_deref())
+            })
             .py_err()?;
         Ok((bytes(py, &k), bytes(py, &s)))
     }
 
     fn confirm(&self, confirmation: Bytes) -> PyResult<()> {
-        self.0.confirm(&confirmation).py_err()
+        self.lock().confirm(&confirmation).py_err()
     }
 
     fn __repr__(&self) -> &'static str {
@@ -614,5 +564,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HID_SIGN", sm9::HID_SIGN)?;
     m.add("HID_EXCHANGE", sm9::HID_EXCHANGE)?;
     m.add("HID_ENCRYPT", sm9::HID_ENCRYPT)?;
+    m.add("MAX_KEY_LENGTH", guomi_core::sm2::MAX_KEY_LENGTH)?;
     Ok(())
 }

@@ -7,7 +7,7 @@
 use super::asn1::{self, Reader};
 use super::curve::{Curve, Sm2p256};
 use super::field::{limbs_from_be, lt_ct, Fe, Limbs, Modulus};
-use super::keys::{random_scalar, PrivateKey, PublicKey};
+use super::keys::{PrivateKey, PublicKey};
 use super::table::{mul_double_vartime, mul_fixed_ct};
 use crate::error::{Error, Result};
 use crate::sm3::Sm3;
@@ -104,13 +104,17 @@ pub(crate) fn sign_with_k<C: Curve>(
     let e_n = Fe::<C::N>::from_bytes_reducing(e);
     let x1_n = Fe::<C::N>::from_bytes_reducing(&x1);
     let r = e_n.add(&x1_n);
-    let k_n = Fe::<C::N>::from_limbs_reduced(k);
+    let mut k_n = Fe::<C::N>::from_limbs_reduced(k);
+    let mut k_r = k_n.add(&r);
+    k_n.0.zeroize();
     // r = 0 or r + k = n: back to A3. (The outcome only discards this k.)
-    if bool::from(r.is_zero() | r.add(&k_n).is_zero()) {
+    if bool::from(r.is_zero() | k_r.is_zero()) {
+        k_r.0.zeroize();
         return None;
     }
     // A6: s = ((1 + d)^-1 · (k - r·d)) mod n = (1 + d)^-1 · (k + r) - r.
-    let s = key.dinv().mul(&k_n.add(&r)).sub(&r);
+    let s = key.dinv().mul(&k_r).sub(&r);
+    k_r.0.zeroize();
     if bool::from(s.is_zero()) {
         return None;
     }
@@ -119,6 +123,33 @@ pub(crate) fn sign_with_k<C: Curve>(
         r: r.to_bytes(),
         s: s.to_bytes(),
     })
+}
+
+/// Whether 32 big-endian bytes are a scalar in [1, n-1] (constant time).
+pub(crate) fn scalar_in_range<C: Curve>(b: &[u8; 32]) -> bool {
+    let mut l = limbs_from_be(b);
+    let zero = subtle::Choice::from(((l[0] | l[1] | l[2] | l[3]) == 0) as u8);
+    let ok = lt_ct(&l, &<C::N as Modulus>::M) & !zero;
+    l.zeroize();
+    bool::from(ok)
+}
+
+/// A3-A7 with nonces drawn from `drbg` until one gives a signature.
+pub(crate) fn sign_with_drbg<C: Curve>(
+    key: &PrivateKey<C>,
+    e: &[u8; 32],
+    mut drbg: super::nonce::HedgedNonces,
+) -> Signature {
+    loop {
+        // A3: k in [1, n-1].
+        let kb = drbg.next(scalar_in_range::<C>);
+        let mut k = limbs_from_be(&kb);
+        let sig = sign_with_k(key, e, &k);
+        k.zeroize();
+        if let Some(sig) = sig {
+            return sig;
+        }
+    }
 }
 
 /// Range check 1 <= x <= n - 1 (B1, B2).
@@ -161,17 +192,13 @@ pub(crate) fn verify_e<C: Curve>(key: &PublicKey<C>, e: &[u8; 32], sig: &Signatu
 }
 
 impl<C: Curve> PrivateKey<C> {
-    /// Signs the digest e = SM3(Z_A || M) (GB/T 32918.2 §6.1 A3-A7), k from the OS CSPRNG.
+    /// Signs the digest e = SM3(Z_A || M) (GB/T 32918.2 §6.1 A3-A7) with a hedged nonce:
+    /// k from an HMAC-SM3 DRBG seeded with d, e and 32 fresh bytes from the OS CSPRNG
+    /// (RFC 6979 §3.6 style, see [`super::nonce`]). An OS RNG failure is an error.
     pub fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature> {
-        loop {
-            // A3: k in [1, n-1].
-            let mut k = random_scalar::<C>(0)?;
-            let sig = sign_with_k(self, e, &k);
-            k.zeroize();
-            if let Some(sig) = sig {
-                return Ok(sig);
-            }
-        }
+        let d = self.to_bytes();
+        let drbg = super::nonce::hedged(&d[..], e)?;
+        Ok(sign_with_drbg(self, e, drbg))
     }
 
     /// Signs `msg` for the user ID `uid` (GB/T 32918.2 §6.1 A1-A7).

@@ -146,13 +146,18 @@ pub struct Exchanged {
     pub confirmation: [u8; 32],
 }
 
-/// The initiator A (GB/T 32918.3 §6.1 A1-A10).
+/// The initiator A (GB/T 32918.3 §6.1 A1-A10). Single use: the first
+/// [`finish`](Self::finish) consumes and wipes r_A whatever its outcome; any later call is
+/// [`Error::AlreadyFinalized`].
 pub struct Initiator<C: Curve = super::Sm2p256> {
     own: PrivateKey<C>,
     peer: PublicKey<C>,
     za: [u8; 32],
     zb: [u8; 32],
-    eph: Ephemeral<C>,
+    /// R_A (public; still readable after `finish`).
+    eph_point: PublicKey<C>,
+    /// r_A and R_A until `finish` takes them.
+    eph: Option<Ephemeral<C>>,
 }
 
 impl<C: Curve> Initiator<C> {
@@ -178,11 +183,13 @@ impl<C: Curve> Initiator<C> {
             peer: peer.clone(),
             za: own.z(own_id)?,
             zb: peer.compute_z(peer_id)?,
-            eph,
+            eph_point: eph.point.clone(),
+            eph: Some(eph),
         })
     }
 
     /// Test hook with a caller-chosen r_A (known-answer tests only; never in production).
+    #[cfg(feature = "kat-hooks")]
     #[doc(hidden)]
     pub fn with_fixed_ephemeral_for_testing(
         own: &PrivateKey<C>,
@@ -202,20 +209,28 @@ impl<C: Curve> Initiator<C> {
 
     /// R_A as 04||x||y.
     pub fn ephemeral_public(&self) -> [u8; 65] {
-        self.eph.point.to_uncompressed()
+        self.eph_point.to_uncompressed()
     }
 
-    /// A4-A10: from B's R_B (any point encoding) and, when B sent it, S_B. Returns K and
-    /// S_A (to send to B). A wrong S_B is [`Error::InvalidTag`].
+    /// A4-A10: from B's R_B (any point encoding) and, when B sent it, S_B. Returns K
+    /// (`klen` bytes, 1 to [`super::MAX_KEY_LENGTH`]) and S_A (to send to B). A wrong S_B
+    /// is [`Error::InvalidTag`]. Single use: r_A is consumed and wiped by the first call,
+    /// whatever its outcome (a bad R_B, a wrong S_B, a bad `klen`); a second call is
+    /// [`Error::AlreadyFinalized`].
     pub fn finish(
-        &self,
+        &mut self,
         peer_ephemeral: &[u8],
         peer_confirmation: Option<&[u8]>,
         klen: usize,
     ) -> Result<Exchanged> {
+        // Dropped (and wiped) when this call returns, on every path.
+        let eph = self.eph.take().ok_or(Error::AlreadyFinalized)?;
+        super::check_key_length(klen)?;
         let rb = PublicKey::<C>::from_bytes(peer_ephemeral)?;
-        let u = shared_point(&self.own, &self.eph, &self.peer, &rb)?;
-        let d = derive(&u, &self.za, &self.zb, &self.eph.point, &rb, klen);
+        let mut u = shared_point(&self.own, &eph, &self.peer, &rb)?;
+        let d = derive(&u, &self.za, &self.zb, &eph.point, &rb, klen);
+        u.x.0.zeroize();
+        u.y.0.zeroize();
         if let Some(sb) = peer_confirmation {
             // A9: S_1 == S_B.
             if sb.len() != 32 || !bool::from(d.s_b.ct_eq(sb)) {
@@ -238,7 +253,9 @@ pub struct Responder<C: Curve = super::Sm2p256> {
 
 impl<C: Curve> Responder<C> {
     /// B1-B8: from A's R_A, draws r_B and returns the responder state (holding R_B,
-    /// to send to A, and the expected S_A) with K and S_B (to send to A).
+    /// to send to A, and the expected S_A) with K (`klen` bytes, 1 to
+    /// [`super::MAX_KEY_LENGTH`]) and S_B (to send to A). r_B lives only inside this call
+    /// and is wiped before it returns, whatever the outcome.
     pub fn respond(
         own: &PrivateKey<C>,
         own_id: &[u8],
@@ -247,6 +264,7 @@ impl<C: Curve> Responder<C> {
         peer_ephemeral: &[u8],
         klen: usize,
     ) -> Result<(Self, Exchanged)> {
+        super::check_key_length(klen)?;
         Self::respond_with(
             own,
             own_id,
@@ -259,6 +277,7 @@ impl<C: Curve> Responder<C> {
     }
 
     /// Test hook with a caller-chosen r_B (known-answer tests only; never in production).
+    #[cfg(feature = "kat-hooks")]
     #[doc(hidden)]
     pub fn respond_with_fixed_ephemeral_for_testing(
         own: &PrivateKey<C>,
@@ -282,12 +301,15 @@ impl<C: Curve> Responder<C> {
         klen: usize,
         eph: Ephemeral<C>,
     ) -> Result<(Self, Exchanged)> {
+        super::check_key_length(klen)?;
         let ra = PublicKey::<C>::from_bytes(peer_ephemeral)?;
-        let v = shared_point(own, &eph, peer, &ra)?;
         // Z_A is the initiator's (the peer's), Z_B ours.
         let za = peer.compute_z(peer_id)?;
         let zb = own.z(own_id)?;
+        let mut v = shared_point(own, &eph, peer, &ra)?;
         let d = derive(&v, &za, &zb, &ra, &eph.point, klen);
+        v.x.0.zeroize();
+        v.y.0.zeroize();
         let me = Responder {
             s_a: d.s_a,
             eph_public: eph.point.to_uncompressed(),
@@ -320,8 +342,11 @@ impl<C: Curve> Responder<C> {
 /// Plain ECDH over the curve: the x coordinate of [d]P (32 bytes). Not the GB/T 32918.3
 /// protocol (this is what RFC 8998 TLS 1.3 uses with curveSM2).
 pub fn ecdh<C: Curve>(own: &PrivateKey<C>, peer: &PublicKey<C>) -> Result<Zeroizing<[u8; 32]>> {
-    let p = mul_var_ct(&peer.point, own.d_limbs())
+    let mut p = mul_var_ct(&peer.point, own.d_limbs())
         .to_affine()
         .ok_or(Error::InvalidKey("ECDH result is infinity"))?;
-    Ok(Zeroizing::new(p.x.to_bytes()))
+    let x = Zeroizing::new(p.x.to_bytes());
+    p.x.0.zeroize();
+    p.y.0.zeroize();
+    Ok(x)
 }

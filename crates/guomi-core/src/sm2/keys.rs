@@ -378,23 +378,45 @@ impl<C: Curve> PrivateKey<C> {
         }
     }
 
-    /// d from 32 big-endian bytes, or 1 to 33 bytes (shorter values are left-padded;
-    /// a 33rd leading byte must be zero, as Java's `BigInteger.toByteArray` writes).
-    /// d must be in [1, n-2].
+    /// d from exactly 32 big-endian bytes (the fixed-width encoding [`to_bytes`]
+    /// writes); d must be in [1, n-2]. Any other length is [`Error::InvalidLength`]: a
+    /// truncated buffer must not silently become a small (weak) key. Integers written
+    /// minimally by other software (Java's `BigInteger.toByteArray`) go through
+    /// [`from_be_integer`](Self::from_be_integer).
+    ///
+    /// [`to_bytes`]: Self::to_bytes
     pub fn from_bytes(b: &[u8]) -> Result<Self> {
+        let buf: &[u8; 32] = b.try_into().map_err(|_| Error::InvalidLength {
+            what: "SM2 private key",
+            expected: "32 bytes",
+            got: b.len(),
+        })?;
+        Self::from_array(buf)
+    }
+
+    /// d from a big-endian unsigned integer written without fixed width, as peers do:
+    /// 1 to 32 bytes (left-padded with zeros) or 33 bytes whose first byte is 0x00 (the
+    /// sign byte of Java's `BigInteger.toByteArray`). d must be in [1, n-2]. Use this only
+    /// for integers that are minimal by design; key bytes of fixed width belong in
+    /// [`from_bytes`](Self::from_bytes), which refuses short input.
+    pub fn from_be_integer(b: &[u8]) -> Result<Self> {
         let mut buf = Zeroizing::new([0u8; 32]);
         match b.len() {
             1..=32 => buf[32 - b.len()..].copy_from_slice(b),
             33 if b[0] == 0 => buf.copy_from_slice(&b[1..]),
             n => {
                 return Err(Error::InvalidLength {
-                    what: "SM2 private key",
-                    expected: "32 bytes",
+                    what: "SM2 private key integer",
+                    expected: "1 to 32 bytes (or 33 with a leading 00)",
                     got: n,
                 });
             }
         }
-        let d = Zeroizing::new(limbs_from_be(&buf));
+        Self::from_array(&buf)
+    }
+
+    fn from_array(buf: &[u8; 32]) -> Result<Self> {
+        let d = Zeroizing::new(limbs_from_be(buf));
         let n_minus_1 = super::field::sub_limbs(&<C::N as Modulus>::M, &[1, 0, 0, 0]).0;
         let zero = Choice::from(((d[0] | d[1] | d[2] | d[3]) == 0) as u8);
         if !bool::from(lt_ct(&d, &n_minus_1) & !zero) {

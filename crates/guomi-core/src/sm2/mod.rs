@@ -26,6 +26,7 @@ mod dsa;
 mod field;
 mod kex;
 mod keys;
+pub(crate) mod nonce;
 mod pke;
 mod point;
 mod table;
@@ -38,8 +39,33 @@ pub use kex::{ecdh, Exchanged, Initiator, Responder};
 pub use keys::{PrivateKey, PublicKey, DEFAULT_UID, MAX_UID_LEN};
 pub use pke::{convert_ciphertext, CiphertextFormat, CiphertextParts};
 
-/// Known-answer-test hooks with caller-chosen nonces. **Never use these outside
-/// tests**: a repeated or predictable k reveals the private key.
+/// Longest key accepted by the KEMs ([`PublicKey::encapsulate`],
+/// [`PrivateKey::decapsulate`]) and the key exchange ([`Initiator::finish`],
+/// [`Responder::respond`]), in bytes (2^16); the shortest is 1 byte. SM9 uses the same bound.
+pub const MAX_KEY_LENGTH: usize = 1 << 16;
+
+/// Checks a requested key length against 1..=[`MAX_KEY_LENGTH`] before anything is
+/// allocated.
+pub(crate) fn check_key_length(key_length: usize) -> crate::Result<()> {
+    if (1..=MAX_KEY_LENGTH).contains(&key_length) {
+        Ok(())
+    } else {
+        Err(crate::Error::InvalidLength {
+            what: "key_length",
+            expected: "1 to 65536 bytes",
+            got: key_length,
+        })
+    }
+}
+
+/// Longest message of SM2 encryption, in bytes: the GM/T 0003.4 KDF counter is 32 bits,
+/// so klen < (2^32 - 1) · 256 bits.
+pub const MAX_MESSAGE_LENGTH: u64 = (u32::MAX as u64 - 1) * 32;
+
+/// Known-answer-test hooks with caller-chosen nonces, compiled only with the `kat-hooks`
+/// feature (this crate's own tests). **Never enable it in a shipped build**: a repeated or
+/// predictable k reveals the private key.
+#[cfg(feature = "kat-hooks")]
 #[doc(hidden)]
 pub mod hazmat {
     use super::curve::Curve;
@@ -63,6 +89,18 @@ pub mod hazmat {
     ) -> Result<Signature> {
         super::dsa::sign_with_k(key, e, &k_limbs::<C>(k)?)
             .ok_or(Error::InvalidValue("this k must be rejected"))
+    }
+
+    /// Signs e with the hedged nonce of [`PrivateKey::sign_digest`], but with the given
+    /// 32 bytes in place of the fresh OS randomness (deterministic). Test use only.
+    pub fn sign_digest_with_fixed_randomness_for_testing<C: Curve>(
+        key: &PrivateKey<C>,
+        e: &[u8; 32],
+        randomness: &[u8; 32],
+    ) -> Signature {
+        let d = key.to_bytes();
+        let drbg = super::nonce::HedgedNonces::new(&d[..], e, randomness);
+        super::dsa::sign_with_drbg(key, e, drbg)
     }
 
     /// Encrypts with the given k (GB/T 32918.4 A2-A8). Test use only.

@@ -170,6 +170,17 @@ pub fn convert_ciphertext<C: Curve>(
     Ok(CiphertextParts::parse::<C>(ct, from)?.encode(to, c1_prefix))
 }
 
+/// Checks a message (or C2) length against [`super::MAX_MESSAGE_LENGTH`].
+fn message_len_ok(len: usize) -> bool {
+    (len as u64) <= super::MAX_MESSAGE_LENGTH
+}
+
+/// Wipes a secret point (the shared (x2, y2)).
+fn wipe(p: &mut Affine<impl Curve>) {
+    p.x.0.zeroize();
+    p.y.0.zeroize();
+}
+
 fn all_zero(t: &[u8]) -> bool {
     t.iter().fold(0u8, |a, &b| a | b) == 0
 }
@@ -205,8 +216,9 @@ pub(crate) fn encrypt_with_k<C: Curve>(
     // A2: C1 = [k]G = (x1, y1).
     // A3: S = [h]P_B with h = 1: P_B was validated (not infinity) on import.
     // A4: (x2, y2) = [k]P_B. (Both converted to affine with one inversion.)
-    let (c1, p2) = c1_and_shared(key, k)?;
+    let (c1, mut p2) = c1_and_shared(key, k)?;
     let x2y2 = xy(&p2);
+    wipe(&mut p2);
     // A5: t = KDF(x2 || y2, klen); all zero: back to A1.
     let mut c2 = vec![0u8; msg.len()];
     kdf_into(&x2y2[..], &mut c2);
@@ -233,8 +245,16 @@ pub(crate) fn encrypt_with_k<C: Curve>(
 
 impl<C: Curve> PublicKey<C> {
     /// Encrypts `msg` (GB/T 32918.4 §6.1), returning the parts; see
-    /// [`CiphertextParts::encode`].
+    /// [`CiphertextParts::encode`]. `msg` may be empty and at most
+    /// [`super::MAX_MESSAGE_LENGTH`] bytes ([`Error::InvalidLength`] beyond).
     pub fn encrypt_parts(&self, msg: &[u8]) -> Result<CiphertextParts> {
+        if !message_len_ok(msg.len()) {
+            return Err(Error::InvalidLength {
+                what: "SM2 plaintext",
+                expected: "at most (2^32 - 2) * 32 bytes",
+                got: msg.len(),
+            });
+        }
         loop {
             // A1: k in [1, n-1].
             let k = random_scalar::<C>(0)?;
@@ -255,18 +275,19 @@ impl<C: Curve> PublicKey<C> {
     }
 
     /// KEM: returns (K, C1) with K = KDF(x2 || y2, key_len), (x2, y2) = [k]P, C1 = [k]G
-    /// (04||x||y). The key is never all zero (another k is drawn).
+    /// (04||x||y). `key_len` is 1 to [`super::MAX_KEY_LENGTH`] bytes
+    /// ([`Error::InvalidLength`] otherwise, checked before anything is allocated). The key
+    /// is never all zero (another k is drawn).
     pub fn encapsulate(&self, key_len: usize) -> Result<(Zeroizing<Vec<u8>>, [u8; 65])> {
-        if key_len == 0 {
-            return Err(Error::InvalidValue("key length must be at least 1 byte"));
-        }
+        super::check_key_length(key_len)?;
         loop {
             let k = random_scalar::<C>(0)?;
-            let Some((c1, p2)) = c1_and_shared(self, &k) else {
+            let Some((c1, mut p2)) = c1_and_shared(self, &k) else {
                 continue;
             };
             let mut key = Zeroizing::new(vec![0u8; key_len]);
             kdf_into(&xy(&p2)[..], &mut key);
+            wipe(&mut p2);
             if all_zero(&key) {
                 continue;
             }
@@ -279,15 +300,19 @@ impl<C: Curve> PrivateKey<C> {
     /// B1-B7 on parsed parts.
     pub fn decrypt_parts(&self, parts: &CiphertextParts) -> Result<Zeroizing<Vec<u8>>> {
         let fail = Error::DecryptionFailed;
+        if !message_len_ok(parts.c2.len()) {
+            return Err(fail);
+        }
         // B1: C1 on the curve (and, h = 1, S = [h]C1 is not infinity).
         let Ok(c1) = PublicKey::<C>::from_coordinates(&parts.c1_x, &parts.c1_y) else {
             return Err(fail);
         };
         // B3: (x2, y2) = [d_B]C1.
-        let Some(p2) = mul_var_ct(&c1.point, self.d_limbs()).to_affine() else {
+        let Some(mut p2) = mul_var_ct(&c1.point, self.d_limbs()).to_affine() else {
             return Err(fail);
         };
         let x2y2 = xy(&p2);
+        wipe(&mut p2);
         // B4: t = KDF(x2 || y2, klen); all zero is an error.
         let mut m = Zeroizing::new(vec![0u8; parts.c2.len()]);
         kdf_into(&x2y2[..], &mut m);
@@ -323,18 +348,18 @@ impl<C: Curve> PrivateKey<C> {
         self.decrypt_parts(&parts)
     }
 
-    /// KEM: K = KDF(x2 || y2, key_len) with (x2, y2) = [d]C1. Any failure (C1 not on
-    /// the curve, all-zero K) is [`Error::DecryptionFailed`].
+    /// KEM: K = KDF(x2 || y2, key_len) with (x2, y2) = [d]C1. `key_len` is 1 to
+    /// [`super::MAX_KEY_LENGTH`] bytes ([`Error::InvalidLength`] otherwise, checked first).
+    /// Any other failure (C1 not on the curve, all-zero K) is [`Error::DecryptionFailed`].
     pub fn decapsulate(&self, c1: &[u8], key_len: usize) -> Result<Zeroizing<Vec<u8>>> {
-        if key_len == 0 {
-            return Err(Error::InvalidValue("key length must be at least 1 byte"));
-        }
+        super::check_key_length(key_len)?;
         let c1 = PublicKey::<C>::from_bytes(c1).map_err(|_| Error::DecryptionFailed)?;
-        let p2 = mul_var_ct(&c1.point, self.d_limbs())
+        let mut p2 = mul_var_ct(&c1.point, self.d_limbs())
             .to_affine()
             .ok_or(Error::DecryptionFailed)?;
         let mut key = Zeroizing::new(vec![0u8; key_len]);
         kdf_into(&xy(&p2)[..], &mut key);
+        wipe(&mut p2);
         if all_zero(&key) {
             return Err(Error::DecryptionFailed);
         }

@@ -10,6 +10,7 @@
 //! it can be added.
 
 use super::bn256::fp::Fn;
+use super::bn256::fp12::Fp12;
 use super::bn256::pairing::pairing_prepared;
 use super::bn256::G1Affine;
 use super::encoding::{
@@ -20,7 +21,7 @@ use super::keys::{random_scalar, EncMasterPublicKey, EncUserKey, HID_ENCRYPT};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
 use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 /// EnType of the KDF stream cipher in GmSSL's SM9Cipher.
 pub const ENC_TYPE_XOR: u8 = 0;
@@ -125,9 +126,11 @@ impl Cipher {
     }
 
     /// B5: M from C2 and K1 (called only after C3 has been verified).
-    fn open(self, k1: &[u8], c2: &[u8]) -> Result<Vec<u8>> {
+    fn open(self, k1: &[u8], c2: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
         let Some(mode) = self.sm4_mode() else {
-            return Ok(c2.iter().zip(k1).map(|(c, k)| c ^ k).collect());
+            return Ok(Zeroizing::new(
+                c2.iter().zip(k1).map(|(c, k)| c ^ k).collect(),
+            ));
         };
         let sm4 = crate::sm4::Sm4::from_slice(k1)?;
         let (iv, body) = if mode == crate::sm4::modes::Mode::Ecb {
@@ -137,7 +140,9 @@ impl Cipher {
         } else {
             return Err(Error::DecryptionFailed);
         };
-        crate::sm4::modes::decrypt(&sm4, mode, iv, None, body).map_err(|_| Error::DecryptionFailed)
+        crate::sm4::modes::decrypt(&sm4, mode, iv, None, body)
+            .map(Zeroizing::new)
+            .map_err(|_| Error::DecryptionFailed)
     }
 }
 
@@ -231,13 +236,25 @@ impl Ciphertext {
     }
 }
 
-fn kdf_input(c1: &[u8; 64], w: &[u8; 384], id: &[u8]) -> Vec<u8> {
-    let mut z = Vec::with_capacity(64 + 384 + id.len());
+/// Longest SM9 plaintext, in bytes: K1 || K2 comes from the GM/T 0003 KDF, whose counter is
+/// 32 bits, so klen1 + 256 bits < (2^32 - 1) · 256 bits.
+pub const MAX_MESSAGE_LENGTH: u64 = (u32::MAX as u64 - 2) * 32;
+
+fn message_len_ok(len: usize) -> bool {
+    (len as u64) <= MAX_MESSAGE_LENGTH
+}
+
+/// The KDF input C || w || ID (secret: w is the pairing value). Wiped on drop.
+fn kdf_input(c1: &[u8; 64], w: &[u8; 384], id: &[u8]) -> Zeroizing<Vec<u8>> {
+    let mut z = Zeroizing::new(Vec::with_capacity(64 + 384 + id.len()));
     z.extend_from_slice(c1);
     z.extend_from_slice(w);
     z.extend_from_slice(id);
     z
 }
+
+/// A KEM result: the key K (wiped on drop) and C = 04 || x || y.
+pub type Encapsulated = (Zeroizing<Vec<u8>>, [u8; 65]);
 
 fn mac(kind: Mac, k2: &[u8], c2: &[u8]) -> [u8; 32] {
     match kind {
@@ -270,11 +287,18 @@ impl EncMasterPublicKey {
         cipher: Cipher,
         mac_kind: Mac,
     ) -> Result<Ciphertext> {
+        if !message_len_ok(msg.len()) {
+            return Err(Error::InvalidLength {
+                what: "SM9 plaintext",
+                expected: "at most (2^32 - 3) * 32 bytes",
+                got: msg.len(),
+            });
+        }
         loop {
             let mut r = random_scalar()?;
-            let out = self.encrypt_with_r_mac(msg, user_id, &r, mac_kind, cipher)?;
+            let out = self.encrypt_with_r_mac(msg, user_id, &r, mac_kind, cipher);
             r.zeroize();
-            if let Some(c) = out {
+            if let Some(c) = out? {
                 return Ok(c);
             }
         }
@@ -282,8 +306,13 @@ impl EncMasterPublicKey {
 
     /// Encryption with a given r (known-answer tests). `Ok(None)`: K1 was all zero (A6:
     /// pick another r).
-    #[doc(hidden)]
-    pub fn encrypt_with_r(&self, msg: &[u8], user_id: &[u8], r: &Fn) -> Result<Option<Ciphertext>> {
+    #[cfg(feature = "kat-hooks")]
+    pub(crate) fn encrypt_with_r(
+        &self,
+        msg: &[u8],
+        user_id: &[u8],
+        r: &Fn,
+    ) -> Result<Option<Ciphertext>> {
         self.encrypt_with_r_mac(msg, user_id, r, Mac::Sm3, Cipher::Kdf)
     }
 
@@ -304,52 +333,46 @@ impl EncMasterPublicKey {
             .ok_or(Error::InvalidKey("C1 is the point at infinity"))?;
         let c1 = g1_to_xy(&c1);
         // A4, A5: w = g^r, g = e(Ppub-e, P2) from the key's cache.
-        let mut w = self.g().1.pow(&r.to_raw()).to_bytes();
+        let w = gt_bytes(self.g().1.pow(&r.to_raw()));
         // A6: K = KDF(C1 || w || ID_B, klen1 + 32); C2 = M xor K1 or Enc(K1, M).
-        let mut z = kdf_input(&c1, &w, user_id);
-        w.zeroize();
+        let z = kdf_input(&c1, &w, user_id);
+        drop(w);
         let k1_len = cipher.k1_len(msg.len());
-        let mut k = vec![0u8; k1_len + 32];
+        let mut k = Zeroizing::new(vec![0u8; k1_len + 32]);
         kdf_into(&z, &mut k);
-        z.zeroize();
+        drop(z);
         let (k1, k2) = k.split_at(k1_len);
         if k1_len > 0 && k1.iter().fold(0u8, |a, &b| a | b) == 0 {
-            k.zeroize();
             return Ok(None);
         }
-        let sealed = cipher.seal(k1, msg).map(|c2| {
-            // A7: C3 = MAC(K2, C2).
-            let c3 = mac(mac_kind, k2, &c2);
-            (c2, c3)
-        });
-        k.zeroize();
-        let (c2, c3) = sealed?;
+        // A7: C3 = MAC(K2, C2).
+        let c2 = cipher.seal(k1, msg)?;
+        let c3 = mac(mac_kind, k2, &c2);
         Ok(Some(Ciphertext { c1, c3, c2, cipher }))
     }
 
     /// Key encapsulation (Part 4 §6.2): returns (K, C) with C = 04 || x || y (65 bytes).
-    pub fn encapsulate(&self, user_id: &[u8], key_length: usize) -> Result<(Vec<u8>, [u8; 65])> {
-        if key_length == 0 {
-            return Err(Error::InvalidValue("key_length must be at least 1"));
-        }
+    /// `key_length` is 1 to [`crate::sm2::MAX_KEY_LENGTH`] bytes ([`Error::InvalidLength`]
+    /// otherwise, checked before anything is allocated).
+    pub fn encapsulate(&self, user_id: &[u8], key_length: usize) -> Result<Encapsulated> {
+        crate::sm2::check_key_length(key_length)?;
         loop {
             let mut r = random_scalar()?;
-            let out = self.encapsulate_with_r(user_id, key_length, &r)?;
+            let out = self.encapsulate_with_r(user_id, key_length, &r);
             r.zeroize();
-            if let Some(kc) = out {
+            if let Some(kc) = out? {
                 return Ok(kc);
             }
         }
     }
 
     /// Encapsulation with a given r. `Ok(None)`: K was all zero (pick another r).
-    #[doc(hidden)]
-    pub fn encapsulate_with_r(
+    fn encapsulate_with_r(
         &self,
         user_id: &[u8],
         key_length: usize,
         r: &Fn,
-    ) -> Result<Option<(Vec<u8>, [u8; 65])>> {
+    ) -> Result<Option<Encapsulated>> {
         // A1-A3: C = [r] Q_B.
         let qb = self.q_of(user_id, HID_ENCRYPT)?;
         let c = qb
@@ -357,13 +380,13 @@ impl EncMasterPublicKey {
             .to_affine()
             .ok_or(Error::InvalidKey("C is the point at infinity"))?;
         // A4, A5: w = g^r.
-        let mut w = self.g().1.pow(&r.to_raw()).to_bytes();
+        let w = gt_bytes(self.g().1.pow(&r.to_raw()));
         // A6: K = KDF(C || w || ID_B, klen), not all zero.
-        let mut z = kdf_input(&g1_to_xy(&c), &w, user_id);
-        w.zeroize();
-        let mut k = vec![0u8; key_length];
+        let z = kdf_input(&g1_to_xy(&c), &w, user_id);
+        drop(w);
+        let mut k = Zeroizing::new(vec![0u8; key_length]);
         kdf_into(&z, &mut k);
-        z.zeroize();
+        drop(z);
         if k.iter().fold(0u8, |a, &b| a | b) == 0 {
             return Ok(None);
         }
@@ -371,63 +394,71 @@ impl EncMasterPublicKey {
     }
 }
 
+/// The 384-byte encoding of a secret GT element, wiping the element.
+fn gt_bytes(mut g: Fp12) -> Zeroizing<[u8; 384]> {
+    let b = Zeroizing::new(g.to_bytes());
+    g.zeroize();
+    b
+}
+
 impl EncUserKey {
-    fn w_of(&self, c1: &G1Affine) -> [u8; 384] {
+    fn w_of(&self, c1: &G1Affine) -> Zeroizing<[u8; 384]> {
         // B2: w' = e(C1, de_B), de_B's lines prepared in the key.
-        pairing_prepared(c1, self.lines()).to_bytes()
+        gt_bytes(pairing_prepared(c1, self.lines()))
     }
 
-    /// Decrypts (Part 4 §7.3). Every failure is the same opaque `DecryptionFailed`.
-    pub fn decrypt(&self, ct: &Ciphertext) -> Result<Vec<u8>> {
+    /// Decrypts (Part 4 §7.3). Every failure is the same opaque `DecryptionFailed`. The
+    /// plaintext, K and every intermediate are wiped when dropped.
+    pub fn decrypt(&self, ct: &Ciphertext) -> Result<Zeroizing<Vec<u8>>> {
         self.decrypt_mac(ct, Mac::Sm3)
     }
 
     /// [`Self::decrypt`] with a choice of C3 computation.
-    pub fn decrypt_mac(&self, ct: &Ciphertext, mac_kind: Mac) -> Result<Vec<u8>> {
+    pub fn decrypt_mac(&self, ct: &Ciphertext, mac_kind: Mac) -> Result<Zeroizing<Vec<u8>>> {
+        if !message_len_ok(ct.c2.len()) {
+            return Err(Error::DecryptionFailed);
+        }
         // B1: C1 in G1.
         let c1 = g1_from_bytes(&ct.c1, "C1").map_err(|_| Error::DecryptionFailed)?;
-        let mut w = self.w_of(&c1);
+        let w = self.w_of(&c1);
         // B3: K' = KDF(C1 || w' || ID_B, mlen + 32); M' = C2 xor K1'.
-        let mut z = kdf_input(&ct.c1, &w, &self.id);
-        w.zeroize();
+        let z = kdf_input(&ct.c1, &w, &self.id);
+        drop(w);
         let k1_len = ct.cipher.k1_len(ct.c2.len());
-        let mut k = vec![0u8; k1_len + 32];
+        let mut k = Zeroizing::new(vec![0u8; k1_len + 32]);
         kdf_into(&z, &mut k);
-        z.zeroize();
+        drop(z);
         let (k1, k2) = k.split_at(k1_len);
         let k1_zero = k1_len > 0 && k1.iter().fold(0u8, |a, &b| a | b) == 0;
         // B4: u = MAC(K2', C2) == C3, in constant time; M' only after it passes.
         let u = mac(mac_kind, k2, &ct.c2);
         let ok = bool::from(u.ct_eq(&ct.c3)) & !k1_zero;
-        let m = if ok {
+        if ok {
             ct.cipher.open(k1, &ct.c2)
         } else {
             Err(Error::DecryptionFailed)
-        };
-        k.zeroize();
-        m
+        }
     }
 
     /// Decrypts a raw C1 || C3 || C2 ciphertext.
-    pub fn decrypt_raw(&self, b: &[u8]) -> Result<Vec<u8>> {
+    pub fn decrypt_raw(&self, b: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
         self.decrypt(&Ciphertext::from_raw(b)?)
     }
 
     /// Key decapsulation (Part 4 §6.3): C is 04 || x || y (65 bytes) or x || y (64).
-    /// Every failure is `DecryptionFailed`.
-    pub fn decapsulate(&self, c: &[u8], key_length: usize) -> Result<Vec<u8>> {
-        if key_length == 0 {
-            return Err(Error::InvalidValue("key_length must be at least 1"));
-        }
+    /// `key_length` is 1 to [`crate::sm2::MAX_KEY_LENGTH`] bytes ([`Error::InvalidLength`]
+    /// otherwise, checked first); every other failure is `DecryptionFailed`.
+    pub fn decapsulate(&self, c: &[u8], key_length: usize) -> Result<Zeroizing<Vec<u8>>> {
+        crate::sm2::check_key_length(key_length)?;
         // B1: C in G1.
         let cp = g1_from_bytes(c, "C").map_err(|_| Error::DecryptionFailed)?;
         // B2, B3: w' = e(C, de_B); K' = KDF(C || w' || ID_B, klen), not all zero.
-        let mut w = self.w_of(&cp);
-        let mut z = kdf_input(&g1_to_xy(&cp), &w, &self.id);
-        w.zeroize();
-        let mut k = vec![0u8; key_length];
+        let w = self.w_of(&cp);
+        let z = kdf_input(&g1_to_xy(&cp), &w, &self.id);
+        drop(w);
+        let mut k = Zeroizing::new(vec![0u8; key_length]);
         kdf_into(&z, &mut k);
-        z.zeroize();
+        drop(z);
         if k.iter().fold(0u8, |a, &b| a | b) == 0 {
             return Err(Error::DecryptionFailed);
         }

@@ -19,9 +19,12 @@ use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
 use std::sync::Arc;
 use subtle::ConstantTimeEq;
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
-/// One party of an SM9 key exchange.
+/// One party of an SM9 key exchange. Single use: the first [`respond`](Self::respond) /
+/// [`finish`](Self::finish) in this party's role consumes and wipes r whatever its outcome
+/// (a bad peer point, a wrong S_B, a bad key length); any later call is
+/// [`Error::AlreadyFinalized`].
 pub struct KeyExchange {
     key: Arc<EncUserKey>,
     peer_id: Vec<u8>,
@@ -105,9 +108,8 @@ impl KeyExchange {
         Self::new_with_r(key, peer_id, initiator, r)
     }
 
-    /// Same with a given r (known-answer tests).
-    #[doc(hidden)]
-    pub fn new_with_r(
+    /// Same with a given r (known-answer tests; `sm9::hazmat` with the `kat-hooks` feature).
+    pub(crate) fn new_with_r(
         key: Arc<EncUserKey>,
         peer_id: &[u8],
         initiator: bool,
@@ -146,41 +148,52 @@ impl KeyExchange {
         Ok(g1_to_xy(&g1_from_bytes(peer, "peer ephemeral point")?))
     }
 
-    /// Responder B (B4-B6): from R_A, returns (SK_B, S_B). Keep this object to check S_A
-    /// with [`Self::confirm`].
+    /// Responder B (B4-B6): from R_A, returns (SK_B, S_B), SK_B of `key_length` bytes (1 to
+    /// [`crate::sm2::MAX_KEY_LENGTH`]). Keep this object to check S_A with
+    /// [`Self::confirm`]. Single use (see the type).
     pub fn respond(
         &mut self,
         peer_ephemeral: &[u8],
         key_length: usize,
-    ) -> Result<(Vec<u8>, [u8; 32])> {
+    ) -> Result<(Zeroizing<Vec<u8>>, [u8; 32])> {
         if self.initiator {
             return Err(Error::InvalidValue(
                 "respond() is for the responder; the initiator calls finish()",
             ));
         }
-        if self.done {
-            return Err(Error::AlreadyFinalized);
-        }
-        if key_length == 0 {
-            return Err(Error::InvalidValue("key_length must be at least 1"));
-        }
+        let r = self.take_r()?;
+        crate::sm2::check_key_length(key_length)?;
         let ra = self.peer_point(peer_ephemeral)?;
         let ra_pt = g1_from_bytes(&ra, "R_A")?;
         // B4: g1 = e(R_A, de_B), g2 = e(Ppub-e, P2)^r_B, g3 = g1^r_B.
-        let g1 = pairing_prepared(&ra_pt, self.key.lines());
-        let g2 = self.key.public.g().1.pow(&self.r.to_raw());
-        let g3 = gt::pow_ct(&g1, &self.r.to_raw());
+        let mut g1 = pairing_prepared(&ra_pt, self.key.lines());
+        let mut g2 = self.key.public.g().1.pow(&r.to_raw());
+        let mut g3 = gt::pow_ct(&g1, &r.to_raw());
+        drop(r);
         let s = shared(&self.peer_id, &self.key.id, &ra, &self.own, &g1, &g2, &g3);
+        g1.zeroize();
+        g2.zeroize();
+        g3.zeroize();
         // B5: SK_B = KDF(ID_A || ID_B || R_A || R_B || g1 || g2 || g3, klen).
-        let mut sk = vec![0u8; key_length];
+        let mut sk = Zeroizing::new(vec![0u8; key_length]);
         kdf_into(&s.z, &mut sk);
         // B6: S_B = Hash(0x82 || g1 || Hash(g2 || g3 || ID_A || ID_B || R_A || R_B)).
         let sb = confirm_hash(0x82, &s);
         // For B8: S_2 = Hash(0x83 || g1 || Hash(...)).
         self.expect_sa = Some(confirm_hash(0x83, &s));
-        self.done = true;
-        self.r.zeroize();
         Ok((sk, sb))
+    }
+
+    /// Moves r out (to be wiped when the caller drops it) and marks this party used; a
+    /// second call is [`Error::AlreadyFinalized`].
+    fn take_r(&mut self) -> Result<Zeroizing<Fn>> {
+        if self.done {
+            return Err(Error::AlreadyFinalized);
+        }
+        self.done = true;
+        let r = Zeroizing::new(self.r);
+        self.r.zeroize();
+        Ok(r)
     }
 
     /// Responder B (B8): checks the initiator's S_A in constant time.
@@ -193,31 +206,32 @@ impl KeyExchange {
     }
 
     /// Initiator A (A5-A8): from R_B (and optionally S_B, checked in constant time, A6),
-    /// returns (SK_A, S_A).
+    /// returns (SK_A, S_A), SK_A of `key_length` bytes (1 to [`crate::sm2::MAX_KEY_LENGTH`]).
+    /// Single use (see the type): a wrong S_B is [`Error::InvalidTag`] and r_A is gone.
     pub fn finish(
         &mut self,
         peer_ephemeral: &[u8],
         key_length: usize,
         sb: Option<&[u8]>,
-    ) -> Result<(Vec<u8>, [u8; 32])> {
+    ) -> Result<(Zeroizing<Vec<u8>>, [u8; 32])> {
         if !self.initiator {
             return Err(Error::InvalidValue(
                 "finish() is for the initiator; the responder calls respond()",
             ));
         }
-        if self.done {
-            return Err(Error::AlreadyFinalized);
-        }
-        if key_length == 0 {
-            return Err(Error::InvalidValue("key_length must be at least 1"));
-        }
+        let r = self.take_r()?;
+        crate::sm2::check_key_length(key_length)?;
         let rb = self.peer_point(peer_ephemeral)?;
         let rb_pt = g1_from_bytes(&rb, "R_B")?;
         // A5: g1' = e(Ppub-e, P2)^r_A, g2' = e(R_B, de_A), g3' = g2'^r_A.
-        let g1 = self.key.public.g().1.pow(&self.r.to_raw());
-        let g2 = pairing_prepared(&rb_pt, self.key.lines());
-        let g3 = gt::pow_ct(&g2, &self.r.to_raw());
+        let mut g1 = self.key.public.g().1.pow(&r.to_raw());
+        let mut g2 = pairing_prepared(&rb_pt, self.key.lines());
+        let mut g3 = gt::pow_ct(&g2, &r.to_raw());
+        drop(r);
         let s = shared(&self.key.id, &self.peer_id, &self.own, &rb, &g1, &g2, &g3);
+        g1.zeroize();
+        g2.zeroize();
+        g3.zeroize();
         // A6: S_1 = Hash(0x82 || g1' || Hash(...)) must equal S_B.
         if let Some(sb) = sb {
             let s1 = confirm_hash(0x82, &s);
@@ -226,12 +240,10 @@ impl KeyExchange {
             }
         }
         // A7: SK_A = KDF(ID_A || ID_B || R_A || R_B || g1' || g2' || g3', klen).
-        let mut sk = vec![0u8; key_length];
+        let mut sk = Zeroizing::new(vec![0u8; key_length]);
         kdf_into(&s.z, &mut sk);
         // A8: S_A = Hash(0x83 || g1' || Hash(...)).
         let sa = confirm_hash(0x83, &s);
-        self.done = true;
-        self.r.zeroize();
         Ok((sk, sa))
     }
 }

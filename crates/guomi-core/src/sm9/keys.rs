@@ -16,7 +16,7 @@ use super::encoding::{g1_from_bytes, g1_to_bytes, g2_from_bytes, g2_to_bytes, sc
 use super::hash::h1;
 use crate::error::{Error, Result};
 use std::sync::{Arc, OnceLock};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 /// hid of signature keys (GM/T 0044 Part 2 §5.2).
 pub const HID_SIGN: u8 = 0x01;
@@ -153,7 +153,8 @@ impl SignMasterKey {
         Ok(Self::from_scalar(random_scalar()?))
     }
 
-    /// ks from 32 big-endian bytes; must be in [1, N-1].
+    /// ks from exactly 32 big-endian bytes (other lengths are
+    /// [`Error::InvalidLength`]); must be in [1, N-1].
     pub fn from_bytes(b: &[u8]) -> Result<Self> {
         Ok(Self::from_scalar(scalar_from_bytes(
             b,
@@ -161,9 +162,9 @@ impl SignMasterKey {
         )?))
     }
 
-    /// ks as 32 big-endian bytes.
-    pub fn to_bytes(&self) -> [u8; 32] {
-        self.ks.to_be_bytes()
+    /// ks as 32 big-endian bytes (wiped when dropped).
+    pub fn to_bytes(&self) -> Zeroizing<[u8; 32]> {
+        Zeroizing::new(self.ks.to_be_bytes())
     }
 
     pub fn public_key(&self) -> SignMasterPublicKey {
@@ -232,9 +233,9 @@ impl SignUserKey {
         Ok(Self::new(ds, user_id, public.clone()))
     }
 
-    /// ds_A as 04 || x || y (65 bytes).
-    pub fn to_bytes(&self) -> [u8; 65] {
-        g1_to_bytes(&self.ds)
+    /// ds_A as 04 || x || y (65 bytes; wiped when dropped).
+    pub fn to_bytes(&self) -> Zeroizing<[u8; 65]> {
+        Zeroizing::new(g1_to_bytes(&self.ds))
     }
 
     pub fn user_id(&self) -> &[u8] {
@@ -366,6 +367,8 @@ impl EncMasterKey {
         Ok(Self::from_scalar(random_scalar()?))
     }
 
+    /// ke from exactly 32 big-endian bytes (other lengths are
+    /// [`Error::InvalidLength`]); must be in [1, N-1].
     pub fn from_bytes(b: &[u8]) -> Result<Self> {
         Ok(Self::from_scalar(scalar_from_bytes(
             b,
@@ -373,8 +376,9 @@ impl EncMasterKey {
         )?))
     }
 
-    pub fn to_bytes(&self) -> [u8; 32] {
-        self.ke.to_be_bytes()
+    /// ke as 32 big-endian bytes (wiped when dropped).
+    pub fn to_bytes(&self) -> Zeroizing<[u8; 32]> {
+        Zeroizing::new(self.ke.to_be_bytes())
     }
 
     pub fn public_key(&self) -> EncMasterPublicKey {
@@ -467,9 +471,9 @@ impl EncUserKey {
         Ok(key)
     }
 
-    /// de_B as 04 || x || y (129 bytes).
-    pub fn to_bytes(&self) -> [u8; 129] {
-        g2_to_bytes(&self.de)
+    /// de_B as 04 || x || y (129 bytes; wiped when dropped).
+    pub fn to_bytes(&self) -> Zeroizing<[u8; 129]> {
+        Zeroizing::new(g2_to_bytes(&self.de))
     }
 
     pub fn user_id(&self) -> &[u8] {

@@ -44,3 +44,63 @@ pub fn generator_p1() -> [u8; 65] {
 pub fn generator_p2() -> [u8; 129] {
     encoding::g2_to_bytes(&bn256::consts_p2())
 }
+
+/// Known-answer-test hooks with a caller-chosen r, compiled only with the `kat-hooks`
+/// feature (this crate's own tests). **Never enable it in a shipped build**: two SM9
+/// signatures made with one r reveal the user's signing key.
+#[cfg(feature = "kat-hooks")]
+#[doc(hidden)]
+pub mod hazmat {
+    use super::bn256::fp::Fn;
+    use super::{Ciphertext, EncMasterPublicKey, EncUserKey, KeyExchange, SignUserKey, Signature};
+    use crate::error::{Error, Result};
+    use std::sync::Arc;
+
+    fn scalar(r: &[u8; 32]) -> Result<Fn> {
+        super::encoding::scalar_from_bytes(r, "r")
+    }
+
+    /// Signs with the given r (Part 2 §6.2 A2-A7). Test use only.
+    pub fn sign_with_fixed_r_for_testing(
+        key: &SignUserKey,
+        msg: &[u8],
+        r: &[u8; 32],
+    ) -> Result<Signature> {
+        key.sign_with_r(msg, &scalar(r)?)
+            .ok_or(Error::InvalidValue("this r must be rejected"))
+    }
+
+    /// Signs with the hedged r of [`SignUserKey::sign`], but with the given 32 bytes in
+    /// place of the fresh OS randomness (deterministic). Test use only.
+    pub fn sign_with_fixed_randomness_for_testing(
+        key: &SignUserKey,
+        msg: &[u8],
+        randomness: &[u8; 32],
+    ) -> Signature {
+        let secret = zeroize::Zeroizing::new(super::encoding::g1_to_xy(&key.ds));
+        let digest = crate::sm3::hash(msg);
+        let drbg = crate::sm2::nonce::HedgedNonces::new(&secret[..], &digest, randomness);
+        key.sign_with_drbg(msg, drbg)
+    }
+
+    /// Encrypts with the given r (Part 4 §7.2, KDF stream cipher, SM3 MAC). Test use only.
+    pub fn encrypt_with_fixed_r_for_testing(
+        key: &EncMasterPublicKey,
+        msg: &[u8],
+        user_id: &[u8],
+        r: &[u8; 32],
+    ) -> Result<Ciphertext> {
+        key.encrypt_with_r(msg, user_id, &scalar(r)?)?
+            .ok_or(Error::InvalidValue("this r must be rejected"))
+    }
+
+    /// A key-exchange party with the given r (Part 3 §6 A1-A3 / B1-B3). Test use only.
+    pub fn key_exchange_with_fixed_r_for_testing(
+        key: Arc<EncUserKey>,
+        peer_id: &[u8],
+        initiator: bool,
+        r: &[u8; 32],
+    ) -> Result<KeyExchange> {
+        KeyExchange::new_with_r(key, peer_id, initiator, scalar(r)?)
+    }
+}

@@ -5,12 +5,12 @@ use super::bn256::fp::Fn;
 use super::bn256::pairing::pairing;
 use super::bn256::{p2_table, G2};
 use super::encoding::{
-    der_bit_string, der_sequence, der_tlv, g1_from_bytes, g1_to_bytes, DerReader,
+    der_bit_string, der_sequence, der_tlv, g1_from_bytes, g1_to_bytes, g1_to_xy, DerReader,
 };
 use super::hash::{h1, h2};
-use super::keys::{random_scalar, SignMasterPublicKey, SignUserKey, HID_SIGN};
+use super::keys::{SignMasterPublicKey, SignUserKey, HID_SIGN};
 use crate::error::{Error, Result};
-use zeroize::Zeroize;
+use zeroize::{Zeroize, Zeroizing};
 
 /// Length of a raw signature h (32) || S (65, 04 || x || y).
 pub const RAW_SIGNATURE_LEN: usize = 97;
@@ -89,29 +89,51 @@ impl Signature {
     }
 }
 
+/// Whether 32 big-endian bytes are a scalar in [1, N-1] (constant time).
+pub(crate) fn scalar_in_range(b: &[u8; 32]) -> bool {
+    let s = Fn::from_be_bytes(b);
+    let ok = s.is_some() & !s.unwrap_or(Fn::ZERO).is_zero();
+    bool::from(ok)
+}
+
 impl SignUserKey {
-    /// Signs `msg` (Part 2 §6.2) with r from the OS CSPRNG.
+    /// Signs `msg` (Part 2 §6.2). The random r of A2 is hedged: drawn from an HMAC-SM3
+    /// DRBG seeded with ds_A, SM3(M) and 32 fresh bytes from the OS CSPRNG (RFC 6979 §3.6
+    /// style, see `sm2::nonce`), with rejection sampling into [1, N-1]. An OS RNG failure
+    /// is an error.
     pub fn sign(&self, msg: &[u8]) -> Result<Signature> {
+        let secret = Zeroizing::new(g1_to_xy(&self.ds));
+        let digest = crate::sm3::hash(msg);
+        let drbg = crate::sm2::nonce::hedged(&secret[..], &digest)?;
+        Ok(self.sign_with_drbg(msg, drbg))
+    }
+
+    /// A2-A7 with r drawn from `drbg` until one gives a signature.
+    pub(crate) fn sign_with_drbg(
+        &self,
+        msg: &[u8],
+        mut drbg: crate::sm2::nonce::HedgedNonces,
+    ) -> Signature {
         loop {
-            let mut r = random_scalar()?;
+            let rb = drbg.next(scalar_in_range);
+            let mut r = Fn::from_be_bytes(&rb).unwrap_or(Fn::ZERO);
             let out = self.sign_with_r(msg, &r);
             r.zeroize();
             if let Some(sig) = out {
-                return Ok(sig);
+                return sig;
             }
         }
     }
 
-    /// Signing with a given r (for known-answer tests). `None` when l = 0 (A5: pick
-    /// another r).
-    #[doc(hidden)]
-    pub fn sign_with_r(&self, msg: &[u8], r: &Fn) -> Option<Signature> {
+    /// Signing with a given r. `None` when l = 0 (A5: pick another r).
+    pub(crate) fn sign_with_r(&self, msg: &[u8], r: &Fn) -> Option<Signature> {
         // A1, A3: w = g^r with g = e(P1, Ppub-s) from the key's cache.
         let (_, table) = self.public.g();
-        let mut w = table.pow(&r.to_raw()).to_bytes();
+        let mut w_gt = table.pow(&r.to_raw());
+        let w = Zeroizing::new(w_gt.to_bytes());
+        w_gt.zeroize();
         // A4: h = H2(M || w, N).
-        let h = Fn::from_raw(h2(&[msg, &w]));
-        w.zeroize();
+        let h = Fn::from_raw(h2(&[msg, &w[..]]));
         // A5: l = (r - h) mod N, l != 0.
         let mut l = r.sub(&h);
         if bool::from(l.is_zero()) {
@@ -125,16 +147,6 @@ impl SignUserKey {
             s: g1_to_bytes(&s),
         })
     }
-}
-
-/// Signing with a given r from 32 big-endian bytes (known-answer tests only).
-#[doc(hidden)]
-pub fn sign_with_r_bytes(key: &SignUserKey, msg: &[u8], r: &[u8; 32]) -> Option<Signature> {
-    let r = Fn::from_be_bytes(r);
-    if !bool::from(r.is_some()) {
-        return None;
-    }
-    key.sign_with_r(msg, &r.unwrap())
 }
 
 impl SignMasterPublicKey {
