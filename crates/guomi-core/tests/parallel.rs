@@ -61,7 +61,7 @@ fn sm3_hash_many_every_thread_count() {
     // Enough bytes in total (> 64 KiB for every n >= 1) that the threaded path is taken.
     let buf: Vec<u8> = (0..80_000u32).map(|i| (i * 31) as u8).collect();
     for n in 0..=MAX_N {
-        let len = if n == 0 { 0 } else { 65_536 / n + 1 };
+        let len = 65_536usize.checked_div(n).map_or(0, |q| q + 1);
         let msgs: Vec<&[u8]> = (0..n).map(|i| &buf[i % 5..i % 5 + len]).collect();
         let want = hash_many(&msgs, None);
         assert_eq!(want.len(), n);
@@ -79,7 +79,7 @@ fn zuc_eea3_and_eia3_many_every_thread_count() {
     let buf: Vec<u8> = (0..80_000u32).map(|i| (i * 7 + 3) as u8).collect();
     let key = [0x42u8; 16];
     for n in 0..=MAX_N {
-        let len = if n == 0 { 0 } else { 65_536 / n + 1 };
+        let len = 65_536usize.checked_div(n).map_or(0, |q| q + 1);
         let items: Vec<Item<'_>> = (0..n)
             .map(|i| {
                 (

@@ -91,9 +91,8 @@ fn tampered_certificate_fails() {
     let pos = der.len() / 2;
     let mut bad = der.clone();
     bad[pos] ^= 1;
-    match Certificate::from_der(&bad) {
-        Ok(t) => assert!(t.verify_signature_with(k.public_key()).is_err()),
-        Err(_) => {}
+    if let Ok(t) = Certificate::from_der(&bad) {
+        assert!(t.verify_signature_with(k.public_key()).is_err());
     }
     // Flip the last byte (inside the signature).
     let mut bad = der.clone();
@@ -119,12 +118,19 @@ fn chain_ok_and_every_failure() {
     let root = ca("CN=Root CA", &rk, Some(1));
     let int = issue("CN=Intermediate CA", &ik, &root, &rk, true, Some(0));
     let leaf = issue("CN=leaf", &lk, &int, &ik, false, None);
-    let path = verify_chain(&leaf, &[int.clone()], &[root.clone()], NOW, None).unwrap();
+    let path = verify_chain(
+        &leaf,
+        std::slice::from_ref(&int),
+        std::slice::from_ref(&root),
+        NOW,
+        None,
+    )
+    .unwrap();
     assert_eq!(path.len(), 3);
     assert_eq!(path[2], root);
 
     // Missing intermediate.
-    let e = verify_chain(&leaf, &[], &[root.clone()], NOW, None).unwrap_err();
+    let e = verify_chain(&leaf, &[], std::slice::from_ref(&root), NOW, None).unwrap_err();
     assert_eq!(e.subject, "CN=leaf");
     assert!(
         e.reason.contains("issuer \"CN=Intermediate CA\" not found"),
@@ -133,14 +139,21 @@ fn chain_ok_and_every_failure() {
     // Expired / not yet valid.
     let e = verify_chain(
         &leaf,
-        &[int.clone()],
-        &[root.clone()],
+        std::slice::from_ref(&int),
+        std::slice::from_ref(&root),
         NOW + 400 * DAY,
         None,
     )
     .unwrap_err();
     assert!(e.reason.starts_with("expired"), "{e}");
-    let e = verify_chain(&leaf, &[int.clone()], &[root.clone()], NOW - 2 * DAY, None).unwrap_err();
+    let e = verify_chain(
+        &leaf,
+        std::slice::from_ref(&int),
+        std::slice::from_ref(&root),
+        NOW - 2 * DAY,
+        None,
+    )
+    .unwrap_err();
     assert!(e.reason.starts_with("not yet valid"), "{e}");
     // Untrusted root.
     let other = ca("CN=Other Root", &PrivateKey::generate().unwrap(), None);
@@ -149,7 +162,7 @@ fn chain_ok_and_every_failure() {
     assert!(e.reason.contains("self-signed"), "{e}");
     // Same name, different key: wrong issuer.
     let fake_root = ca("CN=Root CA", &PrivateKey::generate().unwrap(), Some(1));
-    let e = verify_chain(&leaf, &[int.clone()], &[fake_root], NOW, None).unwrap_err();
+    let e = verify_chain(&leaf, std::slice::from_ref(&int), &[fake_root], NOW, None).unwrap_err();
     assert_eq!(e.subject, "CN=Intermediate CA");
     assert!(e.reason.contains("signature does not verify"), "{e}");
     // Non-CA issuer: a leaf "issuing" another certificate (built by hand: the builder
@@ -171,7 +184,7 @@ fn chain_ok_and_every_failure() {
     let e = verify_chain(
         &sub,
         &[leaf.clone(), int.clone()],
-        &[root.clone()],
+        std::slice::from_ref(&root),
         NOW,
         None,
     )
@@ -185,7 +198,7 @@ fn chain_ok_and_every_failure() {
     let e = verify_chain(
         &leaf2,
         &[int.clone(), int2.clone()],
-        &[root.clone()],
+        std::slice::from_ref(&root),
         NOW,
         None,
     )
@@ -218,8 +231,8 @@ fn chain_ok_and_every_failure() {
     let client = pb.sign(&int, &ik).unwrap();
     let e = verify_chain(
         &client,
-        &[int.clone()],
-        &[root.clone()],
+        std::slice::from_ref(&int),
+        std::slice::from_ref(&root),
         NOW,
         Some(guomi_core::x509::oid::SERVER_AUTH),
     )
@@ -227,8 +240,8 @@ fn chain_ok_and_every_failure() {
     assert!(e.reason.contains("serverAuth"), "{e}");
     verify_chain(
         &client,
-        &[int.clone()],
-        &[root.clone()],
+        std::slice::from_ref(&int),
+        std::slice::from_ref(&root),
         NOW,
         Some(guomi_core::x509::oid::CLIENT_AUTH),
     )
@@ -385,7 +398,7 @@ fn cross_signed_cas_with_distinct_keys_hit_the_work_cap() {
     // With a real root among the noise the path is still found, memoized per issuer key.
     let root = ca("CN=Mesh CA", &keys[0], None);
     let leaf5 = leaf_under("CN=Mesh CA", &keys[5]);
-    let path = verify_chain(&leaf5, &cas, &[root.clone()], NOW, None).unwrap();
+    let path = verify_chain(&leaf5, &cas, std::slice::from_ref(&root), NOW, None).unwrap();
     assert_eq!(path.len(), 3);
     assert_eq!(path[2], root);
     assert_eq!(&path[1].public_key().unwrap(), keys[5].public_key());
@@ -399,9 +412,9 @@ fn too_many_certificates_and_too_long_paths_are_refused() {
     let lk = PrivateKey::generate().unwrap();
     let leaf = issue("CN=leaf", &lk, &root, &rk, false, None);
     let many = vec![root.clone(); MAX_CERTIFICATES];
-    let e = verify_chain(&leaf, &many, &[root.clone()], NOW, None).unwrap_err();
+    let e = verify_chain(&leaf, &many, std::slice::from_ref(&root), NOW, None).unwrap_err();
     assert!(e.reason.contains("too many certificates"), "{e}");
-    assert!(verify_chain(&leaf, &many[1..], &[root.clone()], NOW, None).is_ok());
+    assert!(verify_chain(&leaf, &many[1..], std::slice::from_ref(&root), NOW, None).is_ok());
     // A straight chain of MAX_PATH_LEN certificates validates; one more does not.
     let mut keys = vec![rk.clone()];
     let mut chain = vec![root.clone()];
@@ -420,7 +433,14 @@ fn too_many_certificates_and_too_long_paths_are_refused() {
     }
     // chain[0] is the root; chain[MAX_PATH_LEN - 1] is the deepest CA.
     let ints: Vec<Certificate> = chain[1..].to_vec();
-    let ok = verify_chain(&chain[MAX_PATH_LEN - 1], &ints, &[root.clone()], NOW, None).unwrap();
+    let ok = verify_chain(
+        &chain[MAX_PATH_LEN - 1],
+        &ints,
+        std::slice::from_ref(&root),
+        NOW,
+        None,
+    )
+    .unwrap();
     assert_eq!(ok.len(), MAX_PATH_LEN);
     let deeper = issue(
         "CN=too deep",
@@ -474,23 +494,23 @@ fn key_formats_reject_trailing_data() {
     ] {
         let bad = inject(&pkcs8, extra);
         assert!(matches!(
-            PrivateKey::from_pkcs8_der(&bad),
+            <PrivateKey>::from_pkcs8_der(&bad),
             Err(Error::UnsupportedFormat(_))
         ));
         assert!(load_private_key_der(&bad, None).is_err());
     }
     // RFC 5958 [0] attributes and [1] publicKey stay accepted.
-    assert!(PrivateKey::from_pkcs8_der(&inject(&pkcs8, &[0xa0, 0x00, 0x81, 0x01, 0x00])).is_ok());
+    assert!(<PrivateKey>::from_pkcs8_der(&inject(&pkcs8, &[0xa0, 0x00, 0x81, 0x01, 0x00])).is_ok());
     for good in [&pkcs8[..], &sec1[..]] {
         let mut after = good.to_vec();
         after.push(0);
-        assert!(PrivateKey::from_der(&after).is_err());
-        assert!(PrivateKey::from_der(&inject(good, &[0x05, 0x00])).is_err());
+        assert!(<PrivateKey>::from_der(&after).is_err());
+        assert!(<PrivateKey>::from_der(&inject(good, &[0x05, 0x00])).is_err());
     }
     let mut after = spki.clone();
     after.push(0);
-    assert!(PublicKey::from_spki_der(&after).is_err());
-    assert!(PublicKey::from_spki_der(&inject(&spki, &[0x05, 0x00])).is_err());
+    assert!(<PublicKey>::from_spki_der(&after).is_err());
+    assert!(<PublicKey>::from_spki_der(&inject(&spki, &[0x05, 0x00])).is_err());
     // Encrypted PKCS#8: after and inside the outer SEQUENCE.
     let enc = encrypt_private_key_der(&k, b"pw", Prf::HmacSm3, 10).unwrap();
     assert!(decrypt_private_key_der(&enc, b"pw").is_ok());
