@@ -68,6 +68,9 @@ class sm3:
 class envelope:
     MAGIC: bytes
     VERSION: int
+    MAX_ITERATIONS: int
+    MIN_CHUNK_LOG2: int
+    MAX_CHUNK_LOG2: int
     class Sealer:
         @staticmethod
         def with_key(key: _Bytes, chunk_log2: int) -> envelope.Sealer: ...
@@ -546,6 +549,11 @@ class sm9:
 
 class x509:
     DEFAULT_ITERATIONS: int
+    MAX_ITERATIONS: int
+    MAX_PATH_LEN: int
+    MAX_CERTIFICATES: int
+    MAX_SIGNATURE_CHECKS: int
+    MAX_CANDIDATE_STEPS: int
     class NativeCertificate:
         @staticmethod
         def from_der(der: _Bytes) -> x509.NativeCertificate: ...

@@ -8,7 +8,8 @@ truncation, reordering, splicing and tampering are all detected, and only verifi
 plaintext is ever returned. The byte layout is specified in docs/envelope.md.
 
 Recipients: a raw 16-byte SM4 ``key`` shared out of band, a ``password``
-(PBKDF2-HMAC-SM3, ``iterations`` stored in the header), an SM2 public key
+(PBKDF2-HMAC-SM3, ``iterations`` stored in the header: 1 to :data:`MAX_ITERATIONS`, also
+when reading, so a hostile header cannot stall the opener), an SM2 public key
 (``recipient=sm2_public_key``; opened with ``private_key=sm2_private_key``: SM2 KEM per
 GB/T 32918.4) or an SM9 identity (``recipient=sm9_enc_master_public_key,
 user_id=b"bob"``; opened with ``private_key=bob_sm9_enc_user_key``: SM9 KEM per GM/T 0044
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Optional, Union
 
 from guomi._fileio import PathLike, transform_file
 from guomi._native import envelope as _env
-from guomi.exceptions import AlreadyFinalized
+from guomi.exceptions import AlreadyFinalized, InvalidArgument
 
 if TYPE_CHECKING:
     from guomi import sm2, sm9
@@ -38,6 +39,9 @@ __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "DEFAULT_ITERATIONS",
     "MAGIC",
+    "MAX_CHUNK_SIZE",
+    "MAX_ITERATIONS",
+    "MIN_CHUNK_SIZE",
     "Opener",
     "Sealer",
     "open",
@@ -51,14 +55,26 @@ BytesLike = Union[bytes, bytearray, memoryview]
 MAGIC: bytes = _env.MAGIC
 #: Plaintext bytes per chunk unless told otherwise (a power of two, 1 KiB to 16 MiB).
 DEFAULT_CHUNK_SIZE = 1 << 16
+#: Smallest and largest chunk sizes (1 KiB and 16 MiB).
+MIN_CHUNK_SIZE: int = 1 << _env.MIN_CHUNK_LOG2
+MAX_CHUNK_SIZE: int = 1 << _env.MAX_CHUNK_LOG2
 #: PBKDF2-HMAC-SM3 iterations for password envelopes unless told otherwise.
 DEFAULT_ITERATIONS = 100_000
+#: Largest PBKDF2 iteration count written or read (10 000 000; the bound shared with
+#: encrypted PKCS#8 keys and :func:`guomi.sm3.pbkdf2_hmac`).
+MAX_ITERATIONS: int = _env.MAX_ITERATIONS
 
 
 def _chunk_log2(chunk_size: int) -> int:
-    if chunk_size <= 0 or chunk_size & (chunk_size - 1):
-        raise ValueError("chunk_size must be a power of two (1 KiB to 16 MiB)")
+    if not MIN_CHUNK_SIZE <= chunk_size <= MAX_CHUNK_SIZE or chunk_size & (chunk_size - 1):
+        raise InvalidArgument("chunk_size must be a power of two (1 KiB to 16 MiB)")
     return chunk_size.bit_length() - 1
+
+
+def _iterations(iterations: int) -> int:
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise InvalidArgument(f"iterations must be 1 to {MAX_ITERATIONS}")
+    return iterations
 
 
 class Sealer:
@@ -66,7 +82,9 @@ class Sealer:
 
     Give exactly one of ``key`` (16 bytes), ``password`` or ``recipient`` (an
     :class:`guomi.sm2.PublicKey`, or an :class:`guomi.sm9.EncMasterPublicKey` with
-    ``user_id``).
+    ``user_id``). ``iterations`` (passwords): 1 to :data:`MAX_ITERATIONS`;
+    ``chunk_size``: a power of two from :data:`MIN_CHUNK_SIZE` to :data:`MAX_CHUNK_SIZE`.
+    Out-of-range values raise :class:`~guomi.exceptions.InvalidArgument`.
     """
 
     def __init__(
@@ -97,7 +115,7 @@ class Sealer:
             self._native = _env.Sealer.with_key(key, log2)
         else:
             assert password is not None
-            self._native = _env.Sealer.with_password(password, iterations, log2)
+            self._native = _env.Sealer.with_password(password, _iterations(iterations), log2)
         if user_id is not None:
             raise TypeError("user_id= goes with an SM9 recipient only")
         self._done = False
@@ -120,7 +138,10 @@ class Opener:
     """Streaming decryption: ``update(data) -> bytes`` (verified plaintext only) then
     ``finalize() -> bytes``, which raises :class:`~guomi.exceptions.DecryptionError` if
     the envelope was truncated. Give exactly one of ``key``, ``password`` or
-    ``private_key`` (an :class:`guomi.sm2.PrivateKey` or :class:`guomi.sm9.EncUserKey`)."""
+    ``private_key`` (an :class:`guomi.sm2.PrivateKey` or :class:`guomi.sm9.EncUserKey`).
+    A header whose numbers are out of range (a chunk size outside 1 KiB to 16 MiB, a
+    password iteration count outside 1 to :data:`MAX_ITERATIONS`) raises
+    :class:`~guomi.exceptions.UnsupportedFormat` before any key derivation."""
 
     def __init__(
         self,

@@ -17,6 +17,11 @@ Writes
     plain PKCS#8/SEC1, or PBES2 with ``prf="hmac-sm3"`` (default; GmSSL 3 reads it) or
     ``prf="hmac-sha256"`` (OpenSSL 3 reads it: ``openssl pkey -in k.pem -passin ...``).
 
+Parsing is strict DER: trailing bytes after a structure or inside it (after the SEC1 key
+in its OCTET STRING, an unknown field after a PKCS#8 key, ...) raise
+:class:`~guomi.exceptions.UnsupportedFormat` (for an encrypted key, a changed ciphertext
+is the opaque ``InvalidKey``).
+
 A wrong password raises :class:`~guomi.exceptions.InvalidKey` with no detail (the same
 error for a wrong password, bad padding or a corrupted key), never garbage key material.
 Giving a password for a plain key, or none for an encrypted key, raises ``TypeError``.
@@ -34,6 +39,7 @@ from guomi.exceptions import InvalidArgument
 
 __all__ = [
     "DEFAULT_ITERATIONS",
+    "MAX_ITERATIONS",
     "dump_der_private_key",
     "dump_pem_private_key",
     "is_encrypted_pem",
@@ -46,6 +52,15 @@ Password = Union[str, bytes, bytearray, memoryview]
 
 #: PBKDF2 iterations written unless told otherwise (as GmSSL 3).
 DEFAULT_ITERATIONS: int = _x509.DEFAULT_ITERATIONS
+#: Largest PBKDF2 iteration count written or read (10 000 000): a key file asking for
+#: more is refused with :class:`~guomi.exceptions.UnsupportedFormat` before any work.
+MAX_ITERATIONS: int = _x509.MAX_ITERATIONS
+
+
+def _iterations(iterations: int, password: Optional[Password]) -> int:
+    if password is not None and not 1 <= iterations <= MAX_ITERATIONS:
+        raise InvalidArgument(f"iterations must be 1 to {MAX_ITERATIONS}")
+    return iterations
 
 
 def is_encrypted_pem(data: Union[str, bytes]) -> bool:
@@ -80,8 +95,9 @@ def dump_pem_private_key(
     format: str = "pkcs8",
 ) -> str:
     """PEM text of ``key``: plain (``format="pkcs8"`` or ``"sec1"``) without a password,
-    else PKCS#8 ``ENCRYPTED PRIVATE KEY`` (PBES2, PBKDF2-``prf``, SM4-CBC)."""
-    return key.to_pem(format=format, password=password, prf=prf, iterations=iterations)
+    else PKCS#8 ``ENCRYPTED PRIVATE KEY`` (PBES2, PBKDF2-``prf``, SM4-CBC). ``iterations``:
+    1 to :data:`MAX_ITERATIONS` (else :class:`~guomi.exceptions.InvalidArgument`)."""
+    return key.to_pem(format=format, password=password, prf=prf, iterations=_iterations(iterations, password))
 
 
 def dump_der_private_key(
@@ -92,5 +108,6 @@ def dump_der_private_key(
     iterations: int = DEFAULT_ITERATIONS,
     format: str = "pkcs8",
 ) -> bytes:
-    """DER of ``key``; with a password, an EncryptedPrivateKeyInfo."""
-    return key.to_der(format=format, password=password, prf=prf, iterations=iterations)
+    """DER of ``key``; with a password, an EncryptedPrivateKeyInfo. ``iterations``: 1 to
+    :data:`MAX_ITERATIONS` (else :class:`~guomi.exceptions.InvalidArgument`)."""
+    return key.to_der(format=format, password=password, prf=prf, iterations=_iterations(iterations, password))

@@ -19,6 +19,9 @@ Signatures are SM2-with-SM3 (OID 1.2.156.10197.1.501) with the default signer ID
 Names are RFC 4514 strings (``"CN=leaf,O=Example"``: the first attribute written is the
 most specific, as OpenSSL's ``-nameopt RFC2253`` prints them); OpenSSL's ``-subj`` form
 ``"/O=Example/CN=leaf"`` is accepted when building.
+
+Parsing is strict DER: a certificate or request with bytes after it, or an unknown field
+inside its outer structure, raises :class:`~guomi.exceptions.UnsupportedFormat`.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from typing import Optional, Union
 
 from guomi import sm2
 from guomi._native import x509 as _x509
-from guomi.exceptions import CertificateVerificationError, InvalidSignature
+from guomi.exceptions import CertificateVerificationError, InvalidArgument, InvalidSignature
 
 __all__ = [
     "BasicConstraints",
@@ -41,6 +44,10 @@ __all__ = [
     "CertificateSigningRequestBuilder",
     "CertificateVerificationError",
     "Extension",
+    "MAX_CANDIDATE_STEPS",
+    "MAX_CERTIFICATES",
+    "MAX_PATH_LEN",
+    "MAX_SIGNATURE_CHECKS",
     "SIGNATURE_ALGORITHM_OID",
     "load_pem_certificates",
     "verify_chain",
@@ -51,6 +58,14 @@ SanInput = Union[str, tuple[str, object]]
 
 #: SM2-with-SM3.
 SIGNATURE_ALGORITHM_OID = "1.2.156.10197.1.501"
+
+#: :func:`verify_chain` work bounds: at most this many certificates on a path (leaf and
+#: trust root included; 16), in ``intermediates`` and ``trust_roots`` together (1024),
+#: signature verifications (100) and candidate issuers examined (4096) per call.
+MAX_PATH_LEN: int = _x509.MAX_PATH_LEN
+MAX_CERTIFICATES: int = _x509.MAX_CERTIFICATES
+MAX_SIGNATURE_CHECKS: int = _x509.MAX_SIGNATURE_CHECKS
+MAX_CANDIDATE_STEPS: int = _x509.MAX_CANDIDATE_STEPS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -296,6 +311,15 @@ def verify_chain(
     OID) the leaf's extKeyUsage, when present, must allow it. Raises
     :class:`~guomi.exceptions.CertificateVerificationError` whose ``subject``, ``reason``
     and ``depth`` name the failing certificate. Revocation is not checked.
+
+    The work is bounded whatever the input: the cheap checks run before any signature,
+    each (certificate, issuer key) signature is checked once, loops (a repeated subject
+    name and key) are cut, and a path has at most :data:`MAX_PATH_LEN` certificates. More
+    than :data:`MAX_CERTIFICATES` intermediates and roots, or a search needing more than
+    :data:`MAX_SIGNATURE_CHECKS` signature checks or :data:`MAX_CANDIDATE_STEPS`
+    candidates, raises ``CertificateVerificationError`` (for the leaf, depth 0) whose
+    reason says so ("too many certificates given", "certification path building gave
+    up: ...").
     """
     when = _secs(at) if at is not None else _secs(datetime.now(timezone.utc))
     path = _x509.verify_chain(
@@ -450,7 +474,10 @@ class CertificateBuilder:
         if self.path_length is not None and not 0 <= self.path_length <= 255:
             raise ValueError("path_length must be 0 to 255")
         start = self.not_valid_before or (datetime.now(timezone.utc) - timedelta(minutes=1))
-        end = self.not_valid_after or (start + timedelta(days=self.days))
+        try:
+            end = self.not_valid_after or (start + timedelta(days=self.days))
+        except OverflowError:
+            raise InvalidArgument("days: the validity must end by the year 9999") from None
         if self.key_usage is None:
             ku = list(_CA_KEY_USAGE if self.is_ca else _LEAF_KEY_USAGE)
         else:

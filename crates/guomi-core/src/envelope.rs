@@ -12,9 +12,15 @@
 //! The header is bound to the key, the chunk index and the last-chunk flag to each nonce:
 //! truncation, reordering, splicing and tampering are all detected. The opener releases
 //! only plaintext whose chunk tag has been verified.
+//!
+//! Every number in a header is bounded before it is used: the chunk size is 2^10 to 2^24
+//! bytes, `kem_len` at most 65535, and a password envelope's PBKDF2 iteration count 1 to
+//! [`MAX_ITERATIONS`] (the bound shared with encrypted PKCS#8 keys); anything else is
+//! `UnsupportedFormat` before any key derivation runs. Buffered plaintext (the sealer's
+//! pending chunk) lives in zeroizing memory that is allocated once and never grows.
 
 use crate::error::{Error, Result};
-use crate::sm3::kdf::{hkdf, pbkdf2_hmac_sm3};
+use crate::sm3::kdf::{self, hkdf, pbkdf2_hmac_sm3};
 use crate::sm4::gcm::Sm4Gcm;
 use zeroize::Zeroizing;
 
@@ -26,8 +32,13 @@ pub const VERSION: u8 = 1;
 pub const TAG_SIZE: usize = 16;
 /// Default chunk size: 2^16 = 64 KiB of plaintext per chunk.
 pub const DEFAULT_CHUNK_LOG2: u8 = 16;
-const MIN_CHUNK_LOG2: u8 = 10;
-const MAX_CHUNK_LOG2: u8 = 24;
+/// Smallest chunk size: 2^10 = 1 KiB.
+pub const MIN_CHUNK_LOG2: u8 = 10;
+/// Largest chunk size: 2^24 = 16 MiB.
+pub const MAX_CHUNK_LOG2: u8 = 24;
+/// Largest PBKDF2 iteration count of a password envelope, written or read
+/// ([`kdf::MAX_PBKDF2_ITERATIONS`], shared with encrypted PKCS#8 keys).
+pub const MAX_ITERATIONS: u32 = kdf::MAX_PBKDF2_ITERATIONS;
 const FIXED_HEADER: usize = 8 + 4 + 16 + 2;
 const INFO: &[u8] = b"guomi envelope v1";
 
@@ -81,6 +92,12 @@ impl Header {
         if kem_data.len() > u16::MAX as usize {
             return Err(Error::InvalidValue("KEM data too long"));
         }
+        if kem == Kem::Password {
+            let iterations = password_iterations(&kem_data).ok_or(Error::InvalidValue(
+                "password KEM data is the iteration count (4 bytes)",
+            ))?;
+            kdf::check_pbkdf2_iterations(u64::from(iterations))?;
+        }
         let salt = crate::rand::bytes::<16>()?;
         let mut bytes = Vec::with_capacity(FIXED_HEADER + kem_data.len());
         bytes.extend_from_slice(MAGIC);
@@ -121,13 +138,26 @@ impl Header {
         if data.len() < total {
             return Ok(None);
         }
+        let kem_data = &data[FIXED_HEADER..total];
+        if kem == Kem::Password {
+            // A hostile header must not make the reader run PBKDF2 for hours.
+            match password_iterations(kem_data) {
+                Some(n) if (1..=MAX_ITERATIONS).contains(&n) => {}
+                Some(_) => {
+                    return Err(Error::UnsupportedFormat(
+                        "password envelope: PBKDF2 iteration count out of range (1 to 10000000)",
+                    ))
+                }
+                None => return Err(Error::UnsupportedFormat("malformed guomi envelope header")),
+            }
+        }
         let mut salt = [0u8; 16];
         salt.copy_from_slice(&data[12..28]);
         Ok(Some(Header {
             kem,
             chunk_log2,
             salt,
-            kem_data: data[FIXED_HEADER..total].to_vec(),
+            kem_data: kem_data.to_vec(),
             bytes: data[..total].to_vec(),
         }))
     }
@@ -147,24 +177,27 @@ impl Header {
         Ok(Sm4Gcm::new(&key))
     }
 
-    /// The password secret: PBKDF2-HMAC-SM3(password, salt, iterations from kem_data).
+    /// The password secret: PBKDF2-HMAC-SM3(password, salt, iterations from kem_data),
+    /// iterations 1 to [`MAX_ITERATIONS`].
     pub fn password_secret(&self, password: &[u8]) -> Result<Zeroizing<[u8; 32]>> {
-        if self.kem != Kem::Password || self.kem_data.len() != 4 {
-            return Err(Error::UnsupportedFormat("not a password envelope"));
-        }
-        let iterations = u32::from_be_bytes([
-            self.kem_data[0],
-            self.kem_data[1],
-            self.kem_data[2],
-            self.kem_data[3],
-        ]);
-        if iterations == 0 {
-            return Err(Error::UnsupportedFormat("malformed guomi envelope header"));
+        let iterations = match password_iterations(&self.kem_data) {
+            Some(n) if self.kem == Kem::Password => n,
+            _ => return Err(Error::UnsupportedFormat("not a password envelope")),
+        };
+        if !(1..=MAX_ITERATIONS).contains(&iterations) {
+            return Err(Error::UnsupportedFormat(
+                "password envelope: PBKDF2 iteration count out of range (1 to 10000000)",
+            ));
         }
         let mut secret = Zeroizing::new([0u8; 32]);
         pbkdf2_hmac_sm3(password, &self.salt, iterations, &mut secret[..])?;
         Ok(secret)
     }
+}
+
+/// The iteration count of a password envelope's KEM data (4 bytes, big-endian).
+fn password_iterations(kem_data: &[u8]) -> Option<u32> {
+    Some(u32::from_be_bytes(kem_data.try_into().ok()?))
 }
 
 fn nonce(counter: u64, last: bool) -> [u8; 12] {
@@ -178,7 +211,9 @@ fn nonce(counter: u64, last: bool) -> [u8; 12] {
 pub struct Sealer {
     gcm: Sm4Gcm,
     chunk: usize,
-    buf: Vec<u8>,
+    /// Plaintext of the pending chunk: allocated once at `chunk` bytes, never grown (so
+    /// never copied by a reallocation), zeroized on drop.
+    buf: Zeroizing<Vec<u8>>,
     counter: u64,
     header_pending: Option<Vec<u8>>,
     done: bool,
@@ -190,7 +225,7 @@ impl Sealer {
         Ok(Sealer {
             gcm: header.cipher(secret)?,
             chunk: header.chunk_size(),
-            buf: Vec::new(),
+            buf: Zeroizing::new(Vec::with_capacity(header.chunk_size())),
             counter: 0,
             header_pending: Some(header.bytes),
             done: false,
@@ -319,7 +354,10 @@ impl<'a> Opener<'a> {
     /// Buffers at most one record; a full record is opened once more data follows it.
     fn feed(&mut self, mut data: &[u8], out: &mut Vec<u8>) -> Result<()> {
         let record = self.chunk + TAG_SIZE;
-        out.reserve(data.len());
+        // Room for every byte this call can release (the buffered record and `data`), so
+        // `out` is not reallocated, which would leave freed copies of plaintext, once
+        // plaintext is in it.
+        out.reserve(data.len() + self.buf.len());
         while !data.is_empty() {
             if self.buf.len() == record {
                 self.open_chunk(false, out)?;
@@ -545,6 +583,57 @@ mod tests {
         };
         assert_eq!(open(b"correct horse").unwrap(), b"attack at dawn");
         assert_eq!(open(b"wrong"), Err(Error::DecryptionFailed));
+    }
+
+    /// A password envelope whose header asks for `iterations`.
+    fn with_iterations(iterations: u32) -> Vec<u8> {
+        let header = Header::new(Kem::Password, 10, 1u32.to_be_bytes().to_vec()).unwrap();
+        let secret = header.password_secret(b"pw").unwrap();
+        let mut env = Vec::new();
+        let mut s = Sealer::new(header, &secret[..]).unwrap();
+        s.update(b"data", &mut env).unwrap();
+        s.finalize(&mut env).unwrap();
+        env[FIXED_HEADER..FIXED_HEADER + 4].copy_from_slice(&iterations.to_be_bytes());
+        env
+    }
+
+    #[test]
+    fn hostile_iteration_counts_are_refused_before_pbkdf2() {
+        for n in [0, MAX_ITERATIONS + 1, 1 << 31, u32::MAX] {
+            let env = with_iterations(n);
+            assert!(
+                matches!(Header::parse(&env), Err(Error::UnsupportedFormat(_))),
+                "{n}"
+            );
+            let mut o = Opener::new(Box::new(|h: &Header| {
+                Ok(Zeroizing::new(h.password_secret(b"pw")?.to_vec()))
+            }));
+            let t = std::time::Instant::now();
+            let r = o.update(&env[..FIXED_HEADER + 4], &mut Vec::new());
+            assert!(matches!(r, Err(Error::UnsupportedFormat(_))), "{n}: {r:?}");
+            assert!(t.elapsed().as_millis() < 1000);
+        }
+        // The bound itself parses (running it would take seconds, so it is not run).
+        let at_bound = Header::parse(&with_iterations(MAX_ITERATIONS))
+            .unwrap()
+            .unwrap();
+        assert_eq!(at_bound.kem_data, MAX_ITERATIONS.to_be_bytes());
+        // Writing is bounded the same way.
+        for n in [0, MAX_ITERATIONS + 1, u32::MAX] {
+            assert!(matches!(
+                Header::new(Kem::Password, 10, n.to_be_bytes().to_vec()),
+                Err(Error::InvalidValue(_))
+            ));
+        }
+        assert!(Header::new(Kem::Password, 10, vec![0, 0, 1]).is_err());
+        // KEM data of another length is malformed.
+        let mut env = with_iterations(1);
+        env[29] = 5;
+        env.insert(FIXED_HEADER + 4, 0);
+        assert!(matches!(
+            Header::parse(&env),
+            Err(Error::UnsupportedFormat(_))
+        ));
     }
 
     #[test]

@@ -91,9 +91,8 @@ fn tampered_certificate_fails() {
     let pos = der.len() / 2;
     let mut bad = der.clone();
     bad[pos] ^= 1;
-    match Certificate::from_der(&bad) {
-        Ok(t) => assert!(t.verify_signature_with(k.public_key()).is_err()),
-        Err(_) => {}
+    if let Ok(t) = Certificate::from_der(&bad) {
+        assert!(t.verify_signature_with(k.public_key()).is_err());
     }
     // Flip the last byte (inside the signature).
     let mut bad = der.clone();
@@ -119,12 +118,19 @@ fn chain_ok_and_every_failure() {
     let root = ca("CN=Root CA", &rk, Some(1));
     let int = issue("CN=Intermediate CA", &ik, &root, &rk, true, Some(0));
     let leaf = issue("CN=leaf", &lk, &int, &ik, false, None);
-    let path = verify_chain(&leaf, &[int.clone()], &[root.clone()], NOW, None).unwrap();
+    let path = verify_chain(
+        &leaf,
+        std::slice::from_ref(&int),
+        std::slice::from_ref(&root),
+        NOW,
+        None,
+    )
+    .unwrap();
     assert_eq!(path.len(), 3);
     assert_eq!(path[2], root);
 
     // Missing intermediate.
-    let e = verify_chain(&leaf, &[], &[root.clone()], NOW, None).unwrap_err();
+    let e = verify_chain(&leaf, &[], std::slice::from_ref(&root), NOW, None).unwrap_err();
     assert_eq!(e.subject, "CN=leaf");
     assert!(
         e.reason.contains("issuer \"CN=Intermediate CA\" not found"),
@@ -133,14 +139,21 @@ fn chain_ok_and_every_failure() {
     // Expired / not yet valid.
     let e = verify_chain(
         &leaf,
-        &[int.clone()],
-        &[root.clone()],
+        std::slice::from_ref(&int),
+        std::slice::from_ref(&root),
         NOW + 400 * DAY,
         None,
     )
     .unwrap_err();
     assert!(e.reason.starts_with("expired"), "{e}");
-    let e = verify_chain(&leaf, &[int.clone()], &[root.clone()], NOW - 2 * DAY, None).unwrap_err();
+    let e = verify_chain(
+        &leaf,
+        std::slice::from_ref(&int),
+        std::slice::from_ref(&root),
+        NOW - 2 * DAY,
+        None,
+    )
+    .unwrap_err();
     assert!(e.reason.starts_with("not yet valid"), "{e}");
     // Untrusted root.
     let other = ca("CN=Other Root", &PrivateKey::generate().unwrap(), None);
@@ -149,7 +162,7 @@ fn chain_ok_and_every_failure() {
     assert!(e.reason.contains("self-signed"), "{e}");
     // Same name, different key: wrong issuer.
     let fake_root = ca("CN=Root CA", &PrivateKey::generate().unwrap(), Some(1));
-    let e = verify_chain(&leaf, &[int.clone()], &[fake_root], NOW, None).unwrap_err();
+    let e = verify_chain(&leaf, std::slice::from_ref(&int), &[fake_root], NOW, None).unwrap_err();
     assert_eq!(e.subject, "CN=Intermediate CA");
     assert!(e.reason.contains("signature does not verify"), "{e}");
     // Non-CA issuer: a leaf "issuing" another certificate (built by hand: the builder
@@ -171,7 +184,7 @@ fn chain_ok_and_every_failure() {
     let e = verify_chain(
         &sub,
         &[leaf.clone(), int.clone()],
-        &[root.clone()],
+        std::slice::from_ref(&root),
         NOW,
         None,
     )
@@ -185,7 +198,7 @@ fn chain_ok_and_every_failure() {
     let e = verify_chain(
         &leaf2,
         &[int.clone(), int2.clone()],
-        &[root.clone()],
+        std::slice::from_ref(&root),
         NOW,
         None,
     )
@@ -218,8 +231,8 @@ fn chain_ok_and_every_failure() {
     let client = pb.sign(&int, &ik).unwrap();
     let e = verify_chain(
         &client,
-        &[int.clone()],
-        &[root.clone()],
+        std::slice::from_ref(&int),
+        std::slice::from_ref(&root),
         NOW,
         Some(guomi_core::x509::oid::SERVER_AUTH),
     )
@@ -227,8 +240,8 @@ fn chain_ok_and_every_failure() {
     assert!(e.reason.contains("serverAuth"), "{e}");
     verify_chain(
         &client,
-        &[int.clone()],
-        &[root.clone()],
+        std::slice::from_ref(&int),
+        std::slice::from_ref(&root),
         NOW,
         Some(guomi_core::x509::oid::CLIENT_AUTH),
     )
@@ -318,4 +331,201 @@ fn openssl_three_level_chain_validates() {
     )
     .unwrap_err();
     assert_eq!(e.subject, "CN=OLeaf");
+}
+
+/// A CA certificate with `subject` and `key`, issued (signed) by `signer` under the same
+/// issuer name as the subject: a "mutually signed" CA when several share the name.
+fn cross(subject: &str, key: &PrivateKey, signer: &PrivateKey) -> Certificate {
+    let mut b = CertificateBuilder::new(
+        subject,
+        key.public_key().clone(),
+        NOW - DAY,
+        NOW + 3650 * DAY,
+    )
+    .unwrap();
+    b.ca(None);
+    // The builder wants the issuer's certificate: a throwaway one for the signer's key
+    // under the same name gives the issuer name and key identifier.
+    let signer_cert = ca(subject, signer, None);
+    b.sign(&signer_cert, signer).unwrap()
+}
+
+fn leaf_under(subject: &str, issuer_key: &PrivateKey) -> Certificate {
+    let k = PrivateKey::generate().unwrap();
+    let issuer = ca(subject, issuer_key, None);
+    issue("CN=victim leaf", &k, &issuer, issuer_key, false, None)
+}
+
+#[test]
+fn a_dozen_same_name_same_key_cas_answer_quickly() {
+    // Twelve CA certificates with one name and one key, each signing the others: before
+    // path building was bounded this took exponential time (every ordering is a path).
+    let key = PrivateKey::generate().unwrap();
+    let cas: Vec<Certificate> = (0..12).map(|_| cross("CN=Loop CA", &key, &key)).collect();
+    let leaf = leaf_under("CN=Loop CA", &key);
+    let unrelated = ca("CN=Unrelated Root", &PrivateKey::generate().unwrap(), None);
+    let t = std::time::Instant::now();
+    let e = verify_chain(&leaf, &cas, &[unrelated], NOW, None).unwrap_err();
+    assert!(t.elapsed().as_millis() < 1000, "{:?}", t.elapsed());
+    assert_eq!(e.subject, "CN=Loop CA");
+    assert!(e.reason.contains("not among the trust roots"), "{e}");
+    // One of them trusted: found at once.
+    let path = verify_chain(&leaf, &cas, &cas[5..6], NOW, None).unwrap();
+    assert_eq!(path.len(), 2);
+}
+
+#[test]
+fn cross_signed_cas_with_distinct_keys_hit_the_work_cap() {
+    use guomi_core::x509::chain::GAVE_UP;
+    // 12 keys under one name, every key certified by every other: 132 certificates and
+    // 12!-ish loop-free orderings.
+    let keys: Vec<PrivateKey> = (0..12).map(|_| PrivateKey::generate().unwrap()).collect();
+    let mut cas = Vec::new();
+    for (i, k) in keys.iter().enumerate() {
+        for (j, s) in keys.iter().enumerate() {
+            if i != j {
+                cas.push(cross("CN=Mesh CA", k, s));
+            }
+        }
+    }
+    let leaf = leaf_under("CN=Mesh CA", &keys[0]);
+    let unrelated = ca("CN=Unrelated Root", &PrivateKey::generate().unwrap(), None);
+    let t = std::time::Instant::now();
+    let e = verify_chain(&leaf, &cas, &[unrelated], NOW, None).unwrap_err();
+    assert!(t.elapsed().as_millis() < 1000, "{:?}", t.elapsed());
+    assert!(e.reason.starts_with(GAVE_UP), "{e}");
+    assert_eq!((e.subject.as_str(), e.depth), ("CN=victim leaf", 0));
+    // With a real root among the noise the path is still found, memoized per issuer key.
+    let root = ca("CN=Mesh CA", &keys[0], None);
+    let leaf5 = leaf_under("CN=Mesh CA", &keys[5]);
+    let path = verify_chain(&leaf5, &cas, std::slice::from_ref(&root), NOW, None).unwrap();
+    assert_eq!(path.len(), 3);
+    assert_eq!(path[2], root);
+    assert_eq!(&path[1].public_key().unwrap(), keys[5].public_key());
+}
+
+#[test]
+fn too_many_certificates_and_too_long_paths_are_refused() {
+    use guomi_core::x509::chain::{MAX_CERTIFICATES, MAX_PATH_LEN};
+    let rk = PrivateKey::generate().unwrap();
+    let root = ca("CN=Root", &rk, None);
+    let lk = PrivateKey::generate().unwrap();
+    let leaf = issue("CN=leaf", &lk, &root, &rk, false, None);
+    let many = vec![root.clone(); MAX_CERTIFICATES];
+    let e = verify_chain(&leaf, &many, std::slice::from_ref(&root), NOW, None).unwrap_err();
+    assert!(e.reason.contains("too many certificates"), "{e}");
+    assert!(verify_chain(&leaf, &many[1..], std::slice::from_ref(&root), NOW, None).is_ok());
+    // A straight chain of MAX_PATH_LEN certificates validates; one more does not.
+    let mut keys = vec![rk.clone()];
+    let mut chain = vec![root.clone()];
+    for i in 0..MAX_PATH_LEN - 1 {
+        let k = PrivateKey::generate().unwrap();
+        let c = issue(
+            &format!("CN=Level {i}"),
+            &k,
+            chain.last().unwrap(),
+            keys.last().unwrap(),
+            true,
+            None,
+        );
+        keys.push(k);
+        chain.push(c);
+    }
+    // chain[0] is the root; chain[MAX_PATH_LEN - 1] is the deepest CA.
+    let ints: Vec<Certificate> = chain[1..].to_vec();
+    let ok = verify_chain(
+        &chain[MAX_PATH_LEN - 1],
+        &ints,
+        std::slice::from_ref(&root),
+        NOW,
+        None,
+    )
+    .unwrap();
+    assert_eq!(ok.len(), MAX_PATH_LEN);
+    let deeper = issue(
+        "CN=too deep",
+        &lk,
+        &chain[MAX_PATH_LEN - 1],
+        &keys[MAX_PATH_LEN - 1],
+        false,
+        None,
+    );
+    let e = verify_chain(&deeper, &ints, &[root], NOW, None).unwrap_err();
+    assert!(e.reason.contains("too long"), "{e}");
+}
+
+/// A DER SEQUENCE with `extra` appended inside it (short or 2-byte lengths).
+fn inject(der: &[u8], extra: &[u8]) -> Vec<u8> {
+    let (hdr, len) = match der[1] {
+        n if n < 0x80 => (2, n as usize),
+        0x81 => (3, der[2] as usize),
+        0x82 => (4, u16::from_be_bytes([der[2], der[3]]) as usize),
+        _ => unreachable!(),
+    };
+    assert_eq!(hdr + len, der.len());
+    let mut body = der[hdr..].to_vec();
+    body.extend_from_slice(extra);
+    let mut out = vec![der[0]];
+    match body.len() {
+        n if n < 0x80 => out.push(n as u8),
+        n if n < 0x100 => out.extend_from_slice(&[0x81, n as u8]),
+        n => out.extend_from_slice(&[0x82, (n >> 8) as u8, n as u8]),
+    }
+    out.extend_from_slice(&body);
+    out
+}
+
+#[test]
+fn key_formats_reject_trailing_data() {
+    use guomi_core::sm2::PublicKey;
+    use guomi_core::x509::{
+        decrypt_private_key_der, encrypt_private_key_der, load_private_key_der, Prf,
+    };
+    let k = PrivateKey::generate().unwrap();
+    let pkcs8 = k.to_pkcs8_der();
+    let sec1 = k.to_sec1_der();
+    let spki = k.public_key().to_spki_der();
+    assert!(load_private_key_der(&pkcs8, None).is_ok());
+    // Fields after the key inside the PKCS#8 SEQUENCE were ignored before.
+    for extra in [
+        &[0x05u8, 0x00][..],
+        &[0x82, 0x01, 0x00],
+        &[0xa0, 0x00, 0x05, 0x00],
+    ] {
+        let bad = inject(&pkcs8, extra);
+        assert!(matches!(
+            <PrivateKey>::from_pkcs8_der(&bad),
+            Err(Error::UnsupportedFormat(_))
+        ));
+        assert!(load_private_key_der(&bad, None).is_err());
+    }
+    // RFC 5958 [0] attributes and [1] publicKey stay accepted.
+    assert!(<PrivateKey>::from_pkcs8_der(&inject(&pkcs8, &[0xa0, 0x00, 0x81, 0x01, 0x00])).is_ok());
+    for good in [&pkcs8[..], &sec1[..]] {
+        let mut after = good.to_vec();
+        after.push(0);
+        assert!(<PrivateKey>::from_der(&after).is_err());
+        assert!(<PrivateKey>::from_der(&inject(good, &[0x05, 0x00])).is_err());
+    }
+    let mut after = spki.clone();
+    after.push(0);
+    assert!(<PublicKey>::from_spki_der(&after).is_err());
+    assert!(<PublicKey>::from_spki_der(&inject(&spki, &[0x05, 0x00])).is_err());
+    // Encrypted PKCS#8: after and inside the outer SEQUENCE.
+    let enc = encrypt_private_key_der(&k, b"pw", Prf::HmacSm3, 10).unwrap();
+    assert!(decrypt_private_key_der(&enc, b"pw").is_ok());
+    let mut after = enc.clone();
+    after.push(0);
+    for bad in [after, inject(&enc, &[0x05, 0x00])] {
+        assert!(matches!(
+            decrypt_private_key_der(&bad, b"pw"),
+            Err(Error::UnsupportedFormat(_))
+        ));
+    }
+    // Certificates too.
+    let c = ca("CN=Strict", &k, None);
+    let mut after = c.to_der().to_vec();
+    after.push(0);
+    assert!(Certificate::from_der(&after).is_err());
+    assert!(Certificate::from_der(&inject(c.to_der(), &[0x05, 0x00])).is_err());
 }

@@ -34,17 +34,16 @@ impl PySealer {
         Ok(PySealer(Sealer::new(header, &key[..]).py_err()?))
     }
 
-    /// A sealer for a password (PBKDF2-HMAC-SM3 with `iterations`).
+    /// A sealer for a password (PBKDF2-HMAC-SM3 with `iterations`, 1 to MAX_ITERATIONS).
     #[staticmethod]
     fn with_password(
         py: Python<'_>,
         password: Bytes,
-        iterations: u32,
+        iterations: u64,
         chunk_log2: u8,
     ) -> PyResult<Self> {
-        if iterations == 0 {
-            return Err(Error::InvalidValue("iterations must be at least 1")).py_err();
-        }
+        guomi_core::sm3::kdf::check_pbkdf2_iterations(iterations).py_err()?;
+        let iterations = iterations as u32; // checked: at most MAX_ITERATIONS
         let header =
             Header::new(Kem::Password, chunk_log2, iterations.to_be_bytes().to_vec()).py_err()?;
         let secret = py.detach(|| header.password_secret(&password)).py_err()?;
@@ -148,9 +147,11 @@ impl PyOpener {
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
         let o = &mut self.0;
         // Reading the header may run PBKDF2: always release the GIL when it is pending.
+        // The plaintext buffer is zeroized once copied out (the core never grows it after
+        // plaintext is in it).
         let out = py
             .detach(|| {
-                let mut out = Vec::with_capacity(data.len());
+                let mut out = Zeroizing::new(Vec::new());
                 o.update(&data, &mut out).map(|_| out)
             })
             .py_err()?;
@@ -162,7 +163,7 @@ impl PyOpener {
         let o = &mut self.0;
         let out = py
             .detach(|| {
-                let mut out = Vec::new();
+                let mut out = Zeroizing::new(Vec::new());
                 o.finalize(&mut out).map(|_| out)
             })
             .py_err()?;
@@ -175,5 +176,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyOpener>()?;
     m.add("MAGIC", PyBytes::new(m.py(), guomi_core::envelope::MAGIC))?;
     m.add("VERSION", guomi_core::envelope::VERSION)?;
+    m.add("MAX_ITERATIONS", guomi_core::envelope::MAX_ITERATIONS)?;
+    m.add("MIN_CHUNK_LOG2", guomi_core::envelope::MIN_CHUNK_LOG2)?;
+    m.add("MAX_CHUNK_LOG2", guomi_core::envelope::MAX_CHUNK_LOG2)?;
     Ok(())
 }

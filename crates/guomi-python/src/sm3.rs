@@ -183,26 +183,36 @@ impl PyHmac {
     }
 }
 
-/// GM/T 0003 KDF.
+/// A checked KDF output length as `usize` (it always fits on 64-bit platforms).
+fn out_len(length: u64) -> PyResult<usize> {
+    usize::try_from(length)
+        .map_err(|_| pyo3::exceptions::PyMemoryError::new_err("output too large for this platform"))
+}
+
+/// GM/T 0003 KDF; `length` at most `KDF_MAX_LEN`, checked before allocating.
 #[pyfunction]
-fn kdf<'py>(py: Python<'py>, z: Bytes, length: usize) -> PyResult<Bound<'py, PyBytes>> {
-    new_bytes(py, length, |out| {
-        core_kdf::kdf_into(&z, out);
-        Ok(())
+fn kdf<'py>(py: Python<'py>, z: Bytes, length: u64) -> PyResult<Bound<'py, PyBytes>> {
+    core_kdf::check_kdf_len(length).py_err()?;
+    new_bytes(py, out_len(length)?, |out| {
+        core_kdf::try_kdf_into(&z, out).py_err()
     })
 }
 
-/// PBKDF2-HMAC-SM3.
+/// PBKDF2-HMAC-SM3; `iterations` 1 to `MAX_PBKDF2_ITERATIONS`, `length` at most
+/// `PBKDF2_MAX_LEN`, both checked before allocating.
 #[pyfunction]
 fn pbkdf2_hmac<'py>(
     py: Python<'py>,
     password: Bytes,
     salt: Bytes,
-    iterations: u32,
-    length: usize,
+    iterations: u64,
+    length: u64,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    // PBKDF2 is slow on purpose: always release the GIL.
-    PyBytes::new_with(py, length, |out| {
+    core_kdf::check_pbkdf2_iterations(iterations).py_err()?;
+    core_kdf::check_pbkdf2_len(length).py_err()?;
+    let iterations = iterations as u32; // checked: at most MAX_PBKDF2_ITERATIONS
+                                        // PBKDF2 is slow on purpose: always release the GIL.
+    PyBytes::new_with(py, out_len(length)?, |out| {
         py.detach(|| core_kdf::pbkdf2_hmac_sm3(&password, &salt, iterations, out))
             .py_err()
     })
@@ -214,11 +224,12 @@ fn pbkdf2_hmac<'py>(
 fn hkdf<'py>(
     py: Python<'py>,
     ikm: Bytes,
-    length: usize,
+    length: u64,
     salt: Bytes,
     info: Bytes,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    new_bytes(py, length, |out| {
+    core_kdf::check_hkdf_len(length).py_err()?;
+    new_bytes(py, out_len(length)?, |out| {
         core_kdf::hkdf(&ikm, &salt, &info, out).py_err()
     })
 }

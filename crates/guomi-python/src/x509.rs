@@ -427,5 +427,13 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(build_request, m)?)?;
     m.add("DEFAULT_ITERATIONS", core_x509::DEFAULT_ITERATIONS)?;
+    m.add("MAX_ITERATIONS", core_x509::keys::MAX_ITERATIONS)?;
+    m.add("MAX_PATH_LEN", core_x509::chain::MAX_PATH_LEN)?;
+    m.add("MAX_CERTIFICATES", core_x509::chain::MAX_CERTIFICATES)?;
+    m.add(
+        "MAX_SIGNATURE_CHECKS",
+        core_x509::chain::MAX_SIGNATURE_CHECKS,
+    )?;
+    m.add("MAX_CANDIDATE_STEPS", core_x509::chain::MAX_CANDIDATE_STEPS)?;
     Ok(())
 }

@@ -57,7 +57,10 @@ def _validity(args: argparse.Namespace) -> tuple[datetime, datetime]:
     if args.days < 1:
         raise UsageError("--days must be at least 1")
     start = datetime.now(timezone.utc) - timedelta(minutes=1)
-    return start, start + timedelta(days=args.days)
+    try:
+        return start, start + timedelta(days=args.days)
+    except OverflowError:
+        raise UsageError("--days is too large: the validity must end by the year 9999") from None
 
 
 def _extensions(b: x509.CertificateBuilder, args: argparse.Namespace) -> x509.CertificateBuilder:

@@ -163,11 +163,13 @@ pub(crate) fn base64_encode(data: &[u8]) -> String {
 /// Base64 decoding, ignoring ASCII whitespace; strict about padding.
 pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>> {
     let err = || Error::UnsupportedFormat("malformed PEM base64");
-    let chars: Vec<u8> = text.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
+    // May be a private key: zeroizing buffers, sized once (growing would free copies).
+    let mut chars = Zeroizing::new(Vec::with_capacity(text.len()));
+    chars.extend(text.bytes().filter(|c| !c.is_ascii_whitespace()));
     if !chars.len().is_multiple_of(4) {
         return Err(err());
     }
-    let mut out = Vec::with_capacity(chars.len() / 4 * 3);
+    let mut out = Zeroizing::new(Vec::with_capacity(chars.len() / 4 * 3));
     for (ci, quad) in chars.chunks(4).enumerate() {
         let last = ci == chars.len() / 4 - 1;
         let mut n = 0u32;
@@ -193,7 +195,7 @@ pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>> {
         let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
         out.extend_from_slice(&bytes[..3 - pad]);
     }
-    Ok(out)
+    Ok(core::mem::take(&mut *out))
 }
 
 /// PEM text with the given label (64-character lines).

@@ -467,7 +467,9 @@ impl<C: Curve> PrivateKey<C> {
     /// SEC1 ECPrivateKey DER (RFC 5915), with parameters and public key.
     pub fn to_sec1_der(&self) -> Zeroizing<Vec<u8>> {
         let d = self.to_bytes();
-        let mut body = Zeroizing::new(vec![2u8, 1, 1]);
+        // Capacity for the whole body up front: growing would free a copy holding d.
+        let mut body = Zeroizing::new(Vec::with_capacity(160));
+        body.extend_from_slice(&[2u8, 1, 1]);
         asn1::write_tlv(&mut body, asn1::TAG_OCTET_STRING, &d[..]);
         let params = asn1::tlv(asn1::TAG_OID, asn1::OID_SM2);
         asn1::write_tlv(&mut body, 0xA0, &params);
@@ -482,7 +484,9 @@ impl<C: Curve> PrivateKey<C> {
     /// (without the repeated parameters).
     pub fn to_pkcs8_der(&self) -> Zeroizing<Vec<u8>> {
         let d = self.to_bytes();
-        let mut inner = Zeroizing::new(vec![2u8, 1, 1]);
+        // Capacity for the whole body up front: growing would free a copy holding d.
+        let mut inner = Zeroizing::new(Vec::with_capacity(160));
+        inner.extend_from_slice(&[2u8, 1, 1]);
         asn1::write_tlv(&mut inner, asn1::TAG_OCTET_STRING, &d[..]);
         let mut bits = vec![0u8];
         bits.extend_from_slice(&self.public.encoded);
@@ -552,7 +556,9 @@ impl<C: Curve> PrivateKey<C> {
         Ok(key)
     }
 
-    /// Parses PKCS#8 PrivateKeyInfo DER (version 0 or 1; attributes ignored).
+    /// Parses PKCS#8 PrivateKeyInfo DER (version 0 or 1; attributes ignored). Strict: the
+    /// SEC1 key fills its OCTET STRING exactly, only `[0] attributes` and `[1] publicKey`
+    /// may follow it, and nothing may follow the outer SEQUENCE.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<Self> {
         let mut outer = Reader::new(der);
         let mut r = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
@@ -564,7 +570,15 @@ impl<C: Curve> PrivateKey<C> {
         let mut alg = Reader::new(r.read(asn1::TAG_SEQUENCE)?);
         read_algorithm(&mut alg)?;
         let inner = r.read(asn1::TAG_OCTET_STRING)?;
-        // [0] attributes and [1] public key (v2) may follow; they are not needed.
+        // [0] attributes and [1] public key (v2, RFC 5958) may follow; they are not needed,
+        // but nothing else may.
+        if r.peek_tag() == Some(0xA0) {
+            r.read(0xA0)?;
+        }
+        if r.peek_tag() == Some(0x81) {
+            r.read(0x81)?;
+        }
+        r.finish()?;
         Self::parse_sec1(inner)
     }
 

@@ -7,45 +7,128 @@ use super::{hmac::HmacSm3, Sm3, DIGEST_SIZE};
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
+/// Largest GM/T 0003 KDF output, in bytes: the standard requires klen < (2^32 - 1) · v
+/// with v = 256 bits (GM/T 0003.4-2012 §5.4.3), so the 32-bit counter never wraps; in
+/// bytes that is at most (2^32 - 1) · 32 - 1.
+pub const KDF_MAX_LEN: u64 = (u32::MAX as u64) * DIGEST_SIZE as u64 - 1;
+/// Largest PBKDF2 output, in bytes: dkLen <= (2^32 - 1) · hLen (RFC 8018 §5.2 step 1).
+pub const PBKDF2_MAX_LEN: u64 = (u32::MAX as u64) * DIGEST_SIZE as u64;
+/// Largest HKDF output, in bytes: L <= 255 · HashLen (RFC 5869 §2.3).
+pub const HKDF_MAX_LEN: usize = 255 * DIGEST_SIZE;
+/// Largest PBKDF2 iteration count accepted, everywhere guomi runs PBKDF2 (the SM3 KDF
+/// functions, password envelopes, encrypted PKCS#8 keys): a count read from a hostile
+/// file must not stall the reader for hours. Ten million HMAC-SM3 iterations take
+/// seconds; the counts in use (1 000 to a few hundred thousand) are far below.
+pub const MAX_PBKDF2_ITERATIONS: u32 = 10_000_000;
+
+/// Checks a requested GM/T 0003 KDF output length (bytes) against [`KDF_MAX_LEN`].
+pub fn check_kdf_len(len: u64) -> Result<()> {
+    if len > KDF_MAX_LEN {
+        return Err(Error::InvalidLength {
+            what: "SM3 KDF output",
+            expected: "at most 137438953439 bytes ((2^32 - 1) * 32 - 1, GM/T 0003)",
+            got: usize::try_from(len).unwrap_or(usize::MAX),
+        });
+    }
+    Ok(())
+}
+
+/// Checks a requested PBKDF2 output length (bytes) against [`PBKDF2_MAX_LEN`].
+pub fn check_pbkdf2_len(len: u64) -> Result<()> {
+    if len > PBKDF2_MAX_LEN {
+        return Err(Error::InvalidLength {
+            what: "PBKDF2 output",
+            expected: "at most 137438953440 bytes ((2^32 - 1) * 32, RFC 8018)",
+            got: usize::try_from(len).unwrap_or(usize::MAX),
+        });
+    }
+    Ok(())
+}
+
+/// Checks a requested HKDF output length (bytes) against [`HKDF_MAX_LEN`].
+pub fn check_hkdf_len(len: u64) -> Result<()> {
+    if len > HKDF_MAX_LEN as u64 {
+        return Err(Error::InvalidLength {
+            what: "HKDF output",
+            expected: "at most 8160 bytes (255 * 32, RFC 5869)",
+            got: usize::try_from(len).unwrap_or(usize::MAX),
+        });
+    }
+    Ok(())
+}
+
+/// Checks a PBKDF2 iteration count: 1 to [`MAX_PBKDF2_ITERATIONS`].
+pub fn check_pbkdf2_iterations(iterations: u64) -> Result<()> {
+    if iterations == 0 || iterations > u64::from(MAX_PBKDF2_ITERATIONS) {
+        return Err(Error::InvalidValue(
+            "PBKDF2 iterations must be 1 to 10000000",
+        ));
+    }
+    Ok(())
+}
+
 /// GM/T 0003 KDF: `K = Ha1 || Ha2 || ...` with `Ha_i = SM3(Z || ct)`, `ct` a 32-bit
-/// big-endian counter from 1, truncated to `out.len()` bytes.
+/// big-endian counter from 1, truncated to `out.len()` bytes; `out.len()` at most
+/// [`KDF_MAX_LEN`], checked with a typed error.
+pub fn try_kdf_into(z: &[u8], out: &mut [u8]) -> Result<()> {
+    check_kdf_len(out.len() as u64)?;
+    kdf_blocks(z, out);
+    Ok(())
+}
+
+/// [`try_kdf_into`] for internal callers whose lengths are bounded far below
+/// [`KDF_MAX_LEN`] (SM2/SM9 keys and messages held in memory).
+///
+/// # Panics
+/// If `out.len()` exceeds [`KDF_MAX_LEN`] (more than 128 GiB): the counter would wrap and
+/// the key stream repeat, which must never happen silently. Lengths from outside go
+/// through [`try_kdf_into`] or [`kdf`].
 pub fn kdf_into(z: &[u8], out: &mut [u8]) {
-    // The counter is 32 bits; 2^32 - 1 blocks (128 GiB) is far beyond any caller's reach
-    // from `usize` lengths we accept, but keep the arithmetic honest.
-    debug_assert!((out.len() as u64).div_ceil(DIGEST_SIZE as u64) < u32::MAX as u64);
+    assert!(
+        out.len() as u64 <= KDF_MAX_LEN,
+        "SM3 KDF output longer than (2^32 - 1) * 32 - 1 bytes"
+    );
+    kdf_blocks(z, out);
+}
+
+fn kdf_blocks(z: &[u8], out: &mut [u8]) {
     let mut prefix = Sm3::new();
     prefix.update(z);
-    for (i, chunk) in out.chunks_mut(DIGEST_SIZE).enumerate() {
+    // At most 2^32 - 1 blocks (the length was checked), so the counter `ct` fits in u32.
+    for (chunk, ct) in out.chunks_mut(DIGEST_SIZE).zip(1..=u32::MAX) {
         let mut h = prefix.clone();
-        h.update(&(i as u32 + 1).to_be_bytes());
+        h.update(&ct.to_be_bytes());
         let mut d = h.finalize();
         chunk.copy_from_slice(&d[..chunk.len()]);
         d.zeroize();
     }
 }
 
-/// GM/T 0003 KDF returning `length` bytes.
-pub fn kdf(z: &[u8], length: usize) -> Vec<u8> {
+/// GM/T 0003 KDF returning `length` bytes; `length` at most [`KDF_MAX_LEN`], checked
+/// before anything is allocated.
+pub fn kdf(z: &[u8], length: usize) -> Result<Vec<u8>> {
+    check_kdf_len(length as u64)?;
     let mut out = vec![0u8; length];
-    kdf_into(z, &mut out);
-    out
+    kdf_blocks(z, &mut out);
+    Ok(out)
 }
 
-/// PBKDF2-HMAC-SM3 (RFC 8018 §5.2). `iterations` must be at least 1.
+/// PBKDF2-HMAC-SM3 (RFC 8018 §5.2). `iterations`: 1 to [`MAX_PBKDF2_ITERATIONS`];
+/// `out.len()`: at most [`PBKDF2_MAX_LEN`] (typed errors otherwise, before any work).
 pub fn pbkdf2_hmac_sm3(
     password: &[u8],
     salt: &[u8],
     iterations: u32,
     out: &mut [u8],
 ) -> Result<()> {
-    if iterations == 0 {
-        return Err(Error::InvalidValue("iterations must be at least 1"));
-    }
+    check_pbkdf2_iterations(u64::from(iterations))?;
+    check_pbkdf2_len(out.len() as u64)?;
     let keyed = HmacSm3::new(password);
-    for (i, chunk) in out.chunks_mut(DIGEST_SIZE).enumerate() {
+    // At most 2^32 - 1 blocks (the length was checked): the block index fits in u32.
+    for (chunk, block) in out.chunks_mut(DIGEST_SIZE).zip(1..=u32::MAX) {
         let mut m = keyed.clone();
         m.update(salt);
-        m.update(&(i as u32 + 1).to_be_bytes());
+        m.update(&block.to_be_bytes());
         let mut u = m.finalize();
         let mut t = u;
         for _ in 1..iterations {
@@ -71,13 +154,10 @@ pub fn hkdf_extract(salt: &[u8], ikm: &[u8]) -> [u8; DIGEST_SIZE] {
     m.finalize()
 }
 
-/// HKDF-Expand (RFC 5869 §2.3). `out.len()` must be at most 255 * 32 bytes.
+/// HKDF-Expand (RFC 5869 §2.3). `out.len()` must be at most [`HKDF_MAX_LEN`] (8160)
+/// bytes.
 pub fn hkdf_expand(prk: &[u8], info: &[u8], out: &mut [u8]) -> Result<()> {
-    if out.len() > 255 * DIGEST_SIZE {
-        return Err(Error::InvalidValue(
-            "HKDF output length must be at most 8160 bytes",
-        ));
-    }
+    check_hkdf_len(out.len() as u64)?;
     let keyed = HmacSm3::new(prk);
     let mut t = [0u8; DIGEST_SIZE];
     for (i, chunk) in out.chunks_mut(DIGEST_SIZE).enumerate() {
@@ -109,7 +189,7 @@ mod tests {
     #[test]
     fn kdf_matches_definition() {
         let z = b"some shared secret z value of arbitrary length...................";
-        let out = kdf(z, 100);
+        let out = kdf(z, 100).unwrap();
         let mut expect = Vec::new();
         for ct in 1u32..=4 {
             let mut m = z.to_vec();
@@ -117,7 +197,7 @@ mod tests {
             expect.extend_from_slice(&crate::sm3::hash(&m));
         }
         assert_eq!(out, expect[..100]);
-        assert!(kdf(z, 0).is_empty());
+        assert!(kdf(z, 0).unwrap().is_empty());
     }
 
     #[test]
@@ -128,6 +208,59 @@ mod tests {
         m.extend_from_slice(&1u32.to_be_bytes());
         assert_eq!(out[..32], crate::sm3::hmac::hmac(b"pw", &m));
         assert!(pbkdf2_hmac_sm3(b"pw", b"salt", 0, &mut out).is_err());
+    }
+
+    #[test]
+    fn output_length_bounds_are_typed_errors() {
+        use crate::Error;
+        let huge = [1u64 << 50, 1 << 63, u64::MAX];
+        assert_eq!(KDF_MAX_LEN, 0xffff_ffff * 32 - 1);
+        assert!(check_kdf_len(KDF_MAX_LEN).is_ok());
+        for n in [KDF_MAX_LEN + 1].into_iter().chain(huge) {
+            assert!(
+                matches!(check_kdf_len(n), Err(Error::InvalidLength { .. })),
+                "{n}"
+            );
+        }
+        assert!(check_pbkdf2_len(PBKDF2_MAX_LEN).is_ok());
+        for n in [PBKDF2_MAX_LEN + 1].into_iter().chain(huge) {
+            assert!(
+                matches!(check_pbkdf2_len(n), Err(Error::InvalidLength { .. })),
+                "{n}"
+            );
+        }
+        assert!(check_hkdf_len(HKDF_MAX_LEN as u64).is_ok());
+        for n in [HKDF_MAX_LEN as u64 + 1].into_iter().chain(huge) {
+            assert!(
+                matches!(check_hkdf_len(n), Err(Error::InvalidLength { .. })),
+                "{n}"
+            );
+        }
+        let mut out = [0u8; 70];
+        try_kdf_into(b"z", &mut out).unwrap();
+        assert_eq!(out[..], kdf(b"z", 70).unwrap()[..]);
+    }
+
+    #[test]
+    fn pbkdf2_iteration_bound() {
+        use crate::Error;
+        // The bound itself is accepted (no output block: no work).
+        assert!(pbkdf2_hmac_sm3(b"pw", b"s", MAX_PBKDF2_ITERATIONS, &mut []).is_ok());
+        assert!(pbkdf2_hmac_sm3(b"pw", b"s", MAX_PBKDF2_ITERATIONS + 1, &mut [0; 32]).is_err());
+        assert!(pbkdf2_hmac_sm3(b"pw", b"s", u32::MAX, &mut [0; 32]).is_err());
+        assert!(check_pbkdf2_iterations(u64::from(MAX_PBKDF2_ITERATIONS)).is_ok());
+        for n in [
+            0,
+            u64::from(MAX_PBKDF2_ITERATIONS) + 1,
+            1 << 50,
+            1 << 63,
+            u64::MAX,
+        ] {
+            assert!(
+                matches!(check_pbkdf2_iterations(n), Err(Error::InvalidValue(_))),
+                "{n}"
+            );
+        }
     }
 
     #[test]

@@ -496,10 +496,6 @@ impl Certificate {
     pub(crate) fn name(&self) -> &Name {
         &self.tbs().subject
     }
-
-    pub(crate) fn issuer_name(&self) -> &Name {
-        &self.tbs().issuer
-    }
 }
 
 impl PartialEq for Certificate {

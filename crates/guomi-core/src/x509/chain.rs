@@ -13,10 +13,23 @@
 //!
 //! Not checked: revocation (CRL/OCSP), name constraints and certificate policies (a
 //! critical one fails the path as unsupported).
+//!
+//! Path building is bounded, whatever the input (in the spirit of RFC 4158):
+//! * for each candidate issuer the cheap checks (name match, validity, extensions,
+//!   basicConstraints / keyUsage / pathLenConstraint) run before its signature is checked;
+//! * each (certificate, issuer public key) signature is checked at most once per call;
+//! * a certificate already on the path is not used again, nor is one that repeats the
+//!   subject name and public key of an issuer on the path (a loop, RFC 4158 §5.2);
+//! * at most [`MAX_CERTIFICATES`] intermediates and roots together, at most
+//!   [`MAX_PATH_LEN`] certificates on a path, at most [`MAX_SIGNATURE_CHECKS`] signature
+//!   verifications and [`MAX_CANDIDATE_STEPS`] candidate examinations per call. Past a
+//!   work cap the call fails with a [`ChainError`] whose reason starts with [`GAVE_UP`].
 
 use super::cert::Certificate;
 use super::oid;
+use crate::sm2::PublicKey;
 use der::asn1::ObjectIdentifier;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// Why a path does not validate, naming the certificate at fault.
@@ -38,7 +51,17 @@ impl fmt::Display for ChainError {
 
 impl std::error::Error for ChainError {}
 
-const MAX_DEPTH: usize = 16;
+/// At most this many certificates on a certification path, the leaf and the trust root
+/// included.
+pub const MAX_PATH_LEN: usize = 16;
+/// At most this many certificates in `intermediates` and `roots` together.
+pub const MAX_CERTIFICATES: usize = 1024;
+/// At most this many SM2 signature verifications per [`verify_chain`] call.
+pub const MAX_SIGNATURE_CHECKS: usize = 100;
+/// At most this many candidate issuers examined per [`verify_chain`] call.
+pub const MAX_CANDIDATE_STEPS: usize = 4096;
+/// How the reason of every search cut short by a work cap starts.
+pub const GAVE_UP: &str = "certification path building gave up";
 
 fn fail(c: &Certificate, depth: usize, reason: impl Into<String>) -> ChainError {
     ChainError {
@@ -134,88 +157,242 @@ fn check_issuer(c: &Certificate, depth: usize) -> Result<(), ChainError> {
     Ok(())
 }
 
+/// The outcome of one signature check.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Signed {
+    Yes,
+    /// The issuer's key is not an SM2 key.
+    NotSm2Key,
+    /// The signature does not verify with the issuer's key.
+    No,
+    /// The certificate's signature is in a form guomi does not support: why.
+    Unsupported(&'static str),
+}
+
+/// One certificate the search can use: the leaf (index 0), then the trust roots, then
+/// the intermediates, each distinct DER once.
+struct Node<'a> {
+    cert: &'a Certificate,
+    is_root: bool,
+    subject: Vec<u8>,
+    issuer: Vec<u8>,
+    spki: Vec<u8>,
+    /// The parsed public key, once needed (`Some(None)`: not an SM2 key).
+    key: Option<Option<PublicKey>>,
+}
+
 struct Search<'a> {
-    intermediates: &'a [Certificate],
-    roots: &'a [Certificate],
+    nodes: Vec<Node<'a>>,
+    /// Subject Name DER -> node indexes (roots first), for issuer lookup.
+    by_subject: HashMap<Vec<u8>, Vec<usize>>,
     at: i64,
+    /// (child, issuer's SubjectPublicKeyInfo) -> the outcome of the signature check: one
+    /// check per certificate and issuer key, however many certificates share that key.
+    signatures: HashMap<(usize, Vec<u8>), Signed>,
+    signature_checks: usize,
+    steps: usize,
     best: Option<ChainError>,
 }
 
 impl<'a> Search<'a> {
+    fn new(
+        leaf: &'a Certificate,
+        intermediates: &'a [Certificate],
+        roots: &'a [Certificate],
+        at: i64,
+    ) -> Search<'a> {
+        let mut search = Search {
+            nodes: Vec::with_capacity(1 + roots.len() + intermediates.len()),
+            by_subject: HashMap::new(),
+            at,
+            signatures: HashMap::new(),
+            signature_checks: 0,
+            steps: 0,
+            best: None,
+        };
+        let all = std::iter::once((leaf, roots.contains(leaf)))
+            .chain(roots.iter().map(|c| (c, true)))
+            .chain(intermediates.iter().map(|c| (c, false)));
+        let mut seen = HashSet::new();
+        for (cert, is_root) in all {
+            if !seen.insert(cert.to_der()) {
+                continue;
+            }
+            let (Ok(subject), Ok(issuer), Ok(spki)) =
+                (cert.subject_der(), cert.issuer_der(), cert.spki_der())
+            else {
+                continue;
+            };
+            let index = search.nodes.len();
+            if index > 0 {
+                search
+                    .by_subject
+                    .entry(subject.clone())
+                    .or_default()
+                    .push(index);
+            }
+            search.nodes.push(Node {
+                cert,
+                is_root,
+                subject,
+                issuer,
+                spki,
+                key: None,
+            });
+        }
+        search
+    }
+
     fn note(&mut self, e: ChainError) {
         if self.best.as_ref().is_none_or(|b| e.depth >= b.depth) {
             self.best = Some(e);
         }
     }
 
-    fn extend(&mut self, path: &mut Vec<&'a Certificate>) -> bool {
+    fn gave_up(&self, what: String) -> ChainError {
+        fail(self.nodes[0].cert, 0, format!("{GAVE_UP}: {what}"))
+    }
+
+    /// Whether `cand` is on `path` already, or repeats the subject name and public key
+    /// of an issuer on it (a loop, RFC 4158 §5.2).
+    fn on_path(&self, path: &[usize], cand: usize) -> bool {
+        let c = &self.nodes[cand];
+        path.iter().enumerate().any(|(i, &p)| {
+            let n = &self.nodes[p];
+            p == cand || (i > 0 && n.subject == c.subject && n.spki == c.spki)
+        })
+    }
+
+    /// Whether `issuer`'s key verifies `child`'s signature: checked once per certificate
+    /// and issuer key, within the signature budget. `Err`: the budget is spent.
+    fn signed_by(&mut self, child: usize, issuer: usize) -> Result<Signed, ChainError> {
+        let memo = (child, self.nodes[issuer].spki.clone());
+        if let Some(r) = self.signatures.get(&memo) {
+            return Ok(*r);
+        }
+        let key = match &self.nodes[issuer].key {
+            Some(k) => k.clone(),
+            None => {
+                let k = self.nodes[issuer].cert.public_key().ok();
+                self.nodes[issuer].key = Some(k.clone());
+                k
+            }
+        };
+        let outcome = match key {
+            None => Signed::NotSm2Key,
+            Some(key) => {
+                self.signature_checks += 1;
+                if self.signature_checks > MAX_SIGNATURE_CHECKS {
+                    return Err(self.gave_up(format!(
+                        "more than {MAX_SIGNATURE_CHECKS} signature checks needed (too many \
+                         candidate issuer certificates)"
+                    )));
+                }
+                match self.nodes[child].cert.verify_signature_with(&key) {
+                    Ok(()) => Signed::Yes,
+                    Err(crate::Error::UnsupportedFormat(m)) => Signed::Unsupported(m),
+                    Err(_) => Signed::No,
+                }
+            }
+        };
+        self.signatures.insert(memo, outcome);
+        Ok(outcome)
+    }
+
+    /// Extends `path` (node indexes, leaf first) up to a trust root. `Ok(false)`: no path
+    /// from here; `Err`: a work cap was reached.
+    fn extend(&mut self, path: &mut Vec<usize>) -> Result<bool, ChainError> {
         let cur = *path.last().expect("path starts with the leaf");
+        let cert = self.nodes[cur].cert;
         let depth = path.len() - 1;
-        if self.roots.iter().any(|r| r == cur) {
-            return true;
+        if self.nodes[cur].is_root {
+            return Ok(true);
         }
-        if path.len() > MAX_DEPTH {
-            self.note(fail(cur, depth, "certification path too long"));
-            return false;
+        if path.len() >= MAX_PATH_LEN {
+            self.note(fail(
+                cert,
+                depth,
+                format!("certification path too long (at most {MAX_PATH_LEN} certificates)"),
+            ));
+            return Ok(false);
         }
-        let candidates: Vec<(&'a Certificate, bool)> = self
-            .roots
-            .iter()
-            .map(|c| (c, true))
-            .chain(self.intermediates.iter().map(|c| (c, false)))
-            .filter(|(c, _)| c.name() == cur.issuer_name() && !path.contains(c))
-            .collect();
+        // Name chaining: the candidates are the certificates whose subject is this issuer.
+        let candidates: Vec<usize> = self
+            .by_subject
+            .get(&self.nodes[cur].issuer)
+            .map(|v| {
+                v.iter()
+                    .copied()
+                    .filter(|&c| !self.on_path(path, c))
+                    .collect()
+            })
+            .unwrap_or_default();
         if candidates.is_empty() {
-            let reason = if cur.is_self_issued() && cur.verify_signature(cur).is_ok() {
+            let self_signed = self.nodes[cur].subject == self.nodes[cur].issuer
+                && self.signed_by(cur, cur)? == Signed::Yes;
+            let reason = if self_signed {
                 "self-signed certificate is not among the trust roots".to_string()
             } else {
                 format!(
                     "issuer \"{}\" not found among the intermediates and trust roots",
-                    cur.issuer()
+                    cert.issuer()
                 )
             };
-            self.note(fail(cur, depth, reason));
-            return false;
+            self.note(fail(cert, depth, reason));
+            return Ok(false);
         }
-        for (cand, is_root) in candidates {
-            let key = match cand.public_key() {
-                Ok(k) => k,
-                Err(_) => {
-                    self.note(fail(cand, depth + 1, "public key is not an SM2 key"));
+        for cand in candidates {
+            self.steps += 1;
+            if self.steps > MAX_CANDIDATE_STEPS {
+                return Err(self.gave_up(format!(
+                    "more than {MAX_CANDIDATE_STEPS} candidate issuers examined"
+                )));
+            }
+            // The cheap checks first: validity, extensions, cA, pathLenConstraint, keyCertSign.
+            let issuer = self.nodes[cand].cert;
+            let cheap = check_common(issuer, depth + 1, self.at)
+                .and_then(|_| check_issuer(issuer, depth + 1));
+            if let Err(e) = cheap {
+                self.note(e);
+                continue;
+            }
+            // Then the signature, once per (certificate, issuer) pair.
+            match self.signed_by(cur, cand)? {
+                Signed::Yes => {}
+                Signed::NotSm2Key => {
+                    self.note(fail(issuer, depth + 1, "public key is not an SM2 key"));
                     continue;
                 }
-            };
-            if let Err(e) = cur.verify_signature_with(&key) {
-                let reason = match e {
-                    crate::Error::UnsupportedFormat(m) => m.to_string(),
-                    _ => format!(
+                Signed::No => {
+                    let reason = format!(
                         "signature does not verify with the key of issuer \"{}\"",
-                        cand.subject()
-                    ),
-                };
-                self.note(fail(cur, depth, reason));
-                continue;
-            }
-            if let Err(e) = check_common(cand, depth + 1, self.at) {
-                self.note(e);
-                continue;
-            }
-            if let Err(e) = check_issuer(cand, depth + 1) {
-                self.note(e);
-                continue;
+                        issuer.subject()
+                    );
+                    self.note(fail(cert, depth, reason));
+                    continue;
+                }
+                Signed::Unsupported(reason) => {
+                    self.note(fail(cert, depth, reason));
+                    continue;
+                }
             }
             path.push(cand);
-            if is_root || self.extend(path) {
-                return true;
+            if self.extend(path)? {
+                return Ok(true);
             }
             path.pop();
         }
-        false
+        Ok(false)
     }
 }
 
 /// Validates `leaf` up to one of `roots` at Unix time `at`, using `intermediates` as
 /// needed. Returns the path, leaf first, trust root last.
+///
+/// The work is bounded (see the module documentation): more than [`MAX_CERTIFICATES`]
+/// intermediates and roots together fail at once; a search that would need more than
+/// [`MAX_SIGNATURE_CHECKS`] signature checks or [`MAX_CANDIDATE_STEPS`] candidate
+/// examinations fails with a reason starting with [`GAVE_UP`].
 pub fn verify_chain(
     leaf: &Certificate,
     intermediates: &[Certificate],
@@ -225,6 +402,17 @@ pub fn verify_chain(
 ) -> Result<Vec<Certificate>, ChainError> {
     if roots.is_empty() {
         return Err(fail(leaf, 0, "no trust roots given"));
+    }
+    let given = intermediates.len() + roots.len();
+    if given > MAX_CERTIFICATES {
+        return Err(fail(
+            leaf,
+            0,
+            format!(
+                "too many certificates given ({given} intermediates and trust roots; at most \
+                 {MAX_CERTIFICATES})"
+            ),
+        ));
     }
     check_common(leaf, 0, at)?;
     if let Some(p) = purpose {
@@ -241,15 +429,10 @@ pub fn verify_chain(
             _ => {}
         }
     }
-    let mut search = Search {
-        intermediates,
-        roots,
-        at,
-        best: None,
-    };
-    let mut path = vec![leaf];
-    if search.extend(&mut path) {
-        return Ok(path.into_iter().cloned().collect());
+    let mut search = Search::new(leaf, intermediates, roots, at);
+    let mut path = vec![0];
+    if search.extend(&mut path)? {
+        return Ok(path.iter().map(|&i| search.nodes[i].cert.clone()).collect());
     }
     Err(search
         .best

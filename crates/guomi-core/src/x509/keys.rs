@@ -37,8 +37,9 @@ use zeroize::{Zeroize, Zeroizing};
 
 /// PBKDF2 iterations written unless told otherwise (GmSSL 3 writes 65536; OpenSSL 2048).
 pub const DEFAULT_ITERATIONS: u32 = 65_536;
-/// Largest iteration count accepted when reading (a hostile file must not stall us).
-pub const MAX_ITERATIONS: u32 = 10_000_000;
+/// Largest iteration count accepted, written or read (a hostile file must not stall us):
+/// [`crate::sm3::kdf::MAX_PBKDF2_ITERATIONS`], the bound every PBKDF2 in guomi honours.
+pub const MAX_ITERATIONS: u32 = crate::sm3::kdf::MAX_PBKDF2_ITERATIONS;
 
 /// The PBKDF2 pseudo-random function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,7 +281,7 @@ pub fn decrypt_private_key_der(der: &[u8], password: &[u8]) -> Result<PrivateKey
         }
     };
     if let Some(p) = kdf.prf.as_ref().and_then(|a| a.parameters) {
-        if p.tag() != der::Tag::Null {
+        if p.tag() != der::Tag::Null || !p.value().is_empty() {
             return Err(Error::UnsupportedFormat("malformed DER"));
         }
     }
@@ -357,7 +358,9 @@ pub(crate) fn pem_blocks(text: &str) -> Result<Vec<PemBlock>> {
             .ok_or(Error::UnsupportedFormat("PEM block has no END line"))?;
         let body = &after[body_start..body_start + stop];
         let mut headers = Vec::new();
-        let mut b64 = Zeroizing::new(String::new());
+        // The base64 text of a private key is as secret as the key: zeroizing buffers
+        // with their final capacity reserved up front, so no reallocation leaves a copy.
+        let mut b64 = Zeroizing::new(String::with_capacity(body.len()));
         for line in body.lines() {
             let line = line.trim();
             if let Some((k, v)) = line.split_once(':') {
@@ -370,18 +373,25 @@ pub(crate) fn pem_blocks(text: &str) -> Result<Vec<PemBlock>> {
             b64.push_str(line);
         }
         // Re-wrap canonically and let pem-rfc7468 do the strict base64 decoding.
-        let mut canon = Zeroizing::new(format!("-----BEGIN {label}-----\n"));
+        let begin_line = format!("-----BEGIN {label}-----\n");
+        let mut canon = Zeroizing::new(String::with_capacity(
+            begin_line.len() + b64.len() + b64.len() / 64 + 1 + end_line.len() + 1,
+        ));
+        canon.push_str(&begin_line);
         for piece in b64.as_bytes().chunks(64) {
             canon.push_str(core::str::from_utf8(piece).map_err(|_| pem_err())?);
             canon.push('\n');
         }
         canon.push_str(&end_line);
         canon.push('\n');
-        let (_, der) = pem_rfc7468::decode_vec(canon.as_bytes()).map_err(|_| pem_err())?;
+        let mut decoder = pem_rfc7468::Decoder::new(canon.as_bytes()).map_err(|_| pem_err())?;
+        // `decode_to_end` reserves the exact length once; a failure drops (zeroizes) it.
+        let mut der = Zeroizing::new(Vec::new());
+        decoder.decode_to_end(&mut der).map_err(|_| pem_err())?;
         out.push(PemBlock {
             label: label.to_string(),
             headers,
-            der: Zeroizing::new(der),
+            der,
         });
         rest = &after[body_start + stop + end_line.len()..];
     }
