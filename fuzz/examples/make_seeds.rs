@@ -28,19 +28,18 @@ fn main() {
     let kl = PrivateKey::from_bytes(&[3; 32]).unwrap();
     let nb = 1_700_000_000;
     let na = 1_900_000_000;
-    let mut b = CertificateBuilder::new("CN=Fuzz Root,O=guomi", kr.public_key().clone(), nb, na)
-        .unwrap();
+    let mut b =
+        CertificateBuilder::new("CN=Fuzz Root,O=guomi", kr.public_key().clone(), nb, na).unwrap();
     b.ca(Some(1));
     b.serial = Some(vec![1]);
     let root = b.self_sign(&kr).unwrap();
-    let mut b = CertificateBuilder::new("CN=Fuzz CA,O=guomi", ki.public_key().clone(), nb, na)
-        .unwrap();
+    let mut b =
+        CertificateBuilder::new("CN=Fuzz CA,O=guomi", ki.public_key().clone(), nb, na).unwrap();
     b.ca(Some(0));
     b.serial = Some(vec![2]);
     let inter = b.sign(&root, &kr).unwrap();
-    let mut b =
-        CertificateBuilder::new("CN=leaf.example,O=guomi", kl.public_key().clone(), nb, na)
-            .unwrap();
+    let mut b = CertificateBuilder::new("CN=leaf.example,O=guomi", kl.public_key().clone(), nb, na)
+        .unwrap();
     b.serial = Some(vec![3]);
     b.extended_key_usage = vec![x509::oid::SERVER_AUTH];
     b.subject_alt_names = vec![x509::GeneralNameValue::Dns("leaf.example".into())];
@@ -63,7 +62,11 @@ fn main() {
     put(t, "csr", &cat(&[&[1], csr.to_der()]));
     let bundle = format!("{}{}", leaf.to_pem().unwrap(), inter.to_pem().unwrap());
     put(t, "pem_bundle", &cat(&[&[2], bundle.as_bytes()]));
-    put(t, "pem_csr", &cat(&[&[2], csr.to_pem().unwrap().as_bytes()]));
+    put(
+        t,
+        "pem_csr",
+        &cat(&[&[2], csr.to_pem().unwrap().as_bytes()]),
+    );
     // chain: sel, count, flags, then count × (u16 length, DER).
     let mut ch = vec![3u8, 2, 0b11];
     for c in [&leaf, &inter] {
@@ -143,8 +146,16 @@ fn main() {
     let sg = s9.sign_user.sign(b"Chinese IBS standard").unwrap();
     let mut m = b"Chinese IBS standard".to_vec();
     m.insert(0, 20);
-    put(t, "sig_der", &cat(&[&[2], &ct_prefix(&sg.to_der()), &m[1..]]));
-    put(t, "sig_raw", &cat(&[&[3], &ct_prefix(&sg.to_raw()), &m[1..]]));
+    put(
+        t,
+        "sig_der",
+        &cat(&[&[2], &ct_prefix(&sg.to_der()), &m[1..]]),
+    );
+    put(
+        t,
+        "sig_raw",
+        &cat(&[&[3], &ct_prefix(&sg.to_raw()), &m[1..]]),
+    );
     put(t, "key_spub", &cat(&[&[4, 0], &s9.sign_pub.to_bytes()]));
     put(t, "key_epub", &cat(&[&[4, 1], &s9.enc_pub.to_bytes()]));
     put(t, "key_suser", &cat(&[&[4, 2], &s9.sign_user.to_bytes()]));
@@ -191,11 +202,23 @@ fn main() {
     let gk = [0x24u8; 16];
     let g = Sm4Gcm::new(&gk);
     let nonce = [0x11u8; 12];
-    let ct = g.encrypt(&nonce, b"aad", b"gcm plaintext that spans blocks").unwrap();
+    let ct = g
+        .encrypt(&nonce, b"aad", b"gcm plaintext that spans blocks")
+        .unwrap();
     put(
         t,
         "gcm",
-        &cat(&[&[0], &gk, &[12], &nonce, &[3], b"aad", &[0], &[2, 5, 16], &ct]),
+        &cat(&[
+            &[0],
+            &gk,
+            &[12],
+            &nonce,
+            &[3],
+            b"aad",
+            &[0],
+            &[2, 5, 16],
+            &ct,
+        ]),
     );
     let ct8 = &ct[..ct.len() - 8];
     put(
@@ -206,14 +229,24 @@ fn main() {
     // CCM: sel 1, key16, tag_len, nonce (u8 len), aad (u8 len), data.
     let c = Sm4Ccm::new(&gk, 16).unwrap();
     let ct = c.encrypt(&nonce, b"aad", b"ccm plaintext").unwrap();
-    put(t, "ccm", &cat(&[&[1], &gk, &[16, 12], &nonce, &[3], b"aad", &ct]));
+    put(
+        t,
+        "ccm",
+        &cat(&[&[1], &gk, &[16, 12], &nonce, &[3], b"aad", &ct]),
+    );
     // EIA3: sel 2, key16, count u32, bearer, direction, length flag + u16, mac (u8 len), data.
     let zk = [0x33u8; 16];
     let mac = zuc::eia3(&zk, 0x1234, 3, 1, b"zuc eia3 message", None).unwrap();
     put(
         t,
         "eia3",
-        &cat(&[&[2], &zk, &[0, 0, 0x12, 0x34, 3, 1, 0, 0, 0, 4], &mac, b"zuc eia3 message"]),
+        &cat(&[
+            &[2],
+            &zk,
+            &[0, 0, 0x12, 0x34, 3, 1, 0, 0, 0, 4],
+            &mac,
+            b"zuc eia3 message",
+        ]),
     );
     // ZUC-256 MAC: sel 3, key (u8 len), iv (u8 len), length flag + u16, tag (u8 len), data.
     let k256 = [0x44u8; 32];
@@ -222,7 +255,15 @@ fn main() {
     put(
         t,
         "zuc256",
-        &cat(&[&[3, 32], &k256, &[25], &iv, &[0, 0, 0, 8], &tag, b"zuc-256 message"]),
+        &cat(&[
+            &[3, 32],
+            &k256,
+            &[25],
+            &iv,
+            &[0, 0, 0, 8],
+            &tag,
+            b"zuc-256 message",
+        ]),
     );
 
     // stream_diff / backend_diff: sel, splits (u8 len), then parameters and data; any

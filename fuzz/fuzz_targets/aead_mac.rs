@@ -27,15 +27,23 @@ fn gcm(c: &mut Cursor) {
     let nonce = c.bytes8();
     let aad = c.bytes8();
     let ts = c.u8();
-    let tl = if ts & 0x80 != 0 { (ts & 0x1f) as usize } else { GCM_TAG_LENS[(ts & 7) as usize] };
+    let tl = if ts & 0x80 != 0 {
+        (ts & 0x1f) as usize
+    } else {
+        GCM_TAG_LENS[(ts & 7) as usize]
+    };
     let splits = c.bytes8();
     let data = c.rest();
     let g = Sm4Gcm::new(&key);
     let r1 = g.decrypt_with_tag_len(nonce, aad, data, tl);
     let mut buf = data.to_vec();
-    let r2 = g.decrypt_in_place(nonce, aad, &mut buf, tl).map(|n| buf[..n].to_vec());
+    let r2 = g
+        .decrypt_in_place(nonce, aad, &mut buf, tl)
+        .map(|n| buf[..n].to_vec());
     let mut out = vec![0u8; data.len().saturating_sub(tl)];
-    let r3 = g.decrypt_into(nonce, aad, data, tl, &mut out).map(|()| out.clone());
+    let r3 = g
+        .decrypt_into(nonce, aad, data, tl, &mut out)
+        .map(|()| out.clone());
     assert_eq!(r1, r2);
     assert_eq!(r1, r3);
     if tl == 16 {
@@ -44,7 +52,11 @@ fn gcm(c: &mut Cursor) {
     if let Ok(pt) = &r1 {
         let full = g.encrypt(nonce, aad, pt).unwrap();
         assert_eq!(full[..pt.len()], data[..pt.len()]);
-        assert_eq!(full[pt.len()..pt.len() + tl], data[pt.len()..], "accepted tag is not the tag");
+        assert_eq!(
+            full[pt.len()..pt.len() + tl],
+            data[pt.len()..],
+            "accepted tag is not the tag"
+        );
     }
     if data.len() < tl {
         assert!(r1.is_err());
@@ -57,7 +69,10 @@ fn gcm(c: &mut Cursor) {
         for p in chunks(ct, splits) {
             d.update_into(p, &mut out)?;
         }
-        assert!(out.is_empty(), "buffered decryptor released plaintext early");
+        assert!(
+            out.is_empty(),
+            "buffered decryptor released plaintext early"
+        );
         d.finalize()
     });
     // Tag at the end.
@@ -93,7 +108,10 @@ fn gcm(c: &mut Cursor) {
     // An empty tag never authenticates anything.
     if let Ok(mut d) = g.decryptor(nonce, aad, &[]) {
         let _ = d.update(ct);
-        assert!(d.finalize().is_err(), "decryptor without a tag accepted the message");
+        assert!(
+            d.finalize().is_err(),
+            "decryptor without a tag accepted the message"
+        );
     }
 }
 
@@ -104,19 +122,30 @@ fn ccm(c: &mut Cursor) {
     let aad = c.bytes8();
     let data = c.rest();
     let Ok(m) = Sm4Ccm::new(&key, tl) else {
-        assert!(!(4..=16).contains(&tl) || tl % 2 == 1, "tag length {tl} refused");
+        assert!(
+            !(4..=16).contains(&tl) || tl % 2 == 1,
+            "tag length {tl} refused"
+        );
         return;
     };
     assert_eq!(m.tag_len(), tl);
     let r1 = m.decrypt(nonce, aad, data);
     let mut buf = data.to_vec();
-    let r2 = m.decrypt_in_place(nonce, aad, &mut buf).map(|n| buf[..n].to_vec());
+    let r2 = m
+        .decrypt_in_place(nonce, aad, &mut buf)
+        .map(|n| buf[..n].to_vec());
     let mut out = vec![0u8; data.len().saturating_sub(tl)];
-    let r3 = m.decrypt_into(nonce, aad, data, &mut out).map(|()| out.clone());
+    let r3 = m
+        .decrypt_into(nonce, aad, data, &mut out)
+        .map(|()| out.clone());
     assert_eq!(r1, r2);
     assert_eq!(r1, r3);
     if let Ok(pt) = &r1 {
-        assert_eq!(m.encrypt(nonce, aad, pt).unwrap(), data, "accepted CCM input is not an encryption");
+        assert_eq!(
+            m.encrypt(nonce, aad, pt).unwrap(),
+            data,
+            "accepted CCM input is not an encryption"
+        );
     }
     // Round trip and tamper on the same parameters.
     if let Ok(ct) = m.encrypt(nonce, aad, data) {

@@ -99,7 +99,10 @@ fuzz_target!(|data: &[u8]| {
             let mut bad = env.clone();
             let i = splits.len() * 131 % bad.len();
             bad[i] ^= 1;
-            assert!(envelope::open_with_key(&KEY, &bad).is_err(), "tampered byte {i}");
+            assert!(
+                envelope::open_with_key(&KEY, &bad).is_err(),
+                "tampered byte {i}"
+            );
         }
         _ => {
             if let Ok(Some(h)) = Header::parse(body) {

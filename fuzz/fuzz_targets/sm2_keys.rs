@@ -29,7 +29,10 @@ fn check_pub(pk: &PublicKey) {
     assert_eq!(&PublicKey::from_spki_pem(&pk.to_spki_pem()).unwrap(), pk);
     let mut long = der.clone();
     long.push(0);
-    assert!(PublicKey::from_spki_der(&long).is_err(), "SPKI with a trailing byte accepted");
+    assert!(
+        PublicKey::from_spki_der(&long).is_err(),
+        "SPKI with a trailing byte accepted"
+    );
 }
 
 fn check_priv(k: &PrivateKey) {
@@ -42,11 +45,16 @@ fn check_priv(k: &PrivateKey) {
     assert_eq!(&PrivateKey::from_der(&pkcs8).unwrap(), k);
     assert_eq!(&PrivateKey::from_pem(&k.to_sec1_pem()).unwrap(), k);
     assert_eq!(&PrivateKey::from_pem(&k.to_pkcs8_pem()).unwrap(), k);
-    assert_eq!(&x509::load_private_key_pem(&k.to_pkcs8_pem(), None).unwrap(), k);
+    assert_eq!(
+        &x509::load_private_key_pem(&k.to_pkcs8_pem(), None).unwrap(),
+        k
+    );
     assert_eq!(&x509::load_private_key_der(&sec1, None).unwrap(), k);
     // The public key is d·G: the same as that of a fresh import of d.
     assert_eq!(
-        PrivateKey::from_bytes(&k.to_bytes()[..]).unwrap().public_key(),
+        PrivateKey::from_bytes(&k.to_bytes()[..])
+            .unwrap()
+            .public_key(),
         k.public_key()
     );
     check_pub(k.public_key());
@@ -56,6 +64,16 @@ fn trailing_rejected(body: &[u8], parse: impl Fn(&[u8]) -> bool, what: &str) {
     let mut long = body.to_vec();
     long.push(0);
     assert!(!parse(&long), "{what} with a trailing byte accepted");
+}
+
+/// A NULL inside the outer SEQUENCE, after the last field, is not a valid encoding.
+fn inner_junk_rejected(body: &[u8], parse: impl Fn(&[u8]) -> bool, what: &str) {
+    if let Some(long) = append_inside_sequence(body, &[0x05, 0x00]) {
+        assert!(
+            !parse(&long),
+            "{what} with junk inside the SEQUENCE accepted"
+        );
+    }
 }
 
 fn check_encrypted(k: &PrivateKey) {
@@ -87,6 +105,7 @@ fuzz_target!(|data: &[u8]| {
             if let Ok(pk) = PublicKey::from_spki_der(body) {
                 check_pub(&pk);
                 trailing_rejected(body, |b| PublicKey::from_spki_der(b).is_ok(), "SPKI");
+                inner_junk_rejected(body, |b| PublicKey::from_spki_der(b).is_ok(), "SPKI");
             }
         }
         2 => {
@@ -101,6 +120,7 @@ fuzz_target!(|data: &[u8]| {
             if let Ok(k) = PrivateKey::from_sec1_der(body) {
                 check_priv(&k);
                 trailing_rejected(body, |b| PrivateKey::from_sec1_der(b).is_ok(), "SEC1");
+                inner_junk_rejected(body, |b| PrivateKey::from_sec1_der(b).is_ok(), "SEC1");
                 assert_eq!(PrivateKey::from_der(body).unwrap(), k);
             }
         }
@@ -108,16 +128,25 @@ fuzz_target!(|data: &[u8]| {
             let body = c.rest();
             if let Ok(k) = PrivateKey::from_pkcs8_der(body) {
                 check_priv(&k);
-                // Known open defect when written: PKCS#8 accepted trailing bytes.
                 trailing_rejected(body, |b| PrivateKey::from_pkcs8_der(b).is_ok(), "PKCS#8");
+                // Known open defect when written: fields after the private key (other
+                // than [0] attributes and [1] public key) were ignored.
+                if check_known_defects() {
+                    inner_junk_rejected(body, |b| PrivateKey::from_pkcs8_der(b).is_ok(), "PKCS#8");
+                }
                 assert_eq!(PrivateKey::from_der(body).unwrap(), k);
             }
         }
         5 => {
             let body = c.rest();
             if let Ok(k) = PrivateKey::from_bytes(body) {
-                assert_eq!(body.len(), 32);
-                assert_eq!(&k.to_bytes()[..], body);
+                // 1 to 32 bytes are left-padded; 33 bytes need a leading zero.
+                let kb = k.to_bytes();
+                match body.len() {
+                    1..=32 => assert_eq!(&kb[32 - body.len()..], body),
+                    33 => assert_eq!((body[0], &kb[..]), (0, &body[1..])),
+                    n => panic!("private key of {n} bytes accepted"),
+                }
                 check_priv(&k);
                 let sig = k.sign(b"msg", b"uid").unwrap();
                 assert!(k.public_key().verify(b"msg", b"uid", &sig));
@@ -166,7 +195,11 @@ fuzz_target!(|data: &[u8]| {
                 "Proc-Type: 4,ENCRYPTED".to_string(),
                 format!("DEK-Info: SM4-CBC,{hex}"),
             ];
-            let label = if sel & 0x80 != 0 { "SM2 PRIVATE KEY" } else { "EC PRIVATE KEY" };
+            let label = if sel & 0x80 != 0 {
+                "SM2 PRIVATE KEY"
+            } else {
+                "EC PRIVATE KEY"
+            };
             let text = pem(label, &headers, der);
             if let Ok(k) = x509::load_private_key_pem(&text, Some(PASSWORD)) {
                 check_priv(&k);
@@ -179,7 +212,11 @@ fuzz_target!(|data: &[u8]| {
                 if text.to_ascii_uppercase().contains("ENCRYPTED PRIVATE") {
                     return;
                 }
-                let pw = if sel & 0x80 != 0 { Some(PASSWORD) } else { None };
+                let pw = if sel & 0x80 != 0 {
+                    Some(PASSWORD)
+                } else {
+                    None
+                };
                 if let Ok(k) = x509::load_private_key_pem(text, pw) {
                     check_priv(&k);
                 }

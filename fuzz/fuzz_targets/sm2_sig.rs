@@ -10,7 +10,13 @@ use guomi_core::sm2::{self, message_digest, verify_many, Signature, VerifyItem};
 use guomi_fuzz::*;
 use libfuzzer_sys::fuzz_target;
 
-fn verify_all_ways(pk: &sm2::PublicKey, uid: &[u8], msg: &[u8], sig: &Signature, splits: &[u8]) -> bool {
+fn verify_all_ways(
+    pk: &sm2::PublicKey,
+    uid: &[u8],
+    msg: &[u8],
+    sig: &Signature,
+    splits: &[u8],
+) -> bool {
     let v = pk.verify(msg, uid, sig);
     match pk.compute_z(uid) {
         Ok(z) => {
@@ -47,7 +53,11 @@ fuzz_target!(|data: &[u8]| {
     let der = Signature::from_der(sig_bytes);
     let raw = Signature::from_raw(sig_bytes);
     if let Ok(s) = &der {
-        assert_eq!(s.to_der(), sig_bytes, "non-canonical DER signature accepted");
+        assert_eq!(
+            s.to_der(),
+            sig_bytes,
+            "non-canonical DER signature accepted"
+        );
         assert_eq!(&Signature::from_raw(&s.to_raw()).unwrap(), s);
     }
     if let Ok(s) = &raw {
@@ -56,7 +66,10 @@ fuzz_target!(|data: &[u8]| {
     }
     match Signature::from_bytes(sig_bytes) {
         Ok(s) => {
-            let expect = der.clone().or(raw.clone()).expect("from_bytes accepted what neither parser did");
+            let expect = der
+                .clone()
+                .or(raw.clone())
+                .expect("from_bytes accepted what neither parser did");
             assert_eq!(s, expect);
             verify_all_ways(pk, uid, msg, &s, uid);
         }
@@ -72,7 +85,10 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(Signature::from_der(&s.to_der()).unwrap(), s);
         let mut other = msg.to_vec();
         other.push(sel);
-        assert!(!pk.verify(&other, uid, &s), "signature valid for another message");
+        assert!(
+            !pk.verify(&other, uid, &s),
+            "signature valid for another message"
+        );
         let mut bad = s;
         bad.s[31] ^= 1;
         assert!(!pk.verify(msg, uid, &bad), "tampered signature verified");

@@ -50,7 +50,11 @@ fuzz_target!(|data: &[u8]| {
         0 => {
             let body = c.rest();
             if let Ok(ct) = Ciphertext::from_der(body) {
-                assert_eq!(ct.to_der(), body, "non-canonical SM9 DER ciphertext accepted");
+                assert_eq!(
+                    ct.to_der(),
+                    body,
+                    "non-canonical SM9 DER ciphertext accepted"
+                );
                 check_decrypt(&ct);
             }
         }
@@ -67,7 +71,8 @@ fuzz_target!(|data: &[u8]| {
             }
             if let Err(e) = r {
                 assert!(
-                    e == Error::DecryptionFailed || matches!(e, Error::UnsupportedFormat(_) | Error::InvalidLength { .. }),
+                    e == Error::DecryptionFailed
+                        || matches!(e, Error::UnsupportedFormat(_) | Error::InvalidLength { .. }),
                     "{e:?}"
                 );
             }
@@ -145,7 +150,8 @@ fuzz_target!(|data: &[u8]| {
             match keys.enc_user.decapsulate(body, len) {
                 Ok(k) => assert_eq!(k.len(), len),
                 Err(e) => assert!(
-                    e == Error::DecryptionFailed || (len == 0 && matches!(e, Error::InvalidValue(_))),
+                    e == Error::DecryptionFailed
+                        || (len == 0 && matches!(e, Error::InvalidValue(_))),
                     "{e:?}"
                 ),
             }

@@ -34,11 +34,20 @@ fn check_cert(c: &Certificate, der: &[u8]) {
     assert_eq!(c.to_der(), der);
     assert_eq!(c.fingerprint_sm3(), sm3::hash(der));
     let _ = (c.version(), c.serial(), c.subject(), c.issuer());
-    let _ = (c.subject_der(), c.issuer_der(), c.not_before(), c.not_after());
+    let _ = (
+        c.subject_der(),
+        c.issuer_der(),
+        c.not_before(),
+        c.not_after(),
+    );
     let _ = (c.signature_algorithm(), c.signature(), c.tbs_der());
     let _ = (c.public_key(), c.spki_der(), c.extensions());
     let _ = (c.basic_constraints(), c.key_usage(), c.extended_key_usage());
-    let _ = (c.subject_alt_names(), c.subject_key_id(), c.authority_key_id());
+    let _ = (
+        c.subject_alt_names(),
+        c.subject_key_id(),
+        c.authority_key_id(),
+    );
     let _ = c.is_self_issued();
     if let Ok(pem) = c.to_pem() {
         let back = Certificate::from_pem(&pem).unwrap();
@@ -94,7 +103,10 @@ fuzz_target!(|data: &[u8]| {
                     check_cert(cert, cert.to_der());
                 }
                 if let Some(first) = all.first() {
-                    assert_eq!(Certificate::from_pem(text).unwrap().to_der(), first.to_der());
+                    assert_eq!(
+                        Certificate::from_pem(text).unwrap().to_der(),
+                        first.to_der()
+                    );
                 }
             }
             if let Ok(r) = CertificateRequest::from_pem(text) {
@@ -121,14 +133,25 @@ fuzz_target!(|data: &[u8]| {
             if flags & 2 == 2 {
                 inters.push(p.inter.clone());
             }
-            let purpose = if flags & 4 == 4 { Some(oid::SERVER_AUTH) } else { None };
-            let at = if flags & 8 == 8 { c.u32() as i64 * 2 } else { PKI_TIME };
+            let purpose = if flags & 4 == 4 {
+                Some(oid::SERVER_AUTH)
+            } else {
+                None
+            };
+            let at = if flags & 8 == 8 {
+                c.u32() as i64 * 2
+            } else {
+                PKI_TIME
+            };
             if let Ok(path) = verify_chain(&leaf, &inters, &[p.root.clone()], at, purpose) {
                 assert_eq!(path[0].to_der(), leaf.to_der());
                 assert_eq!(path.last().unwrap().to_der(), p.root.to_der());
                 assert!(path.len() <= inters.len() + 2);
                 for w in path.windows(2) {
-                    assert!(w[0].verify_signature(&w[1]).is_ok(), "path link does not verify");
+                    assert!(
+                        w[0].verify_signature(&w[1]).is_ok(),
+                        "path link does not verify"
+                    );
                     assert!(w[0].not_before() <= at && at <= w[0].not_after());
                 }
                 // Each intermediate appears once.
@@ -145,7 +168,9 @@ fuzz_target!(|data: &[u8]| {
             if let Ok(cert) = Certificate::from_der(body) {
                 for issuer in [&p.root, &p.inter] {
                     let a = cert.verify_signature(issuer).is_ok();
-                    let b = cert.verify_signature_with(&issuer.public_key().unwrap()).is_ok();
+                    let b = cert
+                        .verify_signature_with(&issuer.public_key().unwrap())
+                        .is_ok();
                     if a {
                         assert!(b, "verify_signature ok but verify_signature_with not");
                     }
