@@ -182,7 +182,7 @@ fuzz_target!(|data: &[u8]| {
             };
             if let Ok(k) = r {
                 check_encrypted(&k);
-                if mode % 3 == 0 {
+                if mode.is_multiple_of(3) {
                     assert!(x509::decrypt_private_key_der(der, b"not the password").is_err());
                 }
             }

@@ -102,7 +102,7 @@ fn modes_diff(splits: &[u8], c: &mut Cursor) {
         run_stream(
             |p, out| {
                 let mut e = e.borrow_mut();
-                if p.len() % 2 == 0 {
+                if p.len().is_multiple_of(2) {
                     e.update_into(p, out)
                 } else {
                     let n = e.update_len(p.len());
