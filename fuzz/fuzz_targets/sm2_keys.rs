@@ -93,7 +93,12 @@ fuzz_target!(|data: &[u8]| {
                 check_pub(&pk);
                 // Accepted encodings are canonical.
                 match body.len() {
-                    65 => assert_eq!(&pk.to_uncompressed()[..], body),
+                    // 04, or the hybrid 06/07 whose parity bit was checked.
+                    65 => {
+                        assert_eq!(pk.to_uncompressed()[1..], body[1..]);
+                        let hybrid = 6 | (pk.y()[31] & 1);
+                        assert!(body[0] == 4 || body[0] == hybrid, "prefix {}", body[0]);
+                    }
                     64 => assert_eq!(&pk.to_raw()[..], body),
                     33 => assert_eq!(&pk.to_compressed()[..], body),
                     n => panic!("point of {n} bytes accepted"),
