@@ -94,14 +94,19 @@ hmac = _sm3.hmac
 
 def kdf(z: BytesLike, length: int) -> bytes:
     """The key derivation function of GM/T 0003-2012 (SM2) and GM/T 0044 (SM9):
-    ``SM3(z || 1) || SM3(z || 2) || ...`` truncated to ``length`` bytes."""
+    ``SM3(z || 1) || SM3(z || 2) || ...`` truncated to ``length`` bytes.
+
+    ``length`` is 0 to 2**30 (1 GiB) per call; more raises ``InvalidLength``."""
     if length < 0:
         raise ValueError("length must be >= 0")
     return _sm3.kdf(z, length)
 
 
 def pbkdf2_hmac(password: BytesLike, salt: BytesLike, iterations: int, length: int = 32) -> bytes:
-    """PBKDF2 (RFC 8018) with HMAC-SM3. ``iterations`` >= 1."""
+    """PBKDF2 (RFC 8018) with HMAC-SM3.
+
+    ``iterations`` is 1 to 10,000,000 (``InvalidArgument`` otherwise) and ``length``
+    0 to 2**20 bytes (``InvalidLength`` otherwise)."""
     if length < 0 or iterations < 1:
         raise ValueError("length must be >= 0 and iterations >= 1")
     return _sm3.pbkdf2_hmac(password, salt, iterations, length)

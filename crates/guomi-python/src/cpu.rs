@@ -2,39 +2,46 @@
 
 use crate::error::IntoPy;
 use guomi_core::cpu::{self, Backend, Variant};
+use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 
 /// The backend in use.
+#[guard_panics]
 #[pyfunction]
 fn active() -> &'static str {
     cpu::active().name()
 }
 
 /// The variant in use (backend plus the optional features turned off, e.g. `avx2-novaes`).
+#[guard_panics]
 #[pyfunction]
 fn active_variant() -> String {
     cpu::active_variant().name()
 }
 
 /// The best backend this CPU supports.
+#[guard_panics]
 #[pyfunction]
 fn detected() -> &'static str {
     cpu::detected().name()
 }
 
 /// Backends this CPU supports, lowest first.
+#[guard_panics]
 #[pyfunction]
 fn available() -> Vec<&'static str> {
     cpu::available().into_iter().map(Backend::name).collect()
 }
 
 /// One variant per code path this CPU can run, lowest backend first.
+#[guard_panics]
 #[pyfunction]
 fn variants() -> Vec<String> {
     cpu::variants().into_iter().map(Variant::name).collect()
 }
 
 /// Forces a backend or variant process-wide (`None` restores automatic selection).
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (name=None))]
 fn force(name: Option<&str>) -> PyResult<()> {
@@ -43,6 +50,7 @@ fn force(name: Option<&str>) -> PyResult<()> {
 }
 
 /// Raises if `GUOMI_BACKEND` names a backend this CPU cannot run.
+#[guard_panics]
 #[pyfunction]
 fn check_env() -> PyResult<()> {
     cpu::check_env().py_err()

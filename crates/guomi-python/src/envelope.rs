@@ -6,6 +6,7 @@ use crate::sm2::{PyPrivateKey, PyPublicKey};
 use crate::sm9::{PyEncMasterPublicKey, PyEncUserKey};
 use guomi_core::envelope::{Header, Kem, Opener, Sealer};
 use guomi_core::Error;
+use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zeroize::Zeroizing;
@@ -24,6 +25,7 @@ fn key16(key: &[u8]) -> PyResult<[u8; 16]> {
 #[pyclass(module = "guomi.envelope", name = "Sealer")]
 pub struct PySealer(Sealer);
 
+#[guard_panics]
 #[pymethods]
 impl PySealer {
     /// A sealer for a raw 16-byte SM4 key shared out of band.
@@ -106,6 +108,7 @@ impl PySealer {
 #[pyclass(module = "guomi.envelope", name = "Opener")]
 pub struct PyOpener(Opener<'static>);
 
+#[guard_panics]
 #[pymethods]
 impl PyOpener {
     /// An opener for envelopes sealed with a raw 16-byte key.

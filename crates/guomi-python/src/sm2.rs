@@ -12,6 +12,7 @@ use guomi_core::sm3::Sm3;
 use guomi_core::x509::keys;
 use guomi_core::Error;
 use pyo3::exceptions::PyTypeError;
+use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use std::sync::Mutex;
@@ -147,6 +148,7 @@ impl PyPublicKey {
     }
 }
 
+#[guard_panics]
 #[pymethods]
 impl PyPublicKey {
     /// From 65-byte 04||x||y, 64-byte x||y, 33-byte 02/03||x or 65-byte 06/07||x||y.
@@ -314,6 +316,7 @@ impl PyPrivateKey {
     }
 }
 
+#[guard_panics]
 #[pymethods]
 impl PyPrivateKey {
     /// A new key from the OS CSPRNG (d uniform in [1, n-2]).
@@ -523,6 +526,7 @@ pub struct PySigner {
     h: Option<Sm3>,
 }
 
+#[guard_panics]
 #[pymethods]
 impl PySigner {
     #[new]
@@ -560,6 +564,7 @@ pub struct PyVerifier {
     h: Option<Sm3>,
 }
 
+#[guard_panics]
 #[pymethods]
 impl PyVerifier {
     #[new]
@@ -602,6 +607,7 @@ impl PyInitiator {
     }
 }
 
+#[guard_panics]
 #[pymethods]
 impl PyInitiator {
     #[new]
@@ -671,6 +677,7 @@ impl PyResponder {
     }
 }
 
+#[guard_panics]
 #[pymethods]
 impl PyResponder {
     #[new]
@@ -749,6 +756,7 @@ impl PyResponder {
     }
 }
 
+#[guard_panics]
 #[pyfunction]
 fn signature_der_to_raw<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Bound<'py, PyBytes>> {
     Ok(bytes(
@@ -757,6 +765,7 @@ fn signature_der_to_raw<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Boun
     ))
 }
 
+#[guard_panics]
 #[pyfunction]
 fn signature_raw_to_der<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Bound<'py, PyBytes>> {
     Ok(bytes(
@@ -765,6 +774,7 @@ fn signature_raw_to_der<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Boun
     ))
 }
 
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (ciphertext, from_format, to_format, *, c1_prefix=true))]
 fn convert_ciphertext<'py>(
@@ -782,6 +792,7 @@ fn convert_ciphertext<'py>(
 }
 
 /// items: list of (PublicKey, signature, message, uid).
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (items, threads=None))]
 fn verify_many(

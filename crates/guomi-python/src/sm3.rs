@@ -3,6 +3,7 @@
 use crate::buf::{maybe_detach, new_bytes, Bytes};
 use crate::error::IntoPy;
 use guomi_core::sm3::{self, hmac::HmacSm3, kdf as core_kdf, Sm3};
+use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -17,6 +18,7 @@ fn to_hex(d: &[u8]) -> String {
 }
 
 /// SM3 of `data`.
+#[guard_panics]
 #[pyfunction]
 fn hash<'py>(py: Python<'py>, data: Bytes) -> Bound<'py, PyBytes> {
     let d = maybe_detach(py, data.len(), || sm3::hash(&data));
@@ -24,6 +26,7 @@ fn hash<'py>(py: Python<'py>, data: Bytes) -> Bound<'py, PyBytes> {
 }
 
 /// SM3 of every message, in order; `threads` as in the core's `hash_many`.
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (messages, threads=None))]
 fn hash_many<'py>(
@@ -38,6 +41,7 @@ fn hash_many<'py>(
 }
 
 /// SM3 of a file read in 1 MiB chunks without the GIL.
+#[guard_panics]
 #[pyfunction]
 fn hash_path<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<Bound<'py, PyBytes>> {
     let d = py.detach(|| -> std::io::Result<[u8; 32]> {
@@ -62,6 +66,7 @@ fn hash_path<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<Bound<'
 #[derive(Clone)]
 struct PySm3(Sm3);
 
+#[guard_panics]
 #[pymethods]
 impl PySm3 {
     #[new]
@@ -112,6 +117,7 @@ impl PySm3 {
 }
 
 /// HMAC-SM3 of `data` under `key`.
+#[guard_panics]
 #[pyfunction]
 fn hmac<'py>(py: Python<'py>, key: Bytes, data: Bytes) -> Bound<'py, PyBytes> {
     let t = maybe_detach(py, data.len(), || sm3::hmac::hmac(&key, &data));
@@ -123,6 +129,7 @@ fn hmac<'py>(py: Python<'py>, key: Bytes, data: Bytes) -> Bound<'py, PyBytes> {
 #[derive(Clone)]
 struct PyHmac(HmacSm3);
 
+#[guard_panics]
 #[pymethods]
 impl PyHmac {
     #[new]
@@ -189,17 +196,19 @@ fn out_len(length: u64) -> PyResult<usize> {
         .map_err(|_| pyo3::exceptions::PyMemoryError::new_err("output too large for this platform"))
 }
 
-/// GM/T 0003 KDF; `length` at most `KDF_MAX_LEN`, checked before allocating.
+/// GM/T 0003 KDF; `length` at most 2^30 bytes per call, checked before allocating.
+#[guard_panics]
 #[pyfunction]
 fn kdf<'py>(py: Python<'py>, z: Bytes, length: u64) -> PyResult<Bound<'py, PyBytes>> {
-    core_kdf::check_kdf_len(length).py_err()?;
+    core_kdf::check_kdf_call_len(length).py_err()?;
     new_bytes(py, out_len(length)?, |out| {
         core_kdf::try_kdf_into(&z, out).py_err()
     })
 }
 
-/// PBKDF2-HMAC-SM3; `iterations` 1 to `MAX_PBKDF2_ITERATIONS`, `length` at most
-/// `PBKDF2_MAX_LEN`, both checked before allocating.
+/// PBKDF2-HMAC-SM3; `iterations` 1 to 10,000,000, `length` at most 2^20 bytes, both
+/// checked before allocating.
+#[guard_panics]
 #[pyfunction]
 fn pbkdf2_hmac<'py>(
     py: Python<'py>,
@@ -209,7 +218,7 @@ fn pbkdf2_hmac<'py>(
     length: u64,
 ) -> PyResult<Bound<'py, PyBytes>> {
     core_kdf::check_pbkdf2_iterations(iterations).py_err()?;
-    core_kdf::check_pbkdf2_len(length).py_err()?;
+    core_kdf::check_pbkdf2_call_len(length).py_err()?;
     let iterations = iterations as u32; // checked: at most MAX_PBKDF2_ITERATIONS
                                         // PBKDF2 is slow on purpose: always release the GIL.
     PyBytes::new_with(py, out_len(length)?, |out| {
@@ -219,6 +228,7 @@ fn pbkdf2_hmac<'py>(
 }
 
 /// HKDF-SM3 (RFC 5869).
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (ikm, length, salt, info))]
 fn hkdf<'py>(

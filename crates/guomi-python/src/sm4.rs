@@ -8,6 +8,7 @@ use guomi_core::sm4::modes::{self, Decryptor, Encryptor, Mode, Padding};
 use guomi_core::sm4::xts::{Sm4Xts, Standard};
 use guomi_core::sm4::{self as core_sm4, Sm4};
 use guomi_core::Error;
+use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use zeroize::Zeroize;
@@ -66,6 +67,7 @@ fn random_key(py: Python<'_>) -> PyResult<Bound<'_, PyBytes>> {
 #[pyclass(module = "guomi.sm4", name = "SM4", frozen)]
 struct PySm4(Sm4);
 
+#[guard_panics]
 #[pymethods]
 impl PySm4 {
     #[new]
@@ -171,6 +173,7 @@ fn block_of(b: &[u8]) -> PyResult<[u8; 16]> {
 }
 
 /// One-shot encryption with a key given as bytes (key schedule per call).
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (key, data, mode, iv=None, padding=None))]
 fn encrypt<'py>(
@@ -185,6 +188,7 @@ fn encrypt<'py>(
 }
 
 /// One-shot decryption with a key given as bytes.
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (key, data, mode, iv=None, padding=None))]
 fn decrypt<'py>(
@@ -202,6 +206,7 @@ fn decrypt<'py>(
 #[pyclass(module = "guomi.sm4", name = "Encryptor")]
 struct PyEncryptor(Encryptor);
 
+#[guard_panics]
 #[pymethods]
 impl PyEncryptor {
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
@@ -221,6 +226,7 @@ impl PyEncryptor {
 #[pyclass(module = "guomi.sm4", name = "Decryptor")]
 struct PyDecryptor(Decryptor);
 
+#[guard_panics]
 #[pymethods]
 impl PyDecryptor {
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
@@ -242,6 +248,7 @@ impl PyDecryptor {
 #[pyclass(module = "guomi.sm4", name = "SM4GCM", frozen)]
 struct PyGcm(Sm4Gcm);
 
+#[guard_panics]
 #[pymethods]
 impl PyGcm {
     #[new]
@@ -340,6 +347,7 @@ impl PyGcm {
 #[pyclass(module = "guomi.sm4", name = "GCMEncryptor")]
 struct PyGcmEncryptor(GcmEncryptor, Option<[u8; 16]>);
 
+#[guard_panics]
 #[pymethods]
 impl PyGcmEncryptor {
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
@@ -372,6 +380,7 @@ impl PyGcmEncryptor {
 #[pyclass(module = "guomi.sm4", name = "GCMDecryptor")]
 struct PyGcmDecryptor(GcmDecryptor);
 
+#[guard_panics]
 #[pymethods]
 impl PyGcmDecryptor {
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
@@ -417,6 +426,7 @@ impl PyGcmDecryptor {
 #[pyclass(module = "guomi.sm4", name = "SM4CCM", frozen)]
 struct PyCcm(Sm4Ccm);
 
+#[guard_panics]
 #[pymethods]
 impl PyCcm {
     #[new]
@@ -490,6 +500,7 @@ impl PyCcm {
 #[pyclass(module = "guomi.sm4", name = "SM4XTS", frozen)]
 struct PyXts(Sm4Xts);
 
+#[guard_panics]
 #[pymethods]
 impl PyXts {
     #[new]
@@ -538,6 +549,7 @@ fn xts_run<'py>(
 }
 
 /// XTS encryption of one data unit.
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (key, tweak, data, standard="gb"))]
 fn xts_encrypt<'py>(
@@ -552,6 +564,7 @@ fn xts_encrypt<'py>(
 }
 
 /// XTS decryption of one data unit.
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (key, tweak, data, standard="gb"))]
 fn xts_decrypt<'py>(

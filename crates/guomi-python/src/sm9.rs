@@ -6,6 +6,7 @@ use crate::buf::Bytes;
 use crate::error::IntoPy;
 use guomi_core::sm9::{self, Ciphertext, Signature};
 use guomi_core::Error;
+use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::sync::{Arc, Mutex};
@@ -44,6 +45,7 @@ fn cipher(c: &str) -> PyResult<sm9::Cipher> {
 }
 
 /// h || S (97 bytes) to GmSSL's DER SM9Signature.
+#[guard_panics]
 #[pyfunction]
 fn signature_to_der<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Bound<'py, PyBytes>> {
     Ok(bytes(
@@ -53,6 +55,7 @@ fn signature_to_der<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Bound<'p
 }
 
 /// GmSSL's DER SM9Signature to h || S (97 bytes).
+#[guard_panics]
 #[pyfunction]
 fn signature_from_der<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Bound<'py, PyBytes>> {
     Ok(bytes(
@@ -62,6 +65,7 @@ fn signature_from_der<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Bound<
 }
 
 /// C1 || C3 || C2 (made with `cipher`) to GmSSL's DER SM9Cipher.
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (ciphertext, *, cipher="kdf"))]
 fn ciphertext_to_der<'py>(
@@ -76,6 +80,7 @@ fn ciphertext_to_der<'py>(
 }
 
 /// GmSSL's DER SM9Cipher to C1 || C3 || C2.
+#[guard_panics]
 #[pyfunction]
 fn ciphertext_from_der<'py>(py: Python<'py>, ciphertext: Bytes) -> PyResult<Bound<'py, PyBytes>> {
     Ok(bytes(
@@ -85,6 +90,7 @@ fn ciphertext_from_der<'py>(py: Python<'py>, ciphertext: Bytes) -> PyResult<Boun
 }
 
 /// The R-ate pairing e(P, Q) (P in G1, Q in G2, encoded points) as 384 bytes.
+#[guard_panics]
 #[pyfunction]
 fn pairing<'py>(py: Python<'py>, p: Bytes, q: Bytes) -> PyResult<Bound<'py, PyBytes>> {
     let e = py.detach(|| sm9::pairing(&p, &q)).py_err()?;
@@ -97,6 +103,7 @@ fn pairing<'py>(py: Python<'py>, p: Bytes, q: Bytes) -> PyResult<Bound<'py, PyBy
 #[pyclass(module = "guomi.sm9", name = "SignMasterPublicKey", frozen)]
 struct PySignMasterPublicKey(sm9::SignMasterPublicKey);
 
+#[guard_panics]
 #[pymethods]
 impl PySignMasterPublicKey {
     #[staticmethod]
@@ -152,6 +159,7 @@ impl PySignMasterPublicKey {
 #[pyclass(module = "guomi.sm9", name = "SignMasterKey", frozen)]
 struct PySignMasterKey(sm9::SignMasterKey);
 
+#[guard_panics]
 #[pymethods]
 impl PySignMasterKey {
     #[staticmethod]
@@ -189,6 +197,7 @@ impl PySignMasterKey {
 #[pyclass(module = "guomi.sm9", name = "SignUserKey", frozen)]
 struct PySignUserKey(Arc<sm9::SignUserKey>);
 
+#[guard_panics]
 #[pymethods]
 impl PySignUserKey {
     #[staticmethod]
@@ -254,6 +263,7 @@ impl PyEncMasterPublicKey {
     }
 }
 
+#[guard_panics]
 #[pymethods]
 impl PyEncMasterPublicKey {
     #[staticmethod]
@@ -323,6 +333,7 @@ impl PyEncMasterPublicKey {
 #[pyclass(module = "guomi.sm9", name = "EncMasterKey", frozen)]
 struct PyEncMasterKey(sm9::EncMasterKey);
 
+#[guard_panics]
 #[pymethods]
 impl PyEncMasterKey {
     #[staticmethod]
@@ -375,6 +386,7 @@ impl PyEncUserKey {
     }
 }
 
+#[guard_panics]
 #[pymethods]
 impl PyEncUserKey {
     #[staticmethod]
@@ -476,6 +488,7 @@ impl PyKeyExchange {
     }
 }
 
+#[guard_panics]
 #[pymethods]
 impl PyKeyExchange {
     #[new]

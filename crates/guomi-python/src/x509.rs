@@ -12,6 +12,7 @@ use guomi_core::x509::{
 };
 use guomi_core::Error;
 use pyo3::exceptions::PyTypeError;
+use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
@@ -73,6 +74,7 @@ fn san_from_py(items: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<Vec<GeneralNa
 #[pyclass(module = "guomi.x509", name = "NativeCertificate", frozen)]
 pub struct PyCertificate(Certificate);
 
+#[guard_panics]
 #[pymethods]
 impl PyCertificate {
     #[staticmethod]
@@ -253,6 +255,7 @@ impl PyCertificate {
 #[pyclass(module = "guomi.x509", name = "NativeCertificateRequest", frozen)]
 pub struct PyRequest(CertificateRequest);
 
+#[guard_panics]
 #[pymethods]
 impl PyRequest {
     #[staticmethod]
@@ -309,6 +312,7 @@ impl PyRequest {
 
 /// Validates a path; returns it (leaf first) or raises CertificateVerificationError with
 /// `subject`, `reason` and `depth` attributes.
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (leaf, intermediates, roots, at, purpose=None))]
 fn verify_chain(
@@ -338,6 +342,7 @@ fn verify_chain(
 
 /// Builds and signs a certificate. `issuer=None` self-signs with `signing_key` (d),
 /// which must then belong to `public_key`.
+#[guard_panics]
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (*, subject, public_key, signing_key, issuer, serial, not_before, not_after,
@@ -406,6 +411,7 @@ fn build_certificate(
 }
 
 /// Builds and signs a PKCS#10 request with `signing_key` (d).
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (*, subject, signing_key, subject_alt_names))]
 fn build_request(

@@ -7,6 +7,7 @@ use crate::error::{IntoPy, InvalidArgument};
 use guomi_core::zuc::{eea3 as core_eea3, eia3 as core_eia3, guard::Eea3Guard, many, zuc256, Zuc};
 use guomi_core::Error;
 use pyo3::exceptions::PyTypeError;
+use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyTuple};
 use std::sync::Mutex;
@@ -56,6 +57,7 @@ fn keystream_bytes<'py>(
 }
 
 /// The first `words` ZUC-128 keystream words (4·words bytes, big-endian words).
+#[guard_panics]
 #[pyfunction]
 fn keystream<'py>(
     py: Python<'py>,
@@ -67,6 +69,7 @@ fn keystream<'py>(
 }
 
 /// The first `words` ZUC-256 keystream words.
+#[guard_panics]
 #[pyfunction]
 fn zuc256_keystream<'py>(
     py: Python<'py>,
@@ -83,6 +86,7 @@ fn zuc256_keystream<'py>(
 /// bits of `data` (all of it by default). key: 16 bytes; count: 32-bit COUNT; bearer:
 /// 0..31; direction: 0 or 1. Returns ceil(length_bits / 8) bytes, unused trailing bits
 /// zero. Never encrypt twice under the same (key, count, bearer, direction).
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (key, count, bearer, direction, data, *, length_bits=None))]
 fn eea3<'py>(
@@ -108,6 +112,7 @@ fn eea3<'py>(
 /// eia3(key, count, bearer, direction, data, *, length_bits=None) -> bytes
 ///
 /// 128-EIA3 (3GPP integrity) MAC, 4 bytes, of the first `length_bits` bits of `data`.
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (key, count, bearer, direction, data, *, length_bits=None))]
 fn eia3<'py>(
@@ -132,6 +137,7 @@ fn eia3<'py>(
 ///
 /// Whether `mac` is the 128-EIA3 MAC of `data` (constant-time comparison; a `mac` that
 /// is not 4 bytes is False).
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (key, count, bearer, direction, data, mac, *, length_bits=None))]
 #[allow(clippy::too_many_arguments)]
@@ -154,6 +160,7 @@ fn eia3_verify<'py>(
 }
 
 /// ZUC-256 MAC with a 32-, 64- or 128-bit tag.
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (key, iv, data, *, tag_bits=None, length_bits=None))]
 fn zuc256_mac<'py>(
@@ -175,6 +182,7 @@ fn zuc256_mac<'py>(
 
 /// Constant-time check of a ZUC-256 MAC against a caller-fixed `tag_bits` (32, 64 or
 /// 128; default 32 as in `zuc256_mac`): a tag of another length is `False`.
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (key, iv, data, tag, *, tag_bits=None, length_bits=None))]
 fn zuc256_mac_verify<'py>(
@@ -242,6 +250,7 @@ fn borrowed(items: &[OwnedItem]) -> Vec<many::Item<'_>> {
 /// tuples (whole bytes of data); the outputs in order. Packets run in 8 (AVX2) or 16
 /// (AVX-512) SIMD lanes; threads: None or 1 = the calling thread, 0 = every core, n = at
 /// most n threads. The GIL is released. No reuse guard: the caller owns the counters.
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (items, *, threads=None))]
 fn eea3_many<'py>(
@@ -269,6 +278,7 @@ fn eea3_many<'py>(
 ///
 /// 128-EIA3 MACs (4 bytes each) of many packets in one call (items and threads as in
 /// eea3_many).
+#[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (items, *, threads=None))]
 fn eia3_many<'py>(
@@ -298,6 +308,7 @@ impl PyZuc {
     }
 }
 
+#[guard_panics]
 #[pymethods]
 impl PyZuc {
     #[new]
@@ -360,6 +371,7 @@ struct PyEea3 {
     key: core_eea3::Key128,
 }
 
+#[guard_panics]
 #[pymethods]
 impl PyEea3 {
     #[new]
@@ -453,10 +465,12 @@ impl PyEea3 {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "<guomi.zuc.EEA3 object, {} keystreams used>",
-            self.used_count()
-        )
+        let used = self
+            .guard
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .used_count();
+        format!("<guomi.zuc.EEA3 object, {used} keystreams used>")
     }
 }
 

@@ -21,6 +21,40 @@ pub const HKDF_MAX_LEN: usize = 255 * DIGEST_SIZE;
 /// seconds; the counts in use (1 000 to a few hundred thousand) are far below.
 pub const MAX_PBKDF2_ITERATIONS: u32 = 10_000_000;
 
+/// Largest output of one call that returns a new buffer (the Python `sm3.kdf` and
+/// `sm3.pbkdf2_hmac`): 1 GiB for the KDF, 1 MiB for PBKDF2. The standards allow up to
+/// 128 GiB, but such a request is a mistake or an attack on memory and time (4 GiB of
+/// KDF output takes minutes); callers who need more stream it with [`kdf_into`].
+pub const KDF_MAX_CALL_LEN: u64 = 1 << 30;
+/// See [`KDF_MAX_CALL_LEN`]: PBKDF2 costs `iterations` HMACs per 32 bytes of output, and
+/// keys are at most a few hundred bytes.
+pub const PBKDF2_MAX_CALL_LEN: u64 = 1 << 20;
+
+/// Checks the output length of one buffer-returning call (see [`KDF_MAX_CALL_LEN`]).
+pub fn check_kdf_call_len(len: u64) -> Result<()> {
+    if len > KDF_MAX_CALL_LEN {
+        return Err(Error::InvalidLength {
+            what: "SM3 KDF output",
+            expected: "at most 1073741824 bytes (1 GiB) per call",
+            got: usize::try_from(len).unwrap_or(usize::MAX),
+        });
+    }
+    Ok(())
+}
+
+/// Checks the output length of one buffer-returning PBKDF2 call (see
+/// [`PBKDF2_MAX_CALL_LEN`]).
+pub fn check_pbkdf2_call_len(len: u64) -> Result<()> {
+    if len > PBKDF2_MAX_CALL_LEN {
+        return Err(Error::InvalidLength {
+            what: "PBKDF2 output",
+            expected: "at most 1048576 bytes (1 MiB) per call",
+            got: usize::try_from(len).unwrap_or(usize::MAX),
+        });
+    }
+    Ok(())
+}
+
 /// Checks a requested GM/T 0003 KDF output length (bytes) against [`KDF_MAX_LEN`].
 pub fn check_kdf_len(len: u64) -> Result<()> {
     if len > KDF_MAX_LEN {
@@ -185,6 +219,18 @@ pub fn hkdf(ikm: &[u8], salt: &[u8], info: &[u8], out: &mut [u8]) -> Result<()> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn call_lengths_are_bounded() {
+        assert!(check_kdf_call_len(KDF_MAX_CALL_LEN).is_ok());
+        assert!(check_pbkdf2_call_len(PBKDF2_MAX_CALL_LEN).is_ok());
+        for len in [KDF_MAX_CALL_LEN + 1, 1 << 32, 1 << 40, u64::MAX] {
+            assert!(matches!(check_kdf_call_len(len), Err(Error::InvalidLength { .. })));
+        }
+        for len in [PBKDF2_MAX_CALL_LEN + 1, 1 << 32, u64::MAX] {
+            assert!(matches!(check_pbkdf2_call_len(len), Err(Error::InvalidLength { .. })));
+        }
+    }
 
     #[test]
     fn kdf_matches_definition() {
