@@ -40,7 +40,8 @@ fuzz_target!(|data: &[u8]| {
         match key.decapsulate(c1, *len as usize) {
             Ok(kk) => assert_eq!(kk.len(), *len as usize),
             Err(e) => assert!(
-                e == Error::DecryptionFailed || (*len == 0 && matches!(e, Error::InvalidValue(_))),
+                e == Error::DecryptionFailed
+                    || (*len == 0 && matches!(e, Error::InvalidLength { .. })),
                 "decapsulate error {e:?}"
             ),
         }

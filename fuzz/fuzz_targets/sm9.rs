@@ -11,8 +11,8 @@
 #![no_main]
 
 use guomi_core::sm9::{
-    self, encoding, hazmat, Ciphertext, EncMasterKey, EncMasterPublicKey,
-    EncUserKey, Mac, SignMasterKey, SignMasterPublicKey, SignUserKey, Signature, HID_ENCRYPT,
+    self, encoding, hazmat, Ciphertext, EncMasterKey, EncMasterPublicKey, EncUserKey, Mac,
+    SignMasterKey, SignMasterPublicKey, SignUserKey, Signature, HID_ENCRYPT,
 };
 use guomi_core::Error;
 use guomi_fuzz::*;
@@ -151,7 +151,7 @@ fuzz_target!(|data: &[u8]| {
                 Ok(k) => assert_eq!(k.len(), len),
                 Err(e) => assert!(
                     e == Error::DecryptionFailed
-                        || (len == 0 && matches!(e, Error::InvalidValue(_))),
+                        || (len == 0 && matches!(e, Error::InvalidLength { .. })),
                     "{e:?}"
                 ),
             }
