@@ -11,8 +11,8 @@ use guomi_core::x509::{
     KeyUsageFlags, RequestBuilder,
 };
 use guomi_core::Error;
-use pyo3::exceptions::PyTypeError;
 use guomi_python_macros::guard_panics;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 

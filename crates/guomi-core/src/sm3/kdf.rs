@@ -225,10 +225,16 @@ mod tests {
         assert!(check_kdf_call_len(KDF_MAX_CALL_LEN).is_ok());
         assert!(check_pbkdf2_call_len(PBKDF2_MAX_CALL_LEN).is_ok());
         for len in [KDF_MAX_CALL_LEN + 1, 1 << 32, 1 << 40, u64::MAX] {
-            assert!(matches!(check_kdf_call_len(len), Err(Error::InvalidLength { .. })));
+            assert!(matches!(
+                check_kdf_call_len(len),
+                Err(Error::InvalidLength { .. })
+            ));
         }
         for len in [PBKDF2_MAX_CALL_LEN + 1, 1 << 32, u64::MAX] {
-            assert!(matches!(check_pbkdf2_call_len(len), Err(Error::InvalidLength { .. })));
+            assert!(matches!(
+                check_pbkdf2_call_len(len),
+                Err(Error::InvalidLength { .. })
+            ));
         }
     }
 
