@@ -180,6 +180,9 @@ class CryptSM2:
         asn1: bool = False,
     ) -> None:
         _check_table(ecc_table)
+        for name, value in (("private_key", private_key), ("public_key", public_key)):
+            if value is not None and not isinstance(value, (str, bytes, bytearray)):
+                raise TypeError(f"{name} must be hex text (str), not {type(value).__name__}")
         if mode not in (0, 1):
             raise InvalidArgument("mode must be one of (0, 1)")
         self.private_key = private_key
