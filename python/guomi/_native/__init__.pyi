@@ -1,0 +1,14 @@
+"""The compiled core of guomi."""
+
+from guomi._native import cpu as cpu
+from guomi._native import envelope as envelope
+from guomi._native import sm2 as sm2
+from guomi._native import sm3 as sm3
+from guomi._native import sm4 as sm4
+from guomi._native import sm9 as sm9
+from guomi._native import x509 as x509
+from guomi._native import zuc as zuc
+
+__version__: str
+
+def _panic_selftest() -> None: ...
