@@ -9,6 +9,19 @@ from guomi._native import sm9 as sm9
 from guomi._native import x509 as x509
 from guomi._native import zuc as zuc
 
+__all__ = [
+    "__version__",
+    "_panic_selftest",
+    "cpu",
+    "sm3",
+    "envelope",
+    "sm4",
+    "zuc",
+    "sm2",
+    "sm9",
+    "x509",
+]
+
 __version__: str
 
 def _panic_selftest() -> None: ...

@@ -2,6 +2,16 @@
 
 from typing import Optional
 
+__all__ = [
+    "active",
+    "active_variant",
+    "detected",
+    "available",
+    "variants",
+    "force",
+    "check_env",
+]
+
 def active() -> str: ...
 def active_variant() -> str: ...
 def detected() -> str: ...

@@ -1,7 +1,19 @@
 """guomi._native.envelope"""
 
+from typing import final
+
 from guomi._native import sm2, sm9
 from guomi._typing import BytesLike
+
+__all__ = [
+    "Sealer",
+    "Opener",
+    "MAGIC",
+    "VERSION",
+    "MAX_ITERATIONS",
+    "MIN_CHUNK_LOG2",
+    "MAX_CHUNK_LOG2",
+]
 
 MAGIC: bytes
 VERSION: int
@@ -9,6 +21,7 @@ MAX_ITERATIONS: int
 MIN_CHUNK_LOG2: int
 MAX_CHUNK_LOG2: int
 
+@final
 class Sealer:
     @staticmethod
     def with_key(key: BytesLike, chunk_log2: int) -> Sealer: ...
@@ -23,6 +36,7 @@ class Sealer:
     def update(self, data: BytesLike) -> bytes: ...
     def finalize(self) -> bytes: ...
 
+@final
 class Opener:
     @staticmethod
     def with_key(key: BytesLike) -> Opener: ...

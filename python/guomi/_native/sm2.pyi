@@ -1,13 +1,29 @@
 """guomi._native.sm2"""
 
 from collections.abc import Sequence
-from typing import Optional, Union
+from typing import Optional, Union, final
 
 from guomi._typing import BytesLike
+
+__all__ = [
+    "PublicKey",
+    "PrivateKey",
+    "Signer",
+    "Verifier",
+    "KeyExchangeInitiator",
+    "KeyExchangeResponder",
+    "signature_der_to_raw",
+    "signature_raw_to_der",
+    "convert_ciphertext",
+    "verify_many",
+    "DEFAULT_UID",
+    "MAX_KEY_LENGTH",
+]
 
 DEFAULT_UID: bytes
 MAX_KEY_LENGTH: int
 
+@final
 class PublicKey:
     @staticmethod
     def from_bytes(data: BytesLike) -> PublicKey: ...
@@ -40,6 +56,7 @@ class PublicKey:
     def encapsulate(self, key_length: int) -> tuple[bytes, bytes]: ...
     def __hash__(self) -> int: ...
 
+@final
 class PrivateKey:
     @staticmethod
     def generate() -> PrivateKey: ...
@@ -81,25 +98,28 @@ class PrivateKey:
     def ecdh(self, peer: PublicKey) -> bytes: ...
     def __hash__(self) -> int: ...
 
+@final
 class Signer:
-    def __init__(self, private_key: PrivateKey, *, uid: Optional[BytesLike] = None) -> None: ...
+    def __new__(cls, private_key: PrivateKey, *, uid: Optional[BytesLike] = None) -> Signer: ...
     def update(self, data: BytesLike) -> None: ...
     def sign(self, *, format: str = "der") -> bytes: ...
 
+@final
 class Verifier:
-    def __init__(self, public_key: PublicKey, *, uid: Optional[BytesLike] = None) -> None: ...
+    def __new__(cls, public_key: PublicKey, *, uid: Optional[BytesLike] = None) -> Verifier: ...
     def update(self, data: BytesLike) -> None: ...
     def verify(self, signature: BytesLike, *, format: Optional[str] = None) -> bool: ...
 
+@final
 class KeyExchangeInitiator:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         private_key: PrivateKey,
         peer_public_key: PublicKey,
         *,
         uid: Optional[BytesLike] = None,
         peer_uid: Optional[BytesLike] = None,
-    ) -> None: ...
+    ) -> KeyExchangeInitiator: ...
     @property
     def ephemeral_public_key(self) -> bytes: ...
     def finish(
@@ -110,15 +130,16 @@ class KeyExchangeInitiator:
         peer_confirmation: Optional[BytesLike] = None,
     ) -> tuple[bytes, bytes]: ...
 
+@final
 class KeyExchangeResponder:
-    def __init__(
-        self,
+    def __new__(
+        cls,
         private_key: PrivateKey,
         peer_public_key: PublicKey,
         *,
         uid: Optional[BytesLike] = None,
         peer_uid: Optional[BytesLike] = None,
-    ) -> None: ...
+    ) -> KeyExchangeResponder: ...
     def respond(
         self, peer_ephemeral_public_key: BytesLike, key_length: int
     ) -> tuple[bytes, bytes, bytes]: ...

@@ -1,12 +1,25 @@
 """guomi._native.sm3"""
 
 from collections.abc import Sequence
-from typing import Optional
+from typing import Optional, final
 
 from guomi._typing import BytesLike
 
+__all__ = [
+    "hash",
+    "hash_many",
+    "hash_path",
+    "hmac",
+    "kdf",
+    "pbkdf2_hmac",
+    "hkdf",
+    "SM3",
+    "HMAC",
+]
+
+@final
 class SM3:
-    def __init__(self, data: Optional[BytesLike] = None) -> None: ...
+    def __new__(cls, data: Optional[BytesLike] = None) -> SM3: ...
     def update(self, data: BytesLike) -> None: ...
     def digest(self) -> bytes: ...
     def hexdigest(self) -> str: ...
@@ -18,8 +31,9 @@ class SM3:
     @property
     def block_size(self) -> int: ...
 
+@final
 class HMAC:
-    def __init__(self, key: BytesLike, data: Optional[BytesLike] = None) -> None: ...
+    def __new__(cls, key: BytesLike, data: Optional[BytesLike] = None) -> HMAC: ...
     def update(self, data: BytesLike) -> None: ...
     def digest(self) -> bytes: ...
     def hexdigest(self) -> str: ...

@@ -1,8 +1,29 @@
 """guomi._native.sm9"""
 
-from typing import Optional
+from typing import Optional, final
 
 from guomi._typing import BytesLike
+
+__all__ = [
+    "signature_to_der",
+    "signature_from_der",
+    "ciphertext_to_der",
+    "ciphertext_from_der",
+    "SignMasterKey",
+    "SignMasterPublicKey",
+    "SignUserKey",
+    "EncMasterKey",
+    "EncMasterPublicKey",
+    "EncUserKey",
+    "KeyExchange",
+    "pairing",
+    "P1",
+    "P2",
+    "HID_SIGN",
+    "HID_EXCHANGE",
+    "HID_ENCRYPT",
+    "MAX_KEY_LENGTH",
+]
 
 HID_SIGN: int
 HID_EXCHANGE: int
@@ -11,6 +32,7 @@ MAX_KEY_LENGTH: int
 P1: bytes
 P2: bytes
 
+@final
 class SignMasterPublicKey:
     @staticmethod
     def from_bytes(data: BytesLike) -> SignMasterPublicKey: ...
@@ -20,6 +42,7 @@ class SignMasterPublicKey:
     ) -> bool: ...
     def precompute(self) -> None: ...
 
+@final
 class SignMasterKey:
     @staticmethod
     def generate() -> SignMasterKey: ...
@@ -29,6 +52,7 @@ class SignMasterKey:
     def public_key(self) -> SignMasterPublicKey: ...
     def extract(self, user_id: BytesLike) -> SignUserKey: ...
 
+@final
 class SignUserKey:
     @staticmethod
     def from_bytes(
@@ -41,6 +65,7 @@ class SignUserKey:
     def sign(self, message: BytesLike, *, format: str = "raw") -> bytes: ...
     def precompute(self) -> None: ...
 
+@final
 class EncMasterPublicKey:
     @staticmethod
     def from_bytes(data: BytesLike) -> EncMasterPublicKey: ...
@@ -57,6 +82,7 @@ class EncMasterPublicKey:
     def encapsulate(self, user_id: BytesLike, key_length: int) -> tuple[bytes, bytes]: ...
     def precompute(self) -> None: ...
 
+@final
 class EncMasterKey:
     @staticmethod
     def generate() -> EncMasterKey: ...
@@ -66,6 +92,7 @@ class EncMasterKey:
     def public_key(self) -> EncMasterPublicKey: ...
     def extract(self, user_id: BytesLike, *, hid: int = 3) -> EncUserKey: ...
 
+@final
 class EncUserKey:
     @staticmethod
     def from_bytes(
@@ -83,8 +110,9 @@ class EncUserKey:
     def decapsulate(self, c: BytesLike, key_length: int) -> bytes: ...
     def precompute(self) -> None: ...
 
+@final
 class KeyExchange:
-    def __init__(self, user_key: EncUserKey, peer_id: BytesLike, *, initiator: bool) -> None: ...
+    def __new__(cls, user_key: EncUserKey, peer_id: BytesLike, *, initiator: bool) -> KeyExchange: ...
     @property
     def ephemeral(self) -> bytes: ...
     @property

@@ -1,9 +1,23 @@
 """guomi._native.x509"""
 
 from collections.abc import Sequence
-from typing import Optional, Union
+from typing import Optional, Union, final
 
 from guomi._typing import BytesLike
+
+__all__ = [
+    "NativeCertificate",
+    "NativeCertificateRequest",
+    "verify_chain",
+    "build_certificate",
+    "build_request",
+    "DEFAULT_ITERATIONS",
+    "MAX_ITERATIONS",
+    "MAX_PATH_LEN",
+    "MAX_CERTIFICATES",
+    "MAX_SIGNATURE_CHECKS",
+    "MAX_CANDIDATE_STEPS",
+]
 
 DEFAULT_ITERATIONS: int
 MAX_ITERATIONS: int
@@ -12,6 +26,7 @@ MAX_CERTIFICATES: int
 MAX_SIGNATURE_CHECKS: int
 MAX_CANDIDATE_STEPS: int
 
+@final
 class NativeCertificate:
     @staticmethod
     def from_der(der: BytesLike) -> NativeCertificate: ...
@@ -57,6 +72,7 @@ class NativeCertificate:
     def verify_signature(self, issuer: NativeCertificate) -> None: ...
     def verify_signature_with_key(self, key: BytesLike) -> None: ...
 
+@final
 class NativeCertificateRequest:
     @staticmethod
     def from_der(der: BytesLike) -> NativeCertificateRequest: ...

@@ -1,17 +1,34 @@
 """guomi._native.zuc"""
 
 from collections.abc import Iterable
+from typing import final
 
 from guomi._typing import BytesLike
 
+__all__ = [
+    "keystream",
+    "zuc256_keystream",
+    "eea3",
+    "eia3",
+    "eia3_verify",
+    "zuc256_mac",
+    "zuc256_mac_verify",
+    "eea3_many",
+    "eia3_many",
+    "ZUC",
+    "EEA3",
+]
+
+@final
 class ZUC:
-    def __init__(self, key: BytesLike, iv: BytesLike) -> None: ...
+    def __new__(cls, key: BytesLike, iv: BytesLike) -> ZUC: ...
     def update(self, data: BytesLike) -> bytes: ...
     def keystream(self, nbytes: int) -> bytes: ...
     def finalize(self) -> bytes: ...
 
+@final
 class EEA3:
-    def __init__(self, key: BytesLike, *, allow_keystream_reuse: bool = False) -> None: ...
+    def __new__(cls, key: BytesLike, *, allow_keystream_reuse: bool = False) -> EEA3: ...
     def encrypt(
         self,
         count: int,
@@ -71,7 +88,7 @@ def zuc256_mac(
     iv: BytesLike,
     data: BytesLike,
     *,
-    tag_bits: int = 32,
+    tag_bits: int | None = None,
     length_bits: int | None = None,
 ) -> bytes: ...
 def zuc256_mac_verify(
@@ -80,7 +97,7 @@ def zuc256_mac_verify(
     data: BytesLike,
     tag: BytesLike,
     *,
-    tag_bits: int = 32,
+    tag_bits: int | None = None,
     length_bits: int | None = None,
 ) -> bool: ...
 def eea3_many(
