@@ -71,14 +71,14 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(
         m,
         "envelope",
-        "The streaming guomi envelope: SM4-GCM chunks under a key, a password, SM2 or SM9 \
+        "The streaming guomi envelope: SM4-GCM chunks under a key, a password, SM2 or SM9\n\
          (see `guomi.envelope`).",
         envelope::register,
     )?;
     add_submodule(
         m,
         "sm4",
-        "SM4 block cipher (GB/T 32907): ECB, CBC, CTR, CFB, OFB, GCM, CCM and XTS \
+        "SM4 block cipher (GB/T 32907): ECB, CBC, CTR, CFB, OFB, GCM, CCM and XTS\n\
          (see `guomi.sm4`).",
         sm4::register,
     )?;
@@ -91,21 +91,21 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(
         m,
         "sm2",
-        "SM2 public-key cryptography (GB/T 32918): keys, signatures, encryption, KEM and \
+        "SM2 public-key cryptography (GB/T 32918): keys, signatures, encryption, KEM and\n\
          key exchange (see `guomi.sm2`).",
         sm2::register,
     )?;
     add_submodule(
         m,
         "sm9",
-        "SM9 identity-based cryptography (GB/T 38635): signatures, encryption, KEM and key \
+        "SM9 identity-based cryptography (GB/T 38635): signatures, encryption, KEM and key\n\
          exchange (see `guomi.sm9`).",
         sm9::register,
     )?;
     add_submodule(
         m,
         "x509",
-        "SM2 X.509 certificates, certification paths, PKCS#10 requests and protected \
+        "SM2 X.509 certificates, certification paths, PKCS#10 requests and protected\n\
          private keys (see `guomi.x509` and `guomi.keys`).",
         x509::register,
     )?;

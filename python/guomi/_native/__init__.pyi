@@ -1,4 +1,7 @@
-"""The compiled core of guomi."""
+"""The compiled core of guomi (PyO3 bindings of the Rust crate `guomi-core`): one
+submodule per algorithm family. Use the documented `guomi.*` modules instead; this
+module's layout may change between releases.
+"""
 
 from guomi._native import cpu as cpu
 from guomi._native import envelope as envelope

@@ -1,4 +1,4 @@
-"""guomi._native.cpu"""
+"""CPU feature detection and backend selection (see `guomi.backend`)."""
 
 from typing import Optional
 
@@ -12,10 +12,23 @@ __all__ = [
     "check_env",
 ]
 
-def active() -> str: ...
-def active_variant() -> str: ...
-def detected() -> str: ...
-def available() -> list[str]: ...
-def variants() -> list[str]: ...
-def force(name: Optional[str] = None) -> None: ...
-def check_env() -> None: ...
+def active() -> str:
+    """The backend in use."""
+
+def active_variant() -> str:
+    """The variant in use (backend plus the optional features turned off, e.g. `avx2-novaes`)."""
+
+def detected() -> str:
+    """The best backend this CPU supports."""
+
+def available() -> list[str]:
+    """Backends this CPU supports, lowest first."""
+
+def variants() -> list[str]:
+    """One variant per code path this CPU can run, lowest backend first."""
+
+def force(name: Optional[str] = None) -> None:
+    """Forces a backend or variant process-wide (`None` restores automatic selection)."""
+
+def check_env() -> None:
+    """Raises if `GUOMI_BACKEND` names a backend this CPU cannot run."""

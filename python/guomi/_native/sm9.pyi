@@ -1,4 +1,6 @@
-"""guomi._native.sm9"""
+"""SM9 identity-based cryptography (GB/T 38635): signatures, encryption, KEM and key
+exchange (see `guomi.sm9`).
+"""
 
 from typing import Optional, final
 
@@ -34,6 +36,7 @@ P2: bytes
 
 @final
 class SignMasterPublicKey:
+    """The SM9 signature master public key Ppub-s (a G2 point)."""
     @staticmethod
     def from_bytes(data: BytesLike) -> SignMasterPublicKey: ...
     def to_bytes(self) -> bytes: ...
@@ -44,6 +47,7 @@ class SignMasterPublicKey:
 
 @final
 class SignMasterKey:
+    """The SM9 signature master key ks (held by the key generation centre)."""
     @staticmethod
     def generate() -> SignMasterKey: ...
     @staticmethod
@@ -54,6 +58,7 @@ class SignMasterKey:
 
 @final
 class SignUserKey:
+    """A user's SM9 signature private key ds_A (with its ID and master public key)."""
     @staticmethod
     def from_bytes(
         data: BytesLike, user_id: BytesLike, master_public_key: SignMasterPublicKey
@@ -67,6 +72,7 @@ class SignUserKey:
 
 @final
 class EncMasterPublicKey:
+    """The SM9 encryption master public key Ppub-e (a G1 point)."""
     @staticmethod
     def from_bytes(data: BytesLike) -> EncMasterPublicKey: ...
     def to_bytes(self) -> bytes: ...
@@ -84,6 +90,7 @@ class EncMasterPublicKey:
 
 @final
 class EncMasterKey:
+    """The SM9 encryption (and key-exchange) master key ke."""
     @staticmethod
     def generate() -> EncMasterKey: ...
     @staticmethod
@@ -94,6 +101,9 @@ class EncMasterKey:
 
 @final
 class EncUserKey:
+    """A user's SM9 encryption or key-exchange private key de_B (with its ID, hid and
+    master public key).
+    """
     @staticmethod
     def from_bytes(
         data: BytesLike, user_id: BytesLike, master_public_key: EncMasterPublicKey, *, hid: int = 3
@@ -106,12 +116,19 @@ class EncUserKey:
     def master_public_key(self) -> EncMasterPublicKey: ...
     def decrypt(
         self, ciphertext: BytesLike, *, cipher: Optional[str] = None, format: str = "raw", mac: str = "sm3"
-    ) -> bytes: ...
+    ) -> bytes:
+        """`cipher`: for raw ciphertexts the data cipher used (default "kdf"); DER carries
+        it as EnType, and a `cipher` that disagrees is a decryption failure.
+        """
     def decapsulate(self, c: BytesLike, key_length: int) -> bytes: ...
     def precompute(self) -> None: ...
 
 @final
 class KeyExchange:
+    """One party of an SM9 key exchange (GM/T 0044 Part 3). Single use: the first
+    `respond`/`finish` consumes r (the core enforces it; the lock makes a concurrent second
+    call see `AlreadyFinalized` too).
+    """
     def __new__(cls, user_key: EncUserKey, peer_id: BytesLike, *, initiator: bool) -> KeyExchange: ...
     @property
     def ephemeral(self) -> bytes: ...
@@ -123,8 +140,17 @@ class KeyExchange:
     ) -> tuple[bytes, bytes]: ...
     def confirm(self, confirmation: BytesLike) -> None: ...
 
-def pairing(p: BytesLike, q: BytesLike) -> bytes: ...
-def signature_to_der(signature: BytesLike) -> bytes: ...
-def signature_from_der(signature: BytesLike) -> bytes: ...
-def ciphertext_to_der(ciphertext: BytesLike, *, cipher: str = "kdf") -> bytes: ...
-def ciphertext_from_der(ciphertext: BytesLike) -> bytes: ...
+def pairing(p: BytesLike, q: BytesLike) -> bytes:
+    """The R-ate pairing e(P, Q) (P in G1, Q in G2, encoded points) as 384 bytes."""
+
+def signature_to_der(signature: BytesLike) -> bytes:
+    """h || S (97 bytes) to GmSSL's DER SM9Signature."""
+
+def signature_from_der(signature: BytesLike) -> bytes:
+    """GmSSL's DER SM9Signature to h || S (97 bytes)."""
+
+def ciphertext_to_der(ciphertext: BytesLike, *, cipher: str = "kdf") -> bytes:
+    """C1 || C3 || C2 (made with `cipher`) to GmSSL's DER SM9Cipher."""
+
+def ciphertext_from_der(ciphertext: BytesLike) -> bytes:
+    """GmSSL's DER SM9Cipher to C1 || C3 || C2."""
