@@ -66,7 +66,7 @@ def test_stub_directory_beside_extension_in_a_copy(tmp_path: Path) -> None:
     ``_native/`` stub directory (no __init__.py) still imports the compiled module."""
     pkg = tmp_path / "guomi"
     src = Path(guomi._native.__file__).parent  # type: ignore[arg-type]
-    shutil.copytree(src, pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(src, pkg, ignore=shutil.ignore_patterns("__pycache__"), copy_function=os.symlink)
     assert (pkg / "_native" / "__init__.pyi").is_file()
     code = "import guomi._native as n; print(n.__file__); print(n.sm2.__name__)"
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}

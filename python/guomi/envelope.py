@@ -445,7 +445,8 @@ def open_file(
         >>> with open(src, "wb") as f:
         ...     _ = f.write(envelope.seal(b"file data", key=bytes(16)))
         >>> envelope.open_file(src, dst, key=bytes(16))
-        >>> open(dst, "rb").read()
+        >>> with open(dst, "rb") as f:
+        ...     f.read()
         b'file data'
     """
     transform_file(src, dst, Opener(key=key, password=password, private_key=private_key), force=force)
