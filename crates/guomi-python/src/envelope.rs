@@ -187,6 +187,11 @@ impl PySealer {
     ///
     /// Raises:
     ///     AlreadyFinalized: `finalize` was already called.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Sealer
+    ///     >>> Sealer.with_key(bytes(16), 10).update(b"x")[:8]
+    ///     b'GUOMIENV'
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
         let s = &mut self.0;
         let out = maybe_detach(py, data.len(), || {
@@ -205,6 +210,12 @@ impl PySealer {
     ///
     /// Raises:
     ///     AlreadyFinalized: called a second time.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Sealer
+    ///     >>> s = Sealer.with_key(bytes(16), 10)
+    ///     >>> len(s.update(b"") + s.finalize()) > 16
+    ///     True
     fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let s = &mut self.0;
         let out = py
@@ -329,6 +340,13 @@ impl PyOpener {
     ///         header number out of range (chunk size, iterations).
     ///     DecryptionError: wrong key or password, or changed bytes.
     ///     AlreadyFinalized: `finalize` was already called.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Opener, Sealer
+    ///     >>> s = Sealer.with_key(bytes(16), 10)
+    ///     >>> env = s.update(b"x" * 3000) + s.finalize()
+    ///     >>> len(Opener.with_key(bytes(16)).update(env))
+    ///     2048
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
         let o = &mut self.0;
         // Reading the header may run PBKDF2: always release the GIL when it is pending.
@@ -354,6 +372,14 @@ impl PyOpener {
     ///         or its last chunk does not verify (e.g. a wrong key or password: a short
     ///         envelope's only chunk is checked here).
     ///     AlreadyFinalized: called a second time.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Opener, Sealer
+    ///     >>> s = Sealer.with_key(bytes(16), 10)
+    ///     >>> env = s.update(b"data") + s.finalize()
+    ///     >>> o = Opener.with_key(bytes(16))
+    ///     >>> o.update(env), o.finalize()
+    ///     (b'', b'data')
     fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let o = &mut self.0;
         let out = py

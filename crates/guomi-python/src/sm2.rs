@@ -360,6 +360,11 @@ impl PyPublicKey {
     }
 
     /// Whether `prepare()` has built this key's comb table.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> sm2.PrivateKey.generate().public_key().is_prepared
+    ///     False
     #[getter]
     fn is_prepared(&self) -> bool {
         self.0.is_prepared()
@@ -1110,6 +1115,11 @@ impl PySigner {
     ///
     /// Raises:
     ///     AlreadyFinalized: `sign()` was already called.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> s = sm2.Signer(sm2.PrivateKey.generate())
+    ///     >>> s.update(b"part")
     fn update(&mut self, py: Python<'_>, data: Bytes) -> PyResult<()> {
         let h = self.h.as_mut().ok_or(Error::AlreadyFinalized).py_err()?;
         crate::buf::maybe_detach(py, data.len(), || h.update(&data));
@@ -1128,6 +1138,12 @@ impl PySigner {
     ///     AlreadyFinalized: called a second time.
     ///     InvalidArgument: an unknown `format`.
     ///     RandomnessError: the OS random generator failed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> s = sm2.Signer(sm2.PrivateKey.generate())
+    ///     >>> len(s.sign(format="raw"))
+    ///     64
     #[pyo3(signature = (*, format="der"))]
     fn sign<'py>(&mut self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
         let der = sig_format(format)?;
@@ -1182,6 +1198,11 @@ impl PyVerifier {
     ///
     /// Raises:
     ///     AlreadyFinalized: `verify()` was already called.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> v = sm2.Verifier(sm2.PrivateKey.generate().public_key())
+    ///     >>> v.update(b"part")
     fn update(&mut self, py: Python<'_>, data: Bytes) -> PyResult<()> {
         let h = self.h.as_mut().ok_or(Error::AlreadyFinalized).py_err()?;
         crate::buf::maybe_detach(py, data.len(), || h.update(&data));
@@ -1200,6 +1221,13 @@ impl PyVerifier {
     /// Raises:
     ///     AlreadyFinalized: called a second time.
     ///     InvalidArgument: an unknown `format` name.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> v = sm2.Verifier(key.public_key())
+    ///     >>> v.verify(key.sign(b""))
+    ///     True
     #[pyo3(signature = (signature, *, format=None))]
     fn verify(&mut self, py: Python<'_>, signature: Bytes, format: Option<&str>) -> PyResult<bool> {
         let h = self.h.take().ok_or(Error::AlreadyFinalized).py_err()?;
@@ -1267,6 +1295,12 @@ impl PyInitiator {
     }
 
     /// R_A = [r_A]G, 65 bytes `04 || x || y`: send it to the responder.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> a, b = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+    ///     >>> len(sm2.KeyExchangeInitiator(a, b.public_key()).ephemeral_public_key)
+    ///     65
     #[getter]
     fn ephemeral_public_key<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         bytes(py, &self.lock().ephemeral_public())
@@ -1292,6 +1326,16 @@ impl PyInitiator {
     ///     InvalidLength, UnsupportedFormat, InvalidKey: R_B is not a valid point (as
     ///         `PublicKey.from_bytes`), or the shared point is infinity.
     ///     AlreadyFinalized: `finish` was already called.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> a, b = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+    ///     >>> init = sm2.KeyExchangeInitiator(a, b.public_key())
+    ///     >>> resp = sm2.KeyExchangeResponder(b, a.public_key())
+    ///     >>> rb, kb, sb = resp.respond(init.ephemeral_public_key, 32)
+    ///     >>> ka, sa = init.finish(rb, 32, peer_confirmation=sb)
+    ///     >>> ka == kb, len(sa)
+    ///     (True, 32)
     #[pyo3(signature = (peer_ephemeral_public_key, key_length, *, peer_confirmation=None))]
     fn finish<'py>(
         &self,
@@ -1400,6 +1444,15 @@ impl PyResponder {
     ///         `PublicKey.from_bytes`), or the shared point is infinity.
     ///     AlreadyFinalized: `respond` was already called.
     ///     RandomnessError: the OS random generator failed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> a, b = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+    ///     >>> init = sm2.KeyExchangeInitiator(a, b.public_key())
+    ///     >>> resp = sm2.KeyExchangeResponder(b, a.public_key())
+    ///     >>> rb, kb, sb = resp.respond(init.ephemeral_public_key, 32)
+    ///     >>> len(rb), len(kb), len(sb)
+    ///     (65, 32, 32)
     fn respond<'py>(
         &self,
         py: Python<'py>,
@@ -1447,6 +1500,14 @@ impl PyResponder {
     /// Raises:
     ///     InvalidTag: S_A does not match.
     ///     InvalidArgument: `respond` has not succeeded yet.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> a, b = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+    ///     >>> init = sm2.KeyExchangeInitiator(a, b.public_key())
+    ///     >>> resp = sm2.KeyExchangeResponder(b, a.public_key())
+    ///     >>> rb, kb, sb = resp.respond(init.ephemeral_public_key, 16)
+    ///     >>> resp.confirm(init.finish(rb, 16)[1])
     fn confirm(&self, peer_confirmation: Bytes) -> PyResult<()> {
         match &*self.lock() {
             ResponderState::Responded(r) => r.confirm(&peer_confirmation).py_err(),

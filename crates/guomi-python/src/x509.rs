@@ -202,66 +202,165 @@ impl PyCertificate {
     }
 
     /// The X.509 version: 1, 2 or 3.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.version
+    ///     3
     #[getter]
     fn version(&self) -> u8 {
         self.0.version()
     }
 
     /// The serial number as its DER INTEGER content bytes (two's complement, big-endian).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.serial
+    ///     b'\x05'
     #[getter]
     fn serial<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.serial())
     }
 
     /// The subject name as an RFC 4514 string, most specific first (`"CN=leaf,O=Example"`).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.subject
+    ///     'CN=a'
     #[getter]
     fn subject(&self) -> String {
         self.0.subject()
     }
 
     /// The issuer name as an RFC 4514 string.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.issuer
+    ///     'CN=a'
     #[getter]
     fn issuer(&self) -> String {
         self.0.issuer()
     }
 
     /// The subject name as DER (the `Name` structure).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.subject_der == c.issuer_der
+    ///     True
     #[getter]
     fn subject_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(py, &self.0.subject_der().py_err()?))
     }
 
     /// The issuer name as DER (the `Name` structure).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.issuer_der[0]
+    ///     48
     #[getter]
     fn issuer_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(py, &self.0.issuer_der().py_err()?))
     }
 
     /// Start of the validity period, in Unix seconds (UTC).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.not_before < c.not_after
+    ///     True
     #[getter]
     fn not_before(&self) -> i64 {
         self.0.not_before()
     }
 
     /// End of the validity period, in Unix seconds (UTC).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> (c.not_after - c.not_before) // 86400
+    ///     365
     #[getter]
     fn not_after(&self) -> i64 {
         self.0.not_after()
     }
 
     /// The signature algorithm OID, dotted (`"1.2.156.10197.1.501"` for SM2-with-SM3).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.signature_algorithm
+    ///     '1.2.156.10197.1.501'
     #[getter]
     fn signature_algorithm(&self) -> String {
         self.0.signature_algorithm()
     }
 
     /// The signature value (DER `SEQUENCE { r, s }` for SM2).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> key.public_key().verify(c.signature, c.tbs_der)
+    ///     True
     #[getter]
     fn signature<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.signature())
     }
 
     /// The signed part of the certificate (TBSCertificate DER).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.tbs_der[0]
+    ///     48
     #[getter]
     fn tbs_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.tbs_der())
@@ -475,6 +574,15 @@ impl PyCertificate {
     }
 
     /// Whether the subject and issuer names are equal.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.is_self_issued
+    ///     True
     #[getter]
     fn is_self_issued(&self) -> bool {
         self.0.is_self_issued()
@@ -562,6 +670,15 @@ impl PyRequest {
     ///
     /// Raises:
     ///     UnsupportedFormat: malformed DER.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.subject
+    ///     'CN=a'
     #[staticmethod]
     fn from_der(der: Bytes) -> PyResult<Self> {
         Ok(PyRequest(CertificateRequest::from_der(&der).py_err()?))
@@ -578,6 +695,15 @@ impl PyRequest {
     /// Raises:
     ///     UnsupportedFormat: no request block, bad base64 or malformed DER.
     ///     TypeError: `pem` is neither `str` nor bytes.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> NativeCertificateRequest.from_pem(r.to_pem()).subject
+    ///     'CN=a'
     #[staticmethod]
     fn from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Self> {
         Ok(PyRequest(
@@ -589,6 +715,15 @@ impl PyRequest {
     ///
     /// Returns:
     ///     bytes: the DER.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> NativeCertificateRequest.from_der(r.to_der()).subject
+    ///     'CN=a'
     fn to_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.to_der())
     }
@@ -597,17 +732,44 @@ impl PyRequest {
     ///
     /// Returns:
     ///     str: the PEM text.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.to_pem().splitlines()[0]
+    ///     '-----BEGIN CERTIFICATE REQUEST-----'
     fn to_pem(&self) -> PyResult<String> {
         self.0.to_pem().py_err()
     }
 
     /// The requested subject as an RFC 4514 string.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.subject
+    ///     'CN=a'
     #[getter]
     fn subject(&self) -> String {
         self.0.subject()
     }
 
     /// The signature algorithm OID, dotted.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.signature_algorithm
+    ///     '1.2.156.10197.1.501'
     #[getter]
     fn signature_algorithm(&self) -> String {
         self.0.signature_algorithm()
@@ -621,6 +783,15 @@ impl PyRequest {
     /// Raises:
     ///     UnsupportedFormat: not an SM2 key.
     ///     InvalidKey: the point is not on the curve.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.public_key_bytes() == key.public_key().to_bytes()
+    ///     True
     fn public_key_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(
             py,
@@ -636,6 +807,15 @@ impl PyRequest {
     ///
     /// Raises:
     ///     UnsupportedFormat: the attribute is malformed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.subject_alt_names()
+    ///     [('dns', 'a')]
     fn subject_alt_names(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
         self.0
             .subject_alt_names()
@@ -649,6 +829,14 @@ impl PyRequest {
     ///
     /// Raises:
     ///     InvalidSignature: the signature does not verify.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.verify()
     fn verify(&self, py: Python<'_>) -> PyResult<()> {
         py.detach(|| self.0.verify()).py_err()
     }

@@ -151,6 +151,11 @@ class Sealer:
 
         Raises:
             AlreadyFinalized: `finalize` was already called.
+
+        Example:
+            >>> from guomi._native.envelope import Sealer
+            >>> Sealer.with_key(bytes(16), 10).update(b"x")[:8]
+            b'GUOMIENV'
         """
     def finalize(self) -> bytes:
         """Writes the last chunk (flagged as last, possibly empty); the sealer cannot be used
@@ -161,6 +166,12 @@ class Sealer:
 
         Raises:
             AlreadyFinalized: called a second time.
+
+        Example:
+            >>> from guomi._native.envelope import Sealer
+            >>> s = Sealer.with_key(bytes(16), 10)
+            >>> len(s.update(b"") + s.finalize()) > 16
+            True
         """
 
 @final
@@ -254,6 +265,13 @@ class Opener:
                 header number out of range (chunk size, iterations).
             DecryptionError: wrong key or password, or changed bytes.
             AlreadyFinalized: `finalize` was already called.
+
+        Example:
+            >>> from guomi._native.envelope import Opener, Sealer
+            >>> s = Sealer.with_key(bytes(16), 10)
+            >>> env = s.update(b"x" * 3000) + s.finalize()
+            >>> len(Opener.with_key(bytes(16)).update(env))
+            2048
         """
     def finalize(self) -> bytes:
         """Verifies the last chunk and returns its plaintext; the opener cannot be used
@@ -267,4 +285,12 @@ class Opener:
                 or its last chunk does not verify (e.g. a wrong key or password: a short
                 envelope's only chunk is checked here).
             AlreadyFinalized: called a second time.
+
+        Example:
+            >>> from guomi._native.envelope import Opener, Sealer
+            >>> s = Sealer.with_key(bytes(16), 10)
+            >>> env = s.update(b"data") + s.finalize()
+            >>> o = Opener.with_key(bytes(16))
+            >>> o.update(env), o.finalize()
+            (b'', b'data')
         """

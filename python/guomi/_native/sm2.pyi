@@ -204,7 +204,13 @@ class PublicKey:
         """
     @property
     def is_prepared(self) -> bool:
-        """Whether `prepare()` has built this key's comb table."""
+        """Whether `prepare()` has built this key's comb table.
+
+        Example:
+            >>> from guomi import sm2
+            >>> sm2.PrivateKey.generate().public_key().is_prepared
+            False
+        """
     def compute_z(self, uid: Optional[BytesLike] = None) -> bytes:
         """Z_A = SM3(ENTL || ID || a || b || x_G || y_G || x_A || y_A) (GB/T 32918.2 §5.5),
         the value hashed before the message when signing.
@@ -719,6 +725,11 @@ class Signer:
 
         Raises:
             AlreadyFinalized: `sign()` was already called.
+
+        Example:
+            >>> from guomi import sm2
+            >>> s = sm2.Signer(sm2.PrivateKey.generate())
+            >>> s.update(b"part")
         """
     def sign(self, *, format: str = "der") -> bytes:
         """Signs the message fed so far; the signer cannot be used afterwards.
@@ -733,6 +744,12 @@ class Signer:
             AlreadyFinalized: called a second time.
             InvalidArgument: an unknown `format`.
             RandomnessError: the OS random generator failed.
+
+        Example:
+            >>> from guomi import sm2
+            >>> s = sm2.Signer(sm2.PrivateKey.generate())
+            >>> len(s.sign(format="raw"))
+            64
         """
 
 @final
@@ -763,6 +780,11 @@ class Verifier:
 
         Raises:
             AlreadyFinalized: `verify()` was already called.
+
+        Example:
+            >>> from guomi import sm2
+            >>> v = sm2.Verifier(sm2.PrivateKey.generate().public_key())
+            >>> v.update(b"part")
         """
     def verify(self, signature: BytesLike, *, format: Optional[str] = None) -> bool:
         """Checks `signature` on the message fed so far; the verifier cannot be used afterwards.
@@ -777,6 +799,13 @@ class Verifier:
         Raises:
             AlreadyFinalized: called a second time.
             InvalidArgument: an unknown `format` name.
+
+        Example:
+            >>> from guomi import sm2
+            >>> key = sm2.PrivateKey.generate()
+            >>> v = sm2.Verifier(key.public_key())
+            >>> v.verify(key.sign(b""))
+            True
         """
 
 @final
@@ -817,7 +846,14 @@ class KeyExchangeInitiator:
     ) -> KeyExchangeInitiator: ...
     @property
     def ephemeral_public_key(self) -> bytes:
-        """R_A = [r_A]G, 65 bytes `04 || x || y`: send it to the responder."""
+        """R_A = [r_A]G, 65 bytes `04 || x || y`: send it to the responder.
+
+        Example:
+            >>> from guomi import sm2
+            >>> a, b = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+            >>> len(sm2.KeyExchangeInitiator(a, b.public_key()).ephemeral_public_key)
+            65
+        """
     def finish(
         self,
         peer_ephemeral_public_key: BytesLike,
@@ -845,6 +881,16 @@ class KeyExchangeInitiator:
             InvalidLength, UnsupportedFormat, InvalidKey: R_B is not a valid point (as
                 `PublicKey.from_bytes`), or the shared point is infinity.
             AlreadyFinalized: `finish` was already called.
+
+        Example:
+            >>> from guomi import sm2
+            >>> a, b = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+            >>> init = sm2.KeyExchangeInitiator(a, b.public_key())
+            >>> resp = sm2.KeyExchangeResponder(b, a.public_key())
+            >>> rb, kb, sb = resp.respond(init.ephemeral_public_key, 32)
+            >>> ka, sa = init.finish(rb, 32, peer_confirmation=sb)
+            >>> ka == kb, len(sa)
+            (True, 32)
         """
 
 @final
@@ -898,6 +944,15 @@ class KeyExchangeResponder:
                 `PublicKey.from_bytes`), or the shared point is infinity.
             AlreadyFinalized: `respond` was already called.
             RandomnessError: the OS random generator failed.
+
+        Example:
+            >>> from guomi import sm2
+            >>> a, b = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+            >>> init = sm2.KeyExchangeInitiator(a, b.public_key())
+            >>> resp = sm2.KeyExchangeResponder(b, a.public_key())
+            >>> rb, kb, sb = resp.respond(init.ephemeral_public_key, 32)
+            >>> len(rb), len(kb), len(sb)
+            (65, 32, 32)
         """
     def confirm(self, peer_confirmation: BytesLike) -> None:
         """Checks A's confirmation S_A (step B10, constant time).
@@ -908,6 +963,14 @@ class KeyExchangeResponder:
         Raises:
             InvalidTag: S_A does not match.
             InvalidArgument: `respond` has not succeeded yet.
+
+        Example:
+            >>> from guomi import sm2
+            >>> a, b = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+            >>> init = sm2.KeyExchangeInitiator(a, b.public_key())
+            >>> resp = sm2.KeyExchangeResponder(b, a.public_key())
+            >>> rb, kb, sb = resp.respond(init.ephemeral_public_key, 16)
+            >>> resp.confirm(init.finish(rb, 16)[1])
         """
 
 def signature_der_to_raw(signature: BytesLike) -> bytes:

@@ -144,40 +144,160 @@ class NativeCertificate:
         """
     @property
     def version(self) -> int:
-        """The X.509 version: 1, 2 or 3."""
+        """The X.509 version: 1, 2 or 3.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> c.version
+            3
+        """
     @property
     def serial(self) -> bytes:
-        """The serial number as its DER INTEGER content bytes (two's complement, big-endian)."""
+        r"""The serial number as its DER INTEGER content bytes (two's complement, big-endian).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> c.serial
+            b'\x05'
+        """
     @property
     def subject(self) -> str:
-        """The subject name as an RFC 4514 string, most specific first (`"CN=leaf,O=Example"`)."""
+        """The subject name as an RFC 4514 string, most specific first (`"CN=leaf,O=Example"`).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> c.subject
+            'CN=a'
+        """
     @property
     def issuer(self) -> str:
-        """The issuer name as an RFC 4514 string."""
+        """The issuer name as an RFC 4514 string.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> c.issuer
+            'CN=a'
+        """
     @property
     def subject_der(self) -> bytes:
-        """The subject name as DER (the `Name` structure)."""
+        """The subject name as DER (the `Name` structure).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> c.subject_der == c.issuer_der
+            True
+        """
     @property
     def issuer_der(self) -> bytes:
-        """The issuer name as DER (the `Name` structure)."""
+        """The issuer name as DER (the `Name` structure).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> c.issuer_der[0]
+            48
+        """
     @property
     def not_before(self) -> int:
-        """Start of the validity period, in Unix seconds (UTC)."""
+        """Start of the validity period, in Unix seconds (UTC).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> c.not_before < c.not_after
+            True
+        """
     @property
     def not_after(self) -> int:
-        """End of the validity period, in Unix seconds (UTC)."""
+        """End of the validity period, in Unix seconds (UTC).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> (c.not_after - c.not_before) // 86400
+            365
+        """
     @property
     def signature_algorithm(self) -> str:
-        """The signature algorithm OID, dotted (`"1.2.156.10197.1.501"` for SM2-with-SM3)."""
+        """The signature algorithm OID, dotted (`"1.2.156.10197.1.501"` for SM2-with-SM3).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> c.signature_algorithm
+            '1.2.156.10197.1.501'
+        """
     @property
     def signature(self) -> bytes:
-        """The signature value (DER `SEQUENCE { r, s }` for SM2)."""
+        """The signature value (DER `SEQUENCE { r, s }` for SM2).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> key.public_key().verify(c.signature, c.tbs_der)
+            True
+        """
     @property
     def tbs_der(self) -> bytes:
-        """The signed part of the certificate (TBSCertificate DER)."""
+        """The signed part of the certificate (TBSCertificate DER).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> c.tbs_der[0]
+            48
+        """
     @property
     def is_self_issued(self) -> bool:
-        """Whether the subject and issuer names are equal."""
+        """Whether the subject and issuer names are equal.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificate
+            >>> key = sm2.PrivateKey.generate()
+            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+            >>> c = NativeCertificate.from_der(der)
+            >>> c.is_self_issued
+            True
+        """
     def public_key_bytes(self) -> bytes:
         """The subject's SM2 public key as 65 bytes `04 || x || y`.
 
@@ -407,6 +527,15 @@ class NativeCertificateRequest:
 
         Raises:
             UnsupportedFormat: malformed DER.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificateRequest
+            >>> key = sm2.PrivateKey.generate()
+            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+            >>> r.subject
+            'CN=a'
         """
     @staticmethod
     def from_pem(pem: Union[str, bytes]) -> NativeCertificateRequest:
@@ -421,25 +550,72 @@ class NativeCertificateRequest:
         Raises:
             UnsupportedFormat: no request block, bad base64 or malformed DER.
             TypeError: `pem` is neither `str` nor bytes.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificateRequest
+            >>> key = sm2.PrivateKey.generate()
+            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+            >>> NativeCertificateRequest.from_pem(r.to_pem()).subject
+            'CN=a'
         """
     def to_der(self) -> bytes:
         """The DER encoding.
 
         Returns:
             bytes: the DER.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificateRequest
+            >>> key = sm2.PrivateKey.generate()
+            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+            >>> NativeCertificateRequest.from_der(r.to_der()).subject
+            'CN=a'
         """
     def to_pem(self) -> str:
         """The request as a PEM `CERTIFICATE REQUEST` block.
 
         Returns:
             str: the PEM text.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificateRequest
+            >>> key = sm2.PrivateKey.generate()
+            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+            >>> r.to_pem().splitlines()[0]
+            '-----BEGIN CERTIFICATE REQUEST-----'
         """
     @property
     def subject(self) -> str:
-        """The requested subject as an RFC 4514 string."""
+        """The requested subject as an RFC 4514 string.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificateRequest
+            >>> key = sm2.PrivateKey.generate()
+            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+            >>> r.subject
+            'CN=a'
+        """
     @property
     def signature_algorithm(self) -> str:
-        """The signature algorithm OID, dotted."""
+        """The signature algorithm OID, dotted.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificateRequest
+            >>> key = sm2.PrivateKey.generate()
+            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+            >>> r.signature_algorithm
+            '1.2.156.10197.1.501'
+        """
     def public_key_bytes(self) -> bytes:
         """The requested SM2 public key as 65 bytes `04 || x || y`.
 
@@ -449,6 +625,15 @@ class NativeCertificateRequest:
         Raises:
             UnsupportedFormat: not an SM2 key.
             InvalidKey: the point is not on the curve.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificateRequest
+            >>> key = sm2.PrivateKey.generate()
+            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+            >>> r.public_key_bytes() == key.public_key().to_bytes()
+            True
         """
     def subject_alt_names(self) -> list[tuple[str, Union[str, bytes]]]:
         """The subject alternative names of the extensionRequest attribute.
@@ -459,12 +644,29 @@ class NativeCertificateRequest:
 
         Raises:
             UnsupportedFormat: the attribute is malformed.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificateRequest
+            >>> key = sm2.PrivateKey.generate()
+            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+            >>> r.subject_alt_names()
+            [('dns', 'a')]
         """
     def verify(self) -> None:
         """Checks the request's self-signature.
 
         Raises:
             InvalidSignature: the signature does not verify.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCertificateRequest
+            >>> key = sm2.PrivateKey.generate()
+            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+            >>> r.verify()
         """
 
 def verify_chain(
