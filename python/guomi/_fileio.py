@@ -14,8 +14,16 @@ READ_SIZE = 1 << 20
 
 
 class Stream(Protocol):
-    def update(self, data: bytes) -> bytes: ...
-    def finalize(self) -> bytes: ...
+    """What :func:`pump` drives: an object with ``update(data) -> bytes`` and
+    ``finalize() -> bytes`` (a sealer, opener, encryptor or decryptor)."""
+
+    def update(self, data: bytes) -> bytes:
+        """Processes ``data``; returns the output that is ready."""
+        ...
+
+    def finalize(self) -> bytes:
+        """Ends the stream; returns the rest of the output."""
+        ...
 
 
 @contextmanager
@@ -26,7 +34,29 @@ def atomic_output(
 
     The data goes to a temporary file beside ``dst``, is flushed and fsynced, then renamed
     over ``dst``. On any exception the temporary file is removed and ``dst`` is left as it
-    was. An existing ``dst`` needs ``force``; ``dst`` may not be the input file ``src``.
+    was.
+
+    Args:
+        dst: the path to write.
+        force: replace an existing ``dst`` (default ``False``).
+        src: the input file's path, if any: ``dst`` may not be the same file.
+
+    Yields:
+        BinaryIO: the temporary file, open for writing.
+
+    Raises:
+        FileExistsError: ``dst`` exists and ``force`` is false.
+        ValueError: ``dst`` is the file ``src``.
+        OSError: creating, writing or renaming failed.
+
+    Example:
+        >>> import os, tempfile
+        >>> from guomi._fileio import atomic_output
+        >>> path = os.path.join(tempfile.mkdtemp(), "out")
+        >>> with atomic_output(path) as f:
+        ...     _ = f.write(b"all or nothing")
+        >>> os.path.getsize(path)
+        14
     """
     path = os.fspath(dst)
     if os.path.exists(path):
@@ -53,7 +83,26 @@ def atomic_output(
 def pump(
     src: BinaryIO, dst: BinaryIO, stream: Stream, progress: Optional[Callable[[int], None]] = None
 ) -> None:
-    """Feeds ``src`` through ``stream`` (update/finalize) into ``dst``, in constant memory."""
+    """Feeds ``src`` through ``stream`` into ``dst`` in 1 MiB reads, in constant memory.
+
+    Args:
+        src: a binary file open for reading.
+        dst: a binary file open for writing.
+        stream: the :class:`Stream` (``update``/``finalize``).
+        progress: called with the size of each chunk read, or ``None``.
+
+    Raises:
+        Whatever ``stream`` raises (e.g. ``DecryptionError``), and ``OSError``.
+
+    Example:
+        >>> import io
+        >>> from guomi import envelope
+        >>> from guomi._fileio import pump
+        >>> out = io.BytesIO()
+        >>> pump(io.BytesIO(b"data"), out, envelope.Sealer(key=bytes(16)))
+        >>> envelope.open(out.getvalue(), key=bytes(16))
+        b'data'
+    """
     while True:
         chunk = src.read(READ_SIZE)
         if not chunk:
@@ -65,6 +114,30 @@ def pump(
 
 
 def transform_file(src: PathLike, dst: PathLike, stream: Stream, *, force: bool = False) -> None:
-    """Streams file ``src`` through ``stream`` into ``dst``, atomically."""
+    """Streams file ``src`` through ``stream`` into ``dst``, atomically (see
+    :func:`atomic_output`).
+
+    Args:
+        src: the input path.
+        dst: the output path.
+        stream: the :class:`Stream`.
+        force: replace an existing ``dst`` (default ``False``).
+
+    Raises:
+        FileExistsError: ``dst`` exists and ``force`` is false.
+        ValueError: ``dst`` is ``src``.
+        OSError: reading or writing failed; anything ``stream`` raises.
+
+    Example:
+        >>> import os, tempfile
+        >>> from guomi import envelope
+        >>> from guomi._fileio import transform_file
+        >>> d = tempfile.mkdtemp()
+        >>> with open(os.path.join(d, "a"), "wb") as f:
+        ...     _ = f.write(b"data")
+        >>> transform_file(os.path.join(d, "a"), os.path.join(d, "b"), envelope.Sealer(key=bytes(16)))
+        >>> os.path.getsize(os.path.join(d, "b")) > 4
+        True
+    """
     with open(src, "rb") as inp, atomic_output(dst, force=force, src=src) as out:
         pump(inp, out, stream)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Optional, Union
 
 from guomi._fileio import PathLike, transform_file
 from guomi._native import envelope as _env
+from guomi._typing import BytesLike
 from guomi.exceptions import AlreadyFinalized, InvalidArgument
 
 if TYPE_CHECKING:
@@ -50,8 +51,7 @@ __all__ = [
     "seal_file",
 ]
 
-BytesLike = Union[bytes, bytearray, memoryview]
-
+#: The 8 bytes every envelope starts with: ``b"GUOMIENV"``.
 MAGIC: bytes = _env.MAGIC
 #: Plaintext bytes per chunk unless told otherwise (a power of two, 1 KiB to 16 MiB).
 DEFAULT_CHUNK_SIZE = 1 << 16
@@ -78,13 +78,35 @@ def _iterations(iterations: int) -> int:
 
 
 class Sealer:
-    """Streaming encryption: ``update(data) -> bytes`` then ``finalize() -> bytes``.
+    """Streaming encryption into an envelope: ``update(data) -> bytes`` any number of
+    times, then ``finalize() -> bytes`` once; the concatenated outputs are the envelope.
 
-    Give exactly one of ``key`` (16 bytes), ``password`` or ``recipient`` (an
-    :class:`guomi.sm2.PublicKey`, or an :class:`guomi.sm9.EncMasterPublicKey` with
-    ``user_id``). ``iterations`` (passwords): 1 to :data:`MAX_ITERATIONS`;
-    ``chunk_size``: a power of two from :data:`MIN_CHUNK_SIZE` to :data:`MAX_CHUNK_SIZE`.
-    Out-of-range values raise :class:`~guomi.exceptions.InvalidArgument`.
+    Args:
+        key: a raw SM4 key shared out of band, bytes-like, 16 bytes.
+        password: a password, bytes-like (PBKDF2-HMAC-SM3 with ``iterations``).
+        recipient: an :class:`guomi.sm2.PublicKey`, or an
+            :class:`guomi.sm9.EncMasterPublicKey` together with ``user_id``.
+        user_id: the SM9 recipient's identity, bytes-like (SM9 recipients only).
+        iterations: PBKDF2 iterations for ``password``, 1 to :data:`MAX_ITERATIONS`
+            (default :data:`DEFAULT_ITERATIONS`).
+        chunk_size: plaintext bytes per chunk, a power of two from
+            :data:`MIN_CHUNK_SIZE` to :data:`MAX_CHUNK_SIZE` (default 64 KiB).
+
+    Give exactly one of ``key``, ``password`` and ``recipient``.
+
+    Raises:
+        TypeError: not exactly one of ``key``/``password``/``recipient``, a recipient of
+            another type, or ``user_id`` missing for SM9 (or given otherwise).
+        InvalidArgument: ``iterations`` or ``chunk_size`` out of range.
+        InvalidLength: ``key`` is not 16 bytes.
+        RandomnessError: the OS random generator failed.
+
+    Example:
+        >>> from guomi import envelope
+        >>> s = envelope.Sealer(key=bytes(16))
+        >>> sealed = s.update(b"part 1, ") + s.update(b"part 2") + s.finalize()
+        >>> envelope.open(sealed, key=bytes(16))
+        b'part 1, part 2'
     """
 
     def __init__(
@@ -121,13 +143,42 @@ class Sealer:
         self._done = False
 
     def update(self, data: BytesLike) -> bytes:
-        """Encrypts ``data``; returns the envelope bytes that are ready."""
+        """Encrypts the next piece of plaintext.
+
+        Args:
+            data: bytes-like, any length.
+
+        Returns:
+            bytes: the envelope bytes ready so far (the header first, then whole
+            chunks); may be empty.
+
+        Raises:
+            AlreadyFinalized: :meth:`finalize` was already called.
+
+        Example:
+            >>> from guomi import envelope
+            >>> envelope.Sealer(key=bytes(16)).update(b"x")[:8]
+            b'GUOMIENV'
+        """
         if self._done:
             raise AlreadyFinalized("sealer already finalized")
         return self._native.update(data)
 
     def finalize(self) -> bytes:
-        """Returns the rest of the envelope (the last chunk)."""
+        """Writes the last chunk; the sealer cannot be used afterwards.
+
+        Returns:
+            bytes: the rest of the envelope.
+
+        Raises:
+            AlreadyFinalized: called a second time.
+
+        Example:
+            >>> from guomi import envelope
+            >>> s = envelope.Sealer(key=bytes(16))
+            >>> len(s.update(b"x") + s.finalize()) > 16
+            True
+        """
         if self._done:
             raise AlreadyFinalized("sealer already finalized")
         self._done = True
@@ -135,13 +186,32 @@ class Sealer:
 
 
 class Opener:
-    """Streaming decryption: ``update(data) -> bytes`` (verified plaintext only) then
-    ``finalize() -> bytes``, which raises :class:`~guomi.exceptions.DecryptionError` if
-    the envelope was truncated. Give exactly one of ``key``, ``password`` or
-    ``private_key`` (an :class:`guomi.sm2.PrivateKey` or :class:`guomi.sm9.EncUserKey`).
+    """Streaming decryption of an envelope: ``update(data) -> bytes`` (verified
+    plaintext only) any number of times, then ``finalize() -> bytes`` once.
+
     A header whose numbers are out of range (a chunk size outside 1 KiB to 16 MiB, a
     password iteration count outside 1 to :data:`MAX_ITERATIONS`) raises
-    :class:`~guomi.exceptions.UnsupportedFormat` before any key derivation."""
+    :class:`~guomi.exceptions.UnsupportedFormat` before any key derivation.
+
+    Args:
+        key: the 16-byte SM4 key, bytes-like.
+        password: the password, bytes-like.
+        private_key: an :class:`guomi.sm2.PrivateKey` or :class:`guomi.sm9.EncUserKey`.
+
+    Give exactly one of them.
+
+    Raises:
+        TypeError: not exactly one of ``key``/``password``/``private_key``, or a
+            private key of another type.
+        InvalidLength: ``key`` is not 16 bytes.
+
+    Example:
+        >>> from guomi import envelope
+        >>> sealed = envelope.seal(b"data", password=b"pw", iterations=1000)
+        >>> o = envelope.Opener(password=b"pw")
+        >>> o.update(sealed[:10]) + o.update(sealed[10:]) + o.finalize()
+        b'data'
+    """
 
     def __init__(
         self,
@@ -168,11 +238,50 @@ class Opener:
         self._done = False
 
     def update(self, data: BytesLike) -> bytes:
+        """Consumes the next envelope bytes (any split works).
+
+        Args:
+            data: bytes-like, any length.
+
+        Returns:
+            bytes: the plaintext of the chunks verified so far; may be empty.
+
+        Raises:
+            UnsupportedFormat: not a guomi envelope, or a header number out of range.
+            DecryptionError: wrong key, password or private key, or changed bytes.
+            AlreadyFinalized: :meth:`finalize` was already called.
+
+        Example:
+            >>> from guomi import envelope
+            >>> sealed = envelope.seal(b"data", key=bytes(16))
+            >>> envelope.Opener(key=bytes(16)).update(sealed)
+            b''
+        """
         if self._done:
             raise AlreadyFinalized("opener already finalized")
         return self._native.update(data)
 
     def finalize(self) -> bytes:
+        """Verifies the last chunk and returns its plaintext; the opener cannot be used
+        afterwards.
+
+        Returns:
+            bytes: the remaining plaintext.
+
+        Raises:
+            DecryptionError: the envelope is truncated or its last chunk does not verify
+                (also a wrong key or password when the envelope has a single chunk).
+            AlreadyFinalized: called a second time.
+
+        Example:
+            >>> from guomi import envelope
+            >>> sealed = envelope.seal(b"data", key=bytes(16))
+            >>> o = envelope.Opener(key=bytes(16))
+            >>> o.update(sealed[:-1]) + o.finalize()
+            Traceback (most recent call last):
+            ...
+            guomi.exceptions.DecryptionError: decryption failed
+        """
         if self._done:
             raise AlreadyFinalized("opener already finalized")
         self._done = True
@@ -189,7 +298,25 @@ def seal(
     iterations: int = DEFAULT_ITERATIONS,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
 ) -> bytes:
-    """The envelope of ``data`` in one call."""
+    """The envelope of ``data``, in one call.
+
+    Args:
+        data: bytes-like plaintext.
+        key, password, recipient, user_id, iterations, chunk_size: as :class:`Sealer`.
+
+    Returns:
+        bytes: the envelope.
+
+    Raises:
+        TypeError, InvalidArgument, InvalidLength, RandomnessError: as :class:`Sealer`.
+
+    Example:
+        >>> from guomi import envelope, sm2
+        >>> key = sm2.PrivateKey.generate()
+        >>> sealed = envelope.seal(b"hi", recipient=key.public_key())
+        >>> envelope.open(sealed, private_key=key)
+        b'hi'
+    """
     s = Sealer(
         key=key,
         password=password,
@@ -208,8 +335,25 @@ def open(  # noqa: A001 - the natural name in this namespace
     password: Optional[BytesLike] = None,
     private_key: Optional[PrivateKey] = None,
 ) -> bytes:
-    """The plaintext of ``envelope``; raises ``DecryptionError`` on any tampering,
-    truncation or wrong key, and returns nothing in that case."""
+    """The plaintext of ``envelope``, in one call.
+
+    Args:
+        envelope: bytes-like, a whole envelope.
+        key, password, private_key: as :class:`Opener`.
+
+    Returns:
+        bytes: the plaintext (nothing is returned unless every chunk verifies).
+
+    Raises:
+        DecryptionError: tampering, truncation, or a wrong key or password.
+        UnsupportedFormat: not a guomi envelope, or a header number out of range.
+        TypeError, InvalidLength: as :class:`Opener`.
+
+    Example:
+        >>> from guomi import envelope
+        >>> envelope.open(envelope.seal(b"hi", key=bytes(16)), key=bytes(16))
+        b'hi'
+    """
     o = Opener(key=key, password=password, private_key=private_key)
     return o.update(envelope) + o.finalize()
 
@@ -226,7 +370,35 @@ def seal_file(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     force: bool = False,
 ) -> None:
-    """Encrypts file ``src`` into ``dst`` in constant memory, atomically."""
+    """Encrypts file ``src`` into the envelope file ``dst``, in constant memory.
+
+    ``dst`` is written atomically: a temporary file beside it is renamed over it only
+    when everything succeeded.
+
+    Args:
+        src: path of the plaintext file.
+        dst: path of the envelope to write.
+        key, password, recipient, user_id, iterations, chunk_size: as :class:`Sealer`.
+        force: replace an existing ``dst`` (default ``False``).
+
+    Raises:
+        FileExistsError: ``dst`` exists and ``force`` is false.
+        ValueError: ``dst`` is ``src``.
+        OSError: reading or writing failed.
+        TypeError, InvalidArgument, InvalidLength: as :class:`Sealer`.
+
+    Example:
+        >>> import os, tempfile
+        >>> from guomi import envelope
+        >>> d = tempfile.mkdtemp()
+        >>> src, dst = os.path.join(d, "a"), os.path.join(d, "a.env")
+        >>> with open(src, "wb") as f:
+        ...     _ = f.write(b"file data")
+        >>> envelope.seal_file(src, dst, key=bytes(16))
+        >>> with open(dst, "rb") as f:
+        ...     envelope.open(f.read(), key=bytes(16))
+        b'file data'
+    """
     stream = Sealer(
         key=key,
         password=password,
@@ -247,6 +419,34 @@ def open_file(
     private_key: Optional[PrivateKey] = None,
     force: bool = False,
 ) -> None:
-    """Decrypts envelope file ``src`` into ``dst`` in constant memory, atomically: on any
-    failure ``dst`` is not created (or left as it was)."""
+    """Decrypts the envelope file ``src`` into ``dst``, in constant memory.
+
+    Atomic: on any failure (tampering, truncation, wrong key) ``dst`` is not created, or
+    left as it was.
+
+    Args:
+        src: path of the envelope.
+        dst: path of the plaintext file to write.
+        key, password, private_key: as :class:`Opener`.
+        force: replace an existing ``dst`` (default ``False``).
+
+    Raises:
+        DecryptionError: tampering, truncation, or a wrong key or password.
+        UnsupportedFormat: not a guomi envelope.
+        FileExistsError: ``dst`` exists and ``force`` is false.
+        ValueError: ``dst`` is ``src``.
+        OSError: reading or writing failed.
+
+    Example:
+        >>> import os, tempfile
+        >>> from guomi import envelope
+        >>> d = tempfile.mkdtemp()
+        >>> src, dst = os.path.join(d, "a.env"), os.path.join(d, "a")
+        >>> with open(src, "wb") as f:
+        ...     _ = f.write(envelope.seal(b"file data", key=bytes(16)))
+        >>> envelope.open_file(src, dst, key=bytes(16))
+        >>> with open(dst, "rb") as f:
+        ...     f.read()
+        b'file data'
+    """
     transform_file(src, dst, Opener(key=key, password=password, private_key=private_key), force=force)

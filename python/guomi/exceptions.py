@@ -23,65 +23,202 @@ __all__ = [
 
 
 class GuomiError(Exception):
-    """Base class of every guomi error."""
+    """Base class of every guomi error: ``except GuomiError`` catches them all.
+
+    Example:
+        >>> from guomi import exceptions, sm2
+        >>> try:
+        ...     sm2.PublicKey.from_bytes(bytes(64))
+        ... except exceptions.GuomiError as e:
+        ...     print(type(e).__name__)
+        InvalidKey
+    """
 
 
 class InvalidLength(GuomiError, ValueError):
     """A key, IV, nonce, tag or other input has the wrong length; the message says which
-    lengths are accepted."""
+    lengths are accepted. Also a ``ValueError``.
+
+    Example:
+        >>> from guomi import exceptions, sm2
+        >>> try:
+        ...     sm2.PrivateKey.from_bytes(bytes(31))
+        ... except exceptions.InvalidLength as e:
+        ...     print(e)
+        SM2 private key must be 32 bytes, got 31 bytes
+    """
 
 
 class InvalidArgument(GuomiError, ValueError):
-    """An argument has a value outside its domain (an unknown mode, bearer > 31, ...)."""
+    """An argument has a value outside its domain (an unknown mode or format name, bearer >
+    31, iterations out of range, ...). Also a ``ValueError``.
+
+    Example:
+        >>> from guomi import exceptions, sm2
+        >>> try:
+        ...     sm2.PrivateKey.generate().sign(b"m", format="pem")
+        ... except exceptions.InvalidArgument as e:
+        ...     print(e)
+        signature format must be 'der' or 'raw'
+    """
 
 
 class InvalidPadding(GuomiError, ValueError):
-    """Block-cipher padding is malformed. No plaintext is returned."""
+    """Block-cipher padding is malformed (SM4 ECB/CBC with PKCS#7). No plaintext is returned.
+    Also a ``ValueError``.
+
+    Example:
+        >>> from guomi import exceptions
+        >>> issubclass(exceptions.InvalidPadding, ValueError)
+        True
+    """
 
 
 class InvalidTag(GuomiError):
-    """An AEAD tag or MAC does not verify. No plaintext is returned."""
+    """An AEAD tag or MAC does not verify (SM4-GCM/CCM, a key-exchange confirmation). No
+    plaintext is returned.
+
+    Example:
+        >>> from guomi import exceptions, sm2
+        >>> a, b = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+        >>> resp = sm2.KeyExchangeResponder(b, a.public_key())
+        >>> _ = resp.respond(sm2.KeyExchangeInitiator(a, b.public_key()).ephemeral_public_key, 16)
+        >>> try:
+        ...     resp.confirm(bytes(32))
+        ... except exceptions.InvalidTag:
+        ...     print("rejected")
+        rejected
+    """
 
 
 class DecryptionError(GuomiError):
-    """Public-key decryption failed. Deliberately opaque: every cause gives this error."""
+    """Public-key or envelope decryption failed. Deliberately opaque: every cause (malformed
+    input, wrong key, changed bytes) gives this error with the same message.
+    ``InvalidCiphertext`` is another name for it.
+
+    Example:
+        >>> from guomi import exceptions, sm2
+        >>> try:
+        ...     sm2.PrivateKey.generate().decrypt(b"garbage")
+        ... except exceptions.DecryptionError as e:
+        ...     print(e)
+        decryption failed
+    """
 
 
 InvalidCiphertext = DecryptionError
 
 
 class InvalidKey(GuomiError, ValueError):
-    """A key or point is invalid (not on the curve, out of range, wrong password...)."""
+    """A key or point is invalid: not on the curve, out of range, or a wrong password for an
+    encrypted private key. Also a ``ValueError``.
+
+    Example:
+        >>> from guomi import exceptions, sm2
+        >>> try:
+        ...     sm2.PrivateKey.from_bytes(bytes(32))
+        ... except exceptions.InvalidKey as e:
+        ...     print(e)
+        SM2 private key must be in [1, n-2]
+    """
 
 
 class InvalidSignature(GuomiError):
-    """A signature does not verify (raised only by APIs that do not return a bool)."""
+    """A signature does not verify. Raised only by APIs that do not return a bool
+    (certificates and certification requests); ``verify`` methods return ``False``.
+
+    Example:
+        >>> from guomi import exceptions, sm2, x509
+        >>> cert = x509.CertificateBuilder(subject="CN=a").self_sign(sm2.PrivateKey.generate())
+        >>> try:
+        ...     cert.verify_signature(sm2.PrivateKey.generate().public_key())
+        ... except exceptions.InvalidSignature:
+        ...     print("not signed by that key")
+        not signed by that key
+    """
 
 
 class UnsupportedFormat(GuomiError, ValueError):
-    """An encoding (DER, PEM, point or ciphertext format) is malformed or unsupported."""
+    """An encoding (DER, PEM, hex, point or ciphertext format) is malformed or unsupported.
+    Also a ``ValueError``.
+
+    Example:
+        >>> from guomi import exceptions, sm2
+        >>> try:
+        ...     sm2.PublicKey.from_pem("not pem")
+        ... except exceptions.UnsupportedFormat:
+        ...     print("malformed")
+        malformed
+    """
 
 
 class KeystreamReuse(GuomiError):
-    """A stream-cipher key and IV would be used a second time."""
+    """A stream-cipher key and IV would be used a second time (ZUC EEA3 refuses to repeat a
+    COUNT/BEARER/DIRECTION under one key unless told to allow it).
+
+    Example:
+        >>> from guomi import exceptions
+        >>> issubclass(exceptions.KeystreamReuse, exceptions.GuomiError)
+        True
+    """
 
 
 class AlreadyFinalized(GuomiError):
-    """A streaming object was used after ``finalize()``."""
+    """A streaming or single-use object was used after ``finalize()`` (or its one use).
+
+    Example:
+        >>> from guomi import exceptions, sm2
+        >>> s = sm2.Signer(sm2.PrivateKey.generate())
+        >>> _ = s.sign()
+        >>> try:
+        ...     s.update(b"more")
+        ... except exceptions.AlreadyFinalized:
+        ...     print("finalized")
+        finalized
+    """
 
 
 class RandomnessError(GuomiError, OSError):
-    """The operating system's random number generator failed. guomi never falls back."""
+    """The operating system's random number generator failed. guomi never falls back to a
+    weaker source. Also an ``OSError``.
+
+    Example:
+        >>> from guomi import exceptions
+        >>> issubclass(exceptions.RandomnessError, OSError)
+        True
+    """
 
 
 class UnsupportedBackend(GuomiError, RuntimeError):
-    """A backend was requested that this CPU does not support."""
+    """A backend was requested that this CPU does not support (``force_backend`` or the
+    ``GUOMI_BACKEND`` environment variable). Also a ``RuntimeError``.
+
+    Example:
+        >>> import guomi
+        >>> from guomi import exceptions
+        >>> try:
+        ...     guomi.force_backend("no-such-backend")
+        ... except (exceptions.UnsupportedBackend, exceptions.InvalidArgument):
+        ...     print("refused")
+        refused
+    """
 
 
 class CertificateVerificationError(GuomiError):
     """A certificate or certification path does not validate. ``subject`` names the
     certificate at fault, ``reason`` says why, ``depth`` is its position on the path
-    (0 = the leaf)."""
+    (0 = the leaf).
+
+    Example:
+        >>> from guomi import exceptions, sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> a = x509.CertificateBuilder(subject="CN=a").self_sign(key)
+        >>> try:
+        ...     x509.verify_chain(a, [], [])
+        ... except exceptions.CertificateVerificationError as e:
+        ...     print(e.subject, e.depth)
+        CN=a 0
+    """
 
     subject: str = ""
     reason: str = ""
@@ -89,6 +226,12 @@ class CertificateVerificationError(GuomiError):
 
 
 class InternalError(GuomiError, RuntimeError):
-    """A bug in guomi: a Rust panic caught at the boundary with Python. No input should
-    cause it; please report it with the message. The operation did not complete and
-    returned nothing."""
+    """A bug in guomi: a Rust panic caught at the boundary with Python. No input should cause
+    it; please report it with the message. The operation did not complete and returned
+    nothing. Also a ``RuntimeError``.
+
+    Example:
+        >>> from guomi import exceptions
+        >>> issubclass(exceptions.InternalError, RuntimeError)
+        True
+    """

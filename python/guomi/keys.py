@@ -35,6 +35,7 @@ from typing import Optional, Union
 
 from guomi import sm2
 from guomi._native import x509 as _x509
+from guomi._typing import BytesLike
 from guomi.exceptions import InvalidArgument
 
 __all__ = [
@@ -47,7 +48,7 @@ __all__ = [
     "load_pem_private_key",
 ]
 
-BytesLike = Union[bytes, bytearray, memoryview]
+#: A password: ``str`` (encoded as UTF-8) or bytes-like.
 Password = Union[str, bytes, bytearray, memoryview]
 
 #: PBKDF2 iterations written unless told otherwise (as GmSSL 3).
@@ -64,13 +65,48 @@ def _iterations(iterations: int, password: Optional[Password]) -> int:
 
 
 def is_encrypted_pem(data: Union[str, bytes]) -> bool:
-    """Whether PEM ``data`` holds a password-protected private key."""
+    """Whether PEM ``data`` holds a password-protected private key (PKCS#8
+    ``ENCRYPTED PRIVATE KEY`` or legacy ``Proc-Type: 4,ENCRYPTED``). Only the PEM
+    markers are looked at; nothing is decoded.
+
+    Args:
+        data: PEM text, ``str`` or ``bytes``.
+
+    Returns:
+        bool: ``True`` for an encrypted key.
+
+    Example:
+        >>> from guomi import keys, sm2
+        >>> keys.is_encrypted_pem(sm2.PrivateKey.generate().to_pem())
+        False
+    """
     text = data.decode("ascii", "replace") if isinstance(data, (bytes, bytearray)) else data
     return "-----BEGIN ENCRYPTED PRIVATE KEY-----" in text or "Proc-Type: 4,ENCRYPTED" in text
 
 
 def load_pem_private_key(data: Union[str, bytes], password: Optional[Password] = None) -> sm2.PrivateKey:
-    """Loads a PEM private key; ``password`` (str is UTF-8 encoded) for encrypted keys."""
+    """Loads a PEM private key: PKCS#8, SEC1, PKCS#8 PBES2 or legacy ``DEK-Info: SM4-CBC``.
+
+    Args:
+        data: PEM text, ``str`` or ``bytes``.
+        password: for encrypted keys only: ``str`` (encoded as UTF-8) or bytes-like.
+
+    Returns:
+        sm2.PrivateKey: the key.
+
+    Raises:
+        InvalidKey: wrong password or corrupted key (one opaque error).
+        TypeError: a password for a plain key, none for an encrypted key, or an empty
+            password.
+        UnsupportedFormat: malformed PEM or DER, an unknown algorithm, or PBKDF2
+            iterations above :data:`MAX_ITERATIONS`.
+
+    Example:
+        >>> from guomi import keys, sm2
+        >>> key = sm2.PrivateKey.generate()
+        >>> keys.load_pem_private_key(key.to_pem()) == key
+        True
+    """
     try:
         return sm2.PrivateKey.from_pem(data, password=password)
     except InvalidArgument as e:
@@ -78,8 +114,25 @@ def load_pem_private_key(data: Union[str, bytes], password: Optional[Password] =
 
 
 def load_der_private_key(data: BytesLike, password: Optional[Password] = None) -> sm2.PrivateKey:
-    """Loads a DER private key: PKCS#8, SEC1, or (with ``password``)
-    EncryptedPrivateKeyInfo."""
+    """Loads a DER private key: PKCS#8, SEC1, or (with ``password``) a PKCS#8
+    EncryptedPrivateKeyInfo.
+
+    Args:
+        data: bytes-like DER (strict: trailing bytes are refused).
+        password: for encrypted keys only: ``str`` (UTF-8) or bytes-like.
+
+    Returns:
+        sm2.PrivateKey: the key.
+
+    Raises:
+        InvalidKey, TypeError, UnsupportedFormat: as :func:`load_pem_private_key`.
+
+    Example:
+        >>> from guomi import keys, sm2
+        >>> key = sm2.PrivateKey.generate()
+        >>> keys.load_der_private_key(key.to_der(format="sec1")) == key
+        True
+    """
     try:
         return sm2.PrivateKey.from_der(data, password=password)
     except InvalidArgument as e:
@@ -94,9 +147,31 @@ def dump_pem_private_key(
     iterations: int = DEFAULT_ITERATIONS,
     format: str = "pkcs8",
 ) -> str:
-    """PEM text of ``key``: plain (``format="pkcs8"`` or ``"sec1"``) without a password,
-    else PKCS#8 ``ENCRYPTED PRIVATE KEY`` (PBES2, PBKDF2-``prf``, SM4-CBC). ``iterations``:
-    1 to :data:`MAX_ITERATIONS` (else :class:`~guomi.exceptions.InvalidArgument`)."""
+    """PEM text of ``key``: plain without a password, else PKCS#8 ``ENCRYPTED PRIVATE
+    KEY`` (PBES2: PBKDF2 with ``prf``, SM4-CBC, random salt and IV).
+
+    Args:
+        key: the :class:`guomi.sm2.PrivateKey`.
+        password: ``None`` (plain) or ``str`` (UTF-8) / bytes-like, not empty.
+        prf: ``"hmac-sm3"`` (default; GmSSL 3 reads it) or ``"hmac-sha256"`` (OpenSSL 3
+            reads it).
+        iterations: PBKDF2 iterations, 1 to :data:`MAX_ITERATIONS` (default
+            :data:`DEFAULT_ITERATIONS`); used only with a password.
+        format: ``"pkcs8"`` (default) or ``"sec1"`` (plain keys only).
+
+    Returns:
+        str: the PEM text.
+
+    Raises:
+        InvalidArgument: ``iterations`` out of range, an unknown ``prf`` or ``format``,
+            ``format="sec1"`` with a password, or an empty password.
+
+    Example:
+        >>> from guomi import keys, sm2
+        >>> pem = keys.dump_pem_private_key(sm2.PrivateKey.generate(), b"pw", iterations=1000)
+        >>> keys.is_encrypted_pem(pem)
+        True
+    """
     return key.to_pem(format=format, password=password, prf=prf, iterations=_iterations(iterations, password))
 
 
@@ -108,6 +183,23 @@ def dump_der_private_key(
     iterations: int = DEFAULT_ITERATIONS,
     format: str = "pkcs8",
 ) -> bytes:
-    """DER of ``key``; with a password, an EncryptedPrivateKeyInfo. ``iterations``: 1 to
-    :data:`MAX_ITERATIONS` (else :class:`~guomi.exceptions.InvalidArgument`)."""
+    """DER of ``key``: PKCS#8 or SEC1, or with a password a PKCS#8
+    EncryptedPrivateKeyInfo.
+
+    Args:
+        key, password, prf, iterations, format: as :func:`dump_pem_private_key`.
+
+    Returns:
+        bytes: the DER.
+
+    Raises:
+        InvalidArgument: as :func:`dump_pem_private_key`.
+
+    Example:
+        >>> from guomi import keys, sm2
+        >>> key = sm2.PrivateKey.generate()
+        >>> der = keys.dump_der_private_key(key, "pw", iterations=1000)
+        >>> keys.load_der_private_key(der, "pw") == key
+        True
+    """
     return key.to_der(format=format, password=password, prf=prf, iterations=_iterations(iterations, password))

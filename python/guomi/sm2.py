@@ -44,9 +44,10 @@ Key exchange (GB/T 32918.3)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Union
+from typing import Optional, Union
 
 from guomi._native import sm2 as _sm2
+from guomi._typing import BytesLike
 
 __all__ = [
     "DEFAULT_UID",
@@ -70,8 +71,6 @@ __all__ = [
     "verify_many",
 ]
 
-BytesLike = Union[bytes, bytearray, memoryview]
-
 #: The default user ID of GM/T 0009-2012 §10 / GB/T 35276: ``b"1234567812345678"``.
 DEFAULT_UID: bytes = _sm2.DEFAULT_UID
 
@@ -80,115 +79,227 @@ DEFAULT_UID: bytes = _sm2.DEFAULT_UID
 #: :class:`~guomi.exceptions.InvalidLength` before anything is allocated.
 MAX_KEY_LENGTH: int = _sm2.MAX_KEY_LENGTH
 
-#: An SM2 private key d in [1, n-2] with its public key (immutable).
-#: ``from_bytes(data)`` takes exactly 32 big-endian bytes (``to_bytes()`` writes 32;
-#: any other length raises :class:`~guomi.exceptions.InvalidLength`, so a truncated
-#: buffer never becomes a weak key); ``from_hex`` likewise takes 64 hex digits.
-#: ``from_integer_bytes(data)`` is the explicit lenient reader for integers written
-#: without fixed width (1 to 32 bytes, left-padded, or 33 with a leading ``00`` as Java's
-#: ``BigInteger.toByteArray`` writes). Signing nonces are hedged (RFC 6979 §3.6 style:
-#: HMAC-SM3 DRBG over d, the digest and 32 fresh OS-random bytes). Keys at rest:
-#: ``from_pem(data, *, password=None)`` / ``from_der(...)`` read PKCS#8, SEC1 and, with a
-#: password, PKCS#8 PBES2 (PBKDF2 HMAC-SM3 or HMAC-SHA256 + SM4-CBC) and legacy
-#: ``DEK-Info: SM4-CBC`` PEM; ``to_pem(*, format="pkcs8", password=None, prf="hmac-sm3",
-#: iterations=65536)`` / ``to_der(...)`` write them. A wrong password raises
-#: :class:`~guomi.exceptions.InvalidKey` with no detail.
+# The classes and the two signature converters are the native ones; their documentation
+# is their docstring, written once in crates/guomi-python/src/sm2.rs (``help(PrivateKey)``).
 PrivateKey = _sm2.PrivateKey
-#: An SM2 public key (immutable, hashable, compared by value).
 PublicKey = _sm2.PublicKey
-#: Streaming signer: ``Signer(private_key, *, uid=DEFAULT_UID)``, ``update(data)``,
-#: ``sign(*, format="der")``.
 Signer = _sm2.Signer
-#: Streaming verifier: ``Verifier(public_key, *, uid=DEFAULT_UID)``, ``update(data)``,
-#: ``verify(signature, *, format=None) -> bool``.
 Verifier = _sm2.Verifier
-#: GB/T 32918.3 initiator (A): ``KeyExchangeInitiator(private_key, peer_public_key, *,
-#: uid=DEFAULT_UID, peer_uid=DEFAULT_UID)``; send ``ephemeral_public_key`` (R_A) to B;
-#: ``finish(R_B, key_length, *, peer_confirmation=S_B) -> (K, S_A)`` (a wrong S_B raises
-#: :class:`~guomi.exceptions.InvalidTag`). Single use: the first ``finish`` consumes and
-#: wipes r_A whatever happens (success, wrong S_B, bad R_B, bad ``key_length``); any later
-#: call raises :class:`~guomi.exceptions.AlreadyFinalized`. ``key_length``: 1 to
-#: :data:`MAX_KEY_LENGTH`.
 KeyExchangeInitiator = _sm2.KeyExchangeInitiator
-#: GB/T 32918.3 responder (B): ``KeyExchangeResponder(private_key, peer_public_key, *,
-#: uid=DEFAULT_UID, peer_uid=DEFAULT_UID)``; ``respond(R_A, key_length) -> (R_B, K, S_B)``;
-#: ``confirm(S_A)`` raises :class:`~guomi.exceptions.InvalidTag` when S_A is wrong.
-#: Single use: ``respond`` runs once (r_B exists only inside it); a second call, even
-#: after a failed one, raises :class:`~guomi.exceptions.AlreadyFinalized`.
-#: ``key_length``: 1 to :data:`MAX_KEY_LENGTH`.
 KeyExchangeResponder = _sm2.KeyExchangeResponder
-
-_FORMATS = ("c1c3c2", "c1c2c3", "der")
+signature_der_to_raw = _sm2.signature_der_to_raw
+signature_raw_to_der = _sm2.signature_raw_to_der
 
 
 def compute_z(public_key: PublicKey, uid: BytesLike = DEFAULT_UID) -> bytes:
     """Z_A = SM3(ENTL || ID || a || b || x_G || y_G || x_A || y_A) (GB/T 32918.2 §5.5).
 
-    ``uid`` may be empty and must be at most 8191 bytes.
+    Args:
+        public_key: the signer's :class:`PublicKey`.
+        uid: the signer's ID, bytes-like, 0 to 8191 bytes (default :data:`DEFAULT_UID`).
+
+    Returns:
+        bytes: Z_A (32 bytes), hashed before the message when signing.
+
+    Raises:
+        InvalidArgument: ``uid`` is longer than 8191 bytes.
+
+    Example:
+        >>> from guomi import sm2
+        >>> pk = sm2.PrivateKey.generate().public_key()
+        >>> sm2.compute_z(pk) == pk.compute_z(sm2.DEFAULT_UID)
+        True
     """
     return public_key.compute_z(uid)
-
-
-def signature_der_to_raw(signature: BytesLike) -> bytes:
-    """DER ``SEQUENCE { r, s }`` to the 64-byte ``r || s`` form."""
-    return _sm2.signature_der_to_raw(signature)
-
-
-def signature_raw_to_der(signature: BytesLike) -> bytes:
-    """64-byte ``r || s`` to DER (minimal integers)."""
-    return _sm2.signature_raw_to_der(signature)
 
 
 def convert_ciphertext(
     ciphertext: BytesLike,
     *,
     to: str,
-    from_format: str | None = None,
+    from_format: Optional[str] = None,
     c1_prefix: bool = True,
 ) -> bytes:
-    """Re-encodes a ciphertext: ``to`` and ``from_format`` are ``"c1c3c2"``,
-    ``"c1c2c3"`` or ``"der"``; ``from_format=None`` detects DER, else reads C1C3C2.
-    ``c1_prefix`` puts ``04`` before C1 in raw output. No key is needed."""
+    """Re-encodes an SM2 ciphertext between C1C3C2, C1C2C3 and GM/T 0009 DER. No key is
+    needed and nothing is decrypted.
+
+    Args:
+        ciphertext: bytes-like; raw C1 may come with or without ``04``.
+        to: ``"c1c3c2"``, ``"c1c2c3"`` or ``"der"``.
+        from_format: the same names, or ``None`` (default: DER is detected, anything
+            else is read as C1C3C2).
+        c1_prefix: write ``04`` before C1 in raw output (default ``True``).
+
+    Returns:
+        bytes: the ciphertext in the ``to`` form.
+
+    Raises:
+        UnsupportedFormat: ``ciphertext`` is malformed for ``from_format``.
+        InvalidArgument: an unknown format name.
+
+    Example:
+        >>> from guomi import sm2
+        >>> key = sm2.PrivateKey.generate()
+        >>> der = sm2.convert_ciphertext(key.public_key().encrypt(b"x"), to="der")
+        >>> key.decrypt(der)
+        b'x'
+    """
     return _sm2.convert_ciphertext(ciphertext, from_format, to, c1_prefix=c1_prefix)
 
 
 def ciphertext_der_to_raw(ciphertext: BytesLike, *, order: str = "c1c3c2", c1_prefix: bool = True) -> bytes:
-    """GM/T 0009 DER to raw ``order`` (``"c1c3c2"`` or ``"c1c2c3"``)."""
+    """Converts a GM/T 0009 DER ciphertext to the raw form.
+
+    Args:
+        ciphertext: bytes-like DER.
+        order: ``"c1c3c2"`` (default) or ``"c1c2c3"``.
+        c1_prefix: start C1 with ``04`` (default ``True``).
+
+    Returns:
+        bytes: the raw ciphertext.
+
+    Raises:
+        UnsupportedFormat: malformed DER.
+        InvalidArgument: an unknown ``order``.
+
+    Example:
+        >>> from guomi import sm2
+        >>> key = sm2.PrivateKey.generate()
+        >>> raw = sm2.ciphertext_der_to_raw(key.public_key().encrypt(b"x", format="der"))
+        >>> key.decrypt(raw)
+        b'x'
+    """
     return _sm2.convert_ciphertext(ciphertext, "der", order, c1_prefix=c1_prefix)
 
 
 def ciphertext_raw_to_der(ciphertext: BytesLike, *, order: str = "c1c3c2") -> bytes:
-    """Raw ``order`` (C1 with or without ``04``) to GM/T 0009 DER."""
+    """Converts a raw ciphertext (C1 with or without ``04``) to GM/T 0009 DER.
+
+    Args:
+        ciphertext: bytes-like raw ciphertext.
+        order: its layout, ``"c1c3c2"`` (default) or ``"c1c2c3"``.
+
+    Returns:
+        bytes: the DER ciphertext.
+
+    Raises:
+        UnsupportedFormat: ``ciphertext`` is too short or C1 is malformed.
+        InvalidArgument: an unknown ``order``.
+
+    Example:
+        >>> from guomi import sm2
+        >>> key = sm2.PrivateKey.generate()
+        >>> der = sm2.ciphertext_raw_to_der(key.public_key().encrypt(b"x"))
+        >>> der[0], key.decrypt(der)
+        (48, b'x')
+    """
     return _sm2.convert_ciphertext(ciphertext, order, "der", c1_prefix=True)
 
 
 def ciphertext_reorder(
     ciphertext: BytesLike, *, from_order: str, to_order: str, c1_prefix: bool = True
 ) -> bytes:
-    """Raw C1C3C2 <-> C1C2C3."""
+    """Converts a raw ciphertext between C1C3C2 and C1C2C3.
+
+    Args:
+        ciphertext: bytes-like raw ciphertext (C1 with or without ``04``).
+        from_order: ``"c1c3c2"`` or ``"c1c2c3"``.
+        to_order: ``"c1c3c2"`` or ``"c1c2c3"``.
+        c1_prefix: start C1 with ``04`` in the output (default ``True``).
+
+    Returns:
+        bytes: the reordered ciphertext.
+
+    Raises:
+        UnsupportedFormat: ``ciphertext`` is too short or C1 is malformed.
+        InvalidArgument: an unknown order name.
+
+    Example:
+        >>> from guomi import sm2
+        >>> key = sm2.PrivateKey.generate()
+        >>> ct = key.public_key().encrypt(b"x", format="c1c2c3")
+        >>> key.decrypt(sm2.ciphertext_reorder(ct, from_order="c1c2c3", to_order="c1c3c2"))
+        b'x'
+    """
     return _sm2.convert_ciphertext(ciphertext, from_order, to_order, c1_prefix=c1_prefix)
 
 
 def encapsulate(public_key: PublicKey, key_length: int) -> tuple[bytes, bytes]:
-    """SM2 KEM: returns ``(key, c1)`` with C1 = [k]G (65 bytes, ``04||x||y``) and
-    key = KDF(x2 || y2, key_length), (x2, y2) = [k]P. Send C1; keep the key.
+    """SM2 key encapsulation: a fresh random key and the C1 to send with it.
 
-    ``key_length`` is 1 to :data:`MAX_KEY_LENGTH` (65536) bytes; anything else raises
-    :class:`~guomi.exceptions.InvalidLength` (a negative or >= 2**64 value raises
-    ``OverflowError``)."""
+    C1 = [k]G (65 bytes, ``04||x||y``) and key = KDF(x2 || y2, key_length) with
+    (x2, y2) = [k]P. Send C1; keep the key.
+
+    Args:
+        public_key: the recipient's :class:`PublicKey`.
+        key_length: bytes of key, 1 to :data:`MAX_KEY_LENGTH` (65536).
+
+    Returns:
+        tuple[bytes, bytes]: ``(key, c1)``.
+
+    Raises:
+        InvalidLength: ``key_length`` is outside 1..65536 (checked before any work).
+        OverflowError: ``key_length`` is negative or at least 2**64.
+        RandomnessError: the OS random generator failed.
+
+    Example:
+        >>> from guomi import sm2
+        >>> key = sm2.PrivateKey.generate()
+        >>> k, c1 = sm2.encapsulate(key.public_key(), 16)
+        >>> sm2.decapsulate(key, c1, 16) == k
+        True
+    """
     return public_key.encapsulate(key_length)
 
 
 def decapsulate(private_key: PrivateKey, c1: BytesLike, key_length: int) -> bytes:
-    """Inverse of :func:`encapsulate`; raises :class:`~guomi.exceptions.DecryptionError`
-    when C1 is invalid and :class:`~guomi.exceptions.InvalidLength` when ``key_length`` is
-    not 1 to :data:`MAX_KEY_LENGTH`."""
+    """The key of SM2 key encapsulation, from the sender's C1 (inverse of
+    :func:`encapsulate`).
+
+    Args:
+        private_key: the recipient's :class:`PrivateKey`.
+        c1: bytes-like point (any encoding :meth:`PublicKey.from_bytes` reads).
+        key_length: bytes of key, 1 to :data:`MAX_KEY_LENGTH`; must match the sender's.
+
+    Returns:
+        bytes: the key.
+
+    Raises:
+        DecryptionError: C1 is not a valid point (or the key would be all zero).
+        InvalidLength: ``key_length`` is outside 1..65536.
+
+    Example:
+        >>> from guomi import sm2
+        >>> key = sm2.PrivateKey.generate()
+        >>> k, c1 = sm2.encapsulate(key.public_key(), 32)
+        >>> sm2.decapsulate(key, c1, 32) == k
+        True
+    """
     return private_key.decapsulate(c1, key_length)
 
 
 def ecdh(private_key: PrivateKey, peer_public_key: PublicKey) -> bytes:
-    """Plain ECDH over sm2p256v1: the x coordinate of d·P (32 bytes). This is what
-    RFC 8998 TLS 1.3 uses with curveSM2; it is not the GB/T 32918.3 key exchange."""
+    """Plain ECDH over sm2p256v1: the x coordinate of d·P (32 bytes).
+
+    This is what RFC 8998 TLS 1.3 uses with curveSM2; it is not the GB/T 32918.3 key
+    exchange (:class:`KeyExchangeInitiator`). Hash the result before using it as a key.
+
+    Args:
+        private_key: our :class:`PrivateKey`.
+        peer_public_key: the peer's :class:`PublicKey`.
+
+    Returns:
+        bytes: 32 bytes.
+
+    Raises:
+        InvalidKey: the result is the point at infinity (impossible for valid keys).
+
+    Example:
+        >>> from guomi import sm2
+        >>> a, b = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+        >>> sm2.ecdh(a, b.public_key()) == sm2.ecdh(b, a.public_key())
+        True
+    """
     return private_key.ecdh(peer_public_key)
 
 
@@ -198,13 +309,30 @@ VerifyItem = Union[
 ]
 
 
-def verify_many(items: Iterable[VerifyItem], threads: int | None = None) -> list[bool]:
-    """Verifies many signatures at once without the GIL.
+def verify_many(items: Iterable[VerifyItem], threads: Optional[int] = None) -> list[bool]:
+    """Verifies many SM2 signatures at once, without the GIL, optionally on several cores.
 
-    ``items``: ``(public_key, signature, message)`` or ``(public_key, signature, message,
-    uid)`` tuples (signature DER or raw). ``threads``: ``None`` or ``1`` = the calling
-    thread, ``0`` = every core, ``n`` = at most ``n`` threads (the convention of every
-    batch API in guomi). Returns one bool per item.
+    Args:
+        items: ``(public_key, signature, message)`` or ``(public_key, signature, message,
+            uid)`` tuples: a :class:`PublicKey`, a DER or raw signature, the message and
+            the signer's ID (default :data:`DEFAULT_UID`), all bytes-like.
+        threads: ``None`` or ``1`` (default: the calling thread), ``0`` (every core) or
+            ``n`` (at most ``n`` threads, capped at the number of cores): the convention
+            of every batch API in guomi.
+
+    Returns:
+        list[bool]: one result per item, in order; a malformed signature is ``False``.
+
+    Raises:
+        ValueError: ``threads`` is negative.
+        TypeError: an item is not a 3- or 4-tuple of the types above.
+
+    Example:
+        >>> from guomi import sm2
+        >>> key = sm2.PrivateKey.generate()
+        >>> pk = key.public_key()
+        >>> sm2.verify_many([(pk, key.sign(b"a"), b"a"), (pk, key.sign(b"a"), b"b")], threads=0)
+        [True, False]
     """
     if threads is not None and threads < 0:
         raise ValueError("threads must be >= 0")

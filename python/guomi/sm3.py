@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import IO, Optional, Union
 
 from guomi._native import sm3 as _sm3
+from guomi._typing import BytesLike
 
 __all__ = [
     "BLOCK_SIZE",
@@ -49,9 +50,6 @@ SM3 = _sm3.SM3
 #: then ``tag`` must be exactly that long. A ``tag_length`` outside 4..32 raises
 #: :class:`~guomi.exceptions.InvalidArgument`.
 HMAC = _sm3.HMAC
-
-BytesLike = Union[bytes, bytearray, memoryview]
-
 
 #: ``hash(data) -> bytes``: the SM3 digest (32 bytes) of ``data``. (The native function
 #: itself: no Python frame in between.)

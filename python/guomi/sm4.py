@@ -22,9 +22,8 @@
 
 from __future__ import annotations
 
-from typing import Union
-
 from guomi._native import sm4 as _sm4
+from guomi._typing import BytesLike
 
 __all__ = [
     "BLOCK_SIZE",
@@ -49,7 +48,6 @@ __all__ = [
 BLOCK_SIZE = 16
 KEY_SIZE = 16
 
-BytesLike = Union[bytes, bytearray, memoryview]
 
 #: An SM4 key object: ``SM4(key)`` schedules the 16-byte key once. Methods:
 #: ``encrypt(data, *, mode, iv=None, padding=None)``, ``decrypt(...)``,

@@ -34,6 +34,7 @@ from typing import Optional, Union
 
 from guomi import sm2
 from guomi._native import x509 as _x509
+from guomi._typing import BytesLike
 from guomi.exceptions import CertificateVerificationError, InvalidArgument, InvalidSignature
 
 __all__ = [
@@ -53,7 +54,7 @@ __all__ = [
     "verify_chain",
 ]
 
-BytesLike = Union[bytes, bytearray, memoryview]
+#: A subject alternative name: ``"kind:value"`` or ``(kind, value)``.
 SanInput = Union[str, tuple[str, object]]
 
 #: SM2-with-SM3.
@@ -70,7 +71,16 @@ MAX_CANDIDATE_STEPS: int = _x509.MAX_CANDIDATE_STEPS
 
 @dataclasses.dataclass(frozen=True)
 class BasicConstraints:
-    """basicConstraints (RFC 5280 §4.2.1.9)."""
+    """The basicConstraints extension (RFC 5280 §4.2.1.9): ``ca`` (the cA flag) and
+    ``path_length`` (pathLenConstraint, or ``None`` for no limit).
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> b = x509.CertificateBuilder(subject="CN=r").ca(path_length=0)
+        >>> root = b.self_sign(sm2.PrivateKey.generate())
+        >>> root.basic_constraints
+        BasicConstraints(ca=True, path_length=0)
+    """
 
     ca: bool
     path_length: Optional[int]
@@ -78,7 +88,15 @@ class BasicConstraints:
 
 @dataclasses.dataclass(frozen=True)
 class Extension:
-    """A raw extension: ``oid`` (dotted), ``critical``, ``value`` (extnValue DER)."""
+    """A raw extension: ``oid`` (dotted), ``critical`` and ``value`` (the extnValue DER).
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+        >>> [e.oid for e in cert.extensions][0]
+        '2.5.29.19'
+    """
 
     oid: str
     critical: bool
@@ -141,7 +159,21 @@ def _san_in(items: Iterable[SanInput]) -> list[tuple[str, object]]:
 
 
 class Certificate:
-    """An X.509 certificate (immutable, compared by DER)."""
+    """An SM2 X.509 certificate (immutable, compared by its DER, hashable).
+
+    Read one with :meth:`from_pem`, :meth:`from_der` or :func:`load_pem_certificates`; make
+    one with :class:`CertificateBuilder`. The constructor wraps a native certificate and is
+    not for direct use.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+        >>> cert.subject, cert.serial_number, cert.version
+        ('CN=a', 5, 3)
+        >>> x509.Certificate.from_pem(cert.to_pem()) == cert
+        True
+    """
 
     __slots__ = ("_n",)
 
@@ -150,75 +182,249 @@ class Certificate:
 
     @classmethod
     def from_pem(cls, data: Union[str, bytes]) -> Certificate:
-        """The first ``CERTIFICATE`` block of ``data``."""
+        """Reads the first ``CERTIFICATE`` block of PEM text.
+
+        Args:
+            data: PEM, ``str`` or ``bytes`` (other blocks before it are skipped).
+
+        Returns:
+            Certificate: the certificate.
+
+        Raises:
+            UnsupportedFormat: no certificate block, bad base64 or malformed DER (strict).
+            TypeError: ``data`` is neither ``str`` nor bytes.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> x509.Certificate.from_pem(cert.to_pem()) == cert
+            True
+        """
         return cls(_x509.NativeCertificate.from_pem(data))
 
     @classmethod
     def from_der(cls, data: BytesLike) -> Certificate:
+        """Reads a DER certificate (strict: trailing bytes or unknown outer fields are refused).
+
+        Args:
+            data: bytes-like DER.
+
+        Returns:
+            Certificate: the certificate.
+
+        Raises:
+            UnsupportedFormat: malformed DER.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> x509.Certificate.from_der(cert.to_der()) == cert
+            True
+        """
         return cls(_x509.NativeCertificate.from_der(data))
 
     def to_pem(self) -> str:
+        """The certificate as a PEM ``CERTIFICATE`` block.
+
+        Returns:
+            str: the PEM text.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.to_pem().splitlines()[0]
+            '-----BEGIN CERTIFICATE-----'
+        """
         return self._n.to_pem()
 
     def to_der(self) -> bytes:
+        """The DER encoding, exactly as read or built.
+
+        Returns:
+            bytes: the DER.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.to_der()[0]
+            48
+        """
         return self._n.to_der()
 
     @property
     def version(self) -> int:
-        """1, 2 or 3."""
+        """The X.509 version: 1, 2 or 3 (certificates guomi builds are 3).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.version
+            3
+        """
         return self._n.version
 
     @property
     def serial_number(self) -> int:
+        """The serial number (an ``int``; negative only in non-conforming certificates).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.serial_number
+            5
+        """
         return int.from_bytes(self._n.serial, "big", signed=True)
 
     @property
     def subject(self) -> str:
-        """RFC 4514 string, e.g. ``"CN=leaf,O=Example"``."""
+        """The subject name as an RFC 4514 string, most specific first (``"CN=leaf,O=Example"``).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.subject
+            'CN=a'
+        """
         return self._n.subject
 
     @property
     def issuer(self) -> str:
+        """The issuer name as an RFC 4514 string.
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.issuer
+            'CN=a'
+        """
         return self._n.issuer
 
     @property
     def subject_der(self) -> bytes:
+        """The subject name as DER (the ``Name`` structure), for exact comparison.
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.subject_der[0]
+            48
+        """
         return self._n.subject_der
 
     @property
     def issuer_der(self) -> bytes:
+        """The issuer name as DER (the ``Name`` structure).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.issuer_der == cert.subject_der
+            True
+        """
         return self._n.issuer_der
 
     @property
     def not_valid_before(self) -> datetime:
-        """Start of validity (aware UTC datetime)."""
+        """Start of the validity period, an aware UTC ``datetime``.
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.not_valid_before.tzinfo
+            datetime.timezone.utc
+        """
         return _dt(self._n.not_before)
 
     @property
     def not_valid_after(self) -> datetime:
+        """End of the validity period, an aware UTC ``datetime``.
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> (cert.not_valid_after - cert.not_valid_before).days
+            365
+        """
         return _dt(self._n.not_after)
 
     @property
     def signature_algorithm_oid(self) -> str:
+        """The signature algorithm OID, dotted (:data:`SIGNATURE_ALGORITHM_OID` for SM2-with-SM3).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.signature_algorithm_oid
+            '1.2.156.10197.1.501'
+        """
         return self._n.signature_algorithm
 
     @property
     def signature(self) -> bytes:
-        """The signature value (DER ``SEQUENCE { r, s }`` for SM2)."""
+        """The signature value (DER ``SEQUENCE { r, s }`` for SM2).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.signature[0]
+            48
+        """
         return self._n.signature
 
     @property
     def tbs_certificate_bytes(self) -> bytes:
-        """The signed part (TBSCertificate DER)."""
+        """The signed part (TBSCertificate DER).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> key.public_key().verify(cert.signature, cert.tbs_certificate_bytes)
+            True
+        """
         return self._n.tbs_der
 
     def public_key(self) -> sm2.PublicKey:
-        """The subject's SM2 public key."""
+        """The subject's SM2 public key.
+
+        Returns:
+            sm2.PublicKey: the key.
+
+        Raises:
+            UnsupportedFormat: the certificate holds a key of another algorithm.
+            InvalidKey: the point is not on the curve.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.public_key() == key.public_key()
+            True
+        """
         return sm2.PublicKey.from_bytes(self._n.public_key_bytes())
 
     def fingerprint(self, algorithm: str = "sm3") -> bytes:
-        """Digest of the DER certificate: ``"sm3"`` (guomi), or any :mod:`hashlib` name
-        (``"sha256"``, ``"sha1"``)."""
+        """A digest of the DER certificate.
+
+        Args:
+            algorithm: ``"sm3"`` (default), or any :mod:`hashlib` name (``"sha256"``, ``"sha1"``).
+
+        Returns:
+            bytes: the digest.
+
+        Raises:
+            ValueError: an unknown hashlib algorithm.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> len(cert.fingerprint()), len(cert.fingerprint('sha1'))
+            (32, 20)
+        """
         if algorithm.lower() == "sm3":
             return self._n.fingerprint_sm3()
         import hashlib
@@ -227,46 +433,154 @@ class Certificate:
 
     @property
     def extensions(self) -> list[Extension]:
+        """Every extension, in order, undecoded (a list of :class:`Extension`).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> [e.critical for e in cert.extensions][:1]
+            [True]
+        """
         return [Extension(o, c, v) for (o, c, v) in self._n.extensions()]
 
     @property
     def basic_constraints(self) -> Optional[BasicConstraints]:
+        """The basicConstraints extension, or ``None`` without it.
+
+        Raises:
+            UnsupportedFormat: the extension is malformed.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.basic_constraints
+            BasicConstraints(ca=False, path_length=None)
+        """
         bc = self._n.basic_constraints()
         return None if bc is None else BasicConstraints(bc[0], bc[1])
 
     @property
     def key_usage(self) -> Optional[frozenset[str]]:
-        """keyUsage names (``"digitalSignature"``, ``"keyCertSign"``, ...) or ``None``."""
+        """keyUsage bit names (``"digitalSignature"``, ``"keyCertSign"``, ...) or ``None`` without
+        the extension.
+
+        Raises:
+            UnsupportedFormat: the extension is malformed.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> sorted(cert.key_usage)
+            ['digitalSignature', 'keyEncipherment']
+        """
         ku = self._n.key_usage()
         return None if ku is None else frozenset(ku)
 
     @property
     def extended_key_usage(self) -> Optional[list[str]]:
-        """extKeyUsage as short names (``"serverAuth"``) or dotted OIDs, or ``None``."""
+        """extKeyUsage as short names (``"serverAuth"``, ``"clientAuth"``, ...) or dotted OIDs,
+        or ``None`` without the extension.
+
+        Raises:
+            UnsupportedFormat: the extension is malformed.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> b = x509.CertificateBuilder(subject='CN=s').with_extended_key_usage(['serverAuth'])
+            >>> c = b.self_sign(key)
+            >>> c.extended_key_usage
+            ['serverAuth']
+        """
         return self._n.extended_key_usage()
 
     @property
     def subject_alternative_names(self) -> Optional[list[tuple[str, str]]]:
-        """``[(kind, value)]`` with kind dns, email, uri, ip, dirname, rid or other."""
+        """The subjectAltName entries as ``(kind, value)`` strings, or ``None`` without the
+        extension. Kinds: ``dns``, ``email``, ``uri``, ``ip`` (printed address), ``dirname``,
+        ``rid`` and ``other`` (hex of the DER).
+
+        Raises:
+            UnsupportedFormat: the extension is malformed.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> b = x509.CertificateBuilder(subject='CN=s').with_subject_alternative_names(['ip:127.0.0.1'])
+            >>> c = b.self_sign(key)
+            >>> c.subject_alternative_names
+            [('ip', '127.0.0.1')]
+        """
         sans = self._n.subject_alt_names()
         return None if sans is None else _san_out(sans)
 
     @property
     def subject_key_identifier(self) -> Optional[bytes]:
+        """The subjectKeyIdentifier, or ``None`` without it (guomi writes the first 20 bytes of
+        SM3 of the public key).
+
+        Raises:
+            UnsupportedFormat: the extension is malformed.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> len(cert.subject_key_identifier)
+            20
+        """
         return self._n.subject_key_id()
 
     @property
     def authority_key_identifier(self) -> Optional[bytes]:
+        """The keyIdentifier of the authorityKeyIdentifier, or ``None`` without it.
+
+        Raises:
+            UnsupportedFormat: the extension is malformed.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.authority_key_identifier == cert.subject_key_identifier
+            True
+        """
         return self._n.authority_key_id()
 
     @property
     def is_self_issued(self) -> bool:
+        """Whether the subject and issuer names are equal (a root, or a self-issued CA certificate).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.is_self_issued
+            True
+        """
         return self._n.is_self_issued
 
     def verify_signature(self, issuer: Union[Certificate, sm2.PublicKey]) -> None:
-        """Checks that ``issuer`` (a certificate, or a bare SM2 public key) signed this
-        certificate; raises :class:`~guomi.exceptions.InvalidSignature` otherwise (a
-        certificate issuer's subject must also equal this certificate's issuer)."""
+        """Checks that ``issuer`` signed this certificate (SM2-with-SM3, default signer ID).
+
+        Args:
+            issuer: the issuing :class:`Certificate` (its subject must equal this
+                certificate's issuer), or a bare :class:`guomi.sm2.PublicKey`.
+
+        Raises:
+            InvalidSignature: the signature does not verify (or the names differ).
+            TypeError: ``issuer`` is neither a certificate nor an SM2 public key.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.verify_signature(cert)
+            >>> cert.verify_signature(key.public_key())
+        """
         if isinstance(issuer, Certificate):
             self._n.verify_signature(issuer._n)
         elif isinstance(issuer, sm2.PublicKey):
@@ -275,6 +589,21 @@ class Certificate:
             raise TypeError("issuer must be a Certificate or an sm2.PublicKey")
 
     def is_valid_at(self, when: Optional[datetime] = None) -> bool:
+        """Whether ``when`` lies in the validity period (bounds included).
+
+        Args:
+            when: a ``datetime`` (naive means UTC), or ``None`` for now.
+
+        Returns:
+            bool: ``not_valid_before <= when <= not_valid_after``.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.is_valid_at()
+            True
+        """
         t = _secs(when or datetime.now(timezone.utc))
         return self._n.not_before <= t <= self._n.not_after
 
@@ -289,7 +618,24 @@ class Certificate:
 
 
 def load_pem_certificates(data: Union[str, bytes]) -> list[Certificate]:
-    """Every ``CERTIFICATE`` block in ``data`` (a bundle), in order."""
+    """Every ``CERTIFICATE`` block of a PEM bundle, in order (other blocks are skipped).
+
+    Args:
+        data: PEM, ``str`` or ``bytes``.
+
+    Returns:
+        list[Certificate]: the certificates (empty when there are none).
+
+    Raises:
+        UnsupportedFormat: bad base64 or malformed DER in a certificate block.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+        >>> len(x509.load_pem_certificates(cert.to_pem() + cert.to_pem()))
+        2
+    """
     return [Certificate(n) for n in _x509.NativeCertificate.all_from_pem(data)]
 
 
@@ -320,6 +666,31 @@ def verify_chain(
     candidates, raises ``CertificateVerificationError`` (for the leaf, depth 0) whose
     reason says so ("too many certificates given", "certification path building gave
     up: ...").
+
+    Args:
+        leaf: the end-entity :class:`Certificate`.
+        intermediates: candidate intermediate certificates, in any order.
+        trust_roots: the trusted certificates.
+        at: the time to check validity at (``datetime``, naive means UTC); default now.
+        purpose: ``None``, an extended key usage short name or a dotted OID.
+
+    Returns:
+        list[Certificate]: the path, leaf first, trust root last.
+
+    Raises:
+        CertificateVerificationError: no valid path, or a work bound was exceeded.
+        InvalidArgument: an unknown ``purpose``.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> root = x509.CertificateBuilder(subject="CN=Root").ca().self_sign(key)
+        >>> other = x509.CertificateBuilder(subject="CN=Other").ca().self_sign(key)
+        >>> try:
+        ...     x509.verify_chain(root, [], [other])
+        ... except x509.CertificateVerificationError as e:
+        ...     print(e.depth, e.subject)
+        0 CN=Root
     """
     when = _secs(at) if at is not None else _secs(datetime.now(timezone.utc))
     path = _x509.verify_chain(
@@ -329,7 +700,17 @@ def verify_chain(
 
 
 class CertificateSigningRequest:
-    """A PKCS#10 certification request (immutable)."""
+    """A PKCS#10 certification request (immutable). Read one with :meth:`from_pem` or
+    :meth:`from_der`; make one with :class:`CertificateSigningRequestBuilder`.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> csr = x509.CertificateSigningRequestBuilder(
+        ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+        >>> csr.subject, csr.is_signature_valid
+        ('CN=a', True)
+    """
 
     __slots__ = ("_n",)
 
@@ -338,41 +719,164 @@ class CertificateSigningRequest:
 
     @classmethod
     def from_pem(cls, data: Union[str, bytes]) -> CertificateSigningRequest:
+        """Reads the first ``CERTIFICATE REQUEST`` block of PEM text.
+
+        Args:
+            data: PEM, ``str`` or ``bytes``.
+
+        Returns:
+            CertificateSigningRequest: the request (its signature is not checked here).
+
+        Raises:
+            UnsupportedFormat: no request block, bad base64 or malformed DER.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> x509.CertificateSigningRequest.from_pem(csr.to_pem()).subject
+            'CN=a'
+        """
         return cls(_x509.NativeCertificateRequest.from_pem(data))
 
     @classmethod
     def from_der(cls, data: BytesLike) -> CertificateSigningRequest:
+        """Reads a DER request (strict).
+
+        Args:
+            data: bytes-like DER.
+
+        Returns:
+            CertificateSigningRequest: the request.
+
+        Raises:
+            UnsupportedFormat: malformed DER.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> x509.CertificateSigningRequest.from_der(csr.to_der()).subject
+            'CN=a'
+        """
         return cls(_x509.NativeCertificateRequest.from_der(data))
 
     def to_pem(self) -> str:
+        """The request as a PEM ``CERTIFICATE REQUEST`` block.
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.to_pem().splitlines()[0]
+            '-----BEGIN CERTIFICATE REQUEST-----'
+        """
         return self._n.to_pem()
 
     def to_der(self) -> bytes:
+        """The request as DER.
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.to_der()[0]
+            48
+        """
         return self._n.to_der()
 
     @property
     def subject(self) -> str:
+        """The requested subject as an RFC 4514 string.
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.subject
+            'CN=a'
+        """
         return self._n.subject
 
     @property
     def signature_algorithm_oid(self) -> str:
+        """The signature algorithm OID, dotted.
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.signature_algorithm_oid
+            '1.2.156.10197.1.501'
+        """
         return self._n.signature_algorithm
 
     @property
     def subject_alternative_names(self) -> list[tuple[str, str]]:
-        """Names requested in an extensionRequest attribute."""
+        """Names requested in an extensionRequest attribute, as ``(kind, value)`` strings (empty
+        when none).
+
+        Raises:
+            UnsupportedFormat: the attribute is malformed.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.subject_alternative_names
+            [('dns', 'a.example')]
+        """
         return _san_out(self._n.subject_alt_names())
 
     def public_key(self) -> sm2.PublicKey:
+        """The requested SM2 public key.
+
+        Returns:
+            sm2.PublicKey: the key.
+
+        Raises:
+            UnsupportedFormat: not an SM2 key.
+            InvalidKey: the point is not on the curve.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.public_key() == key.public_key()
+            True
+        """
         return sm2.PublicKey.from_bytes(self._n.public_key_bytes())
 
     def verify(self) -> None:
-        """Raises :class:`~guomi.exceptions.InvalidSignature` unless the request's
-        self-signature verifies."""
+        """Checks the request's self-signature.
+
+        Raises:
+            InvalidSignature: the signature does not verify.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.verify()
+        """
         self._n.verify()
 
     @property
     def is_signature_valid(self) -> bool:
+        """Whether the request's self-signature verifies (:meth:`verify` as a bool).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.is_signature_valid
+            True
+        """
         try:
             self._n.verify()
         except InvalidSignature:
@@ -385,13 +889,43 @@ class CertificateSigningRequest:
 
 @dataclasses.dataclass(frozen=True)
 class CertificateSigningRequestBuilder:
-    """Builds a PKCS#10 request: ``CertificateSigningRequestBuilder(subject="CN=x",
-    subject_alternative_names=["dns:x.example"]).sign(private_key)``."""
+    """Builds a PKCS#10 request.
+
+    Args:
+        subject: RFC 4514 (``"CN=x,O=y"``) or OpenSSL ``"/O=y/CN=x"`` name.
+        subject_alternative_names: ``"kind:value"`` strings or ``(kind, value)`` tuples,
+            kind ``dns``, ``email``, ``uri``, ``ip``, ``dirname`` or ``rid``.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> b = x509.CertificateSigningRequestBuilder(subject='CN=x', subject_alternative_names=['dns:x'])
+        >>> b.sign(key).subject_alternative_names
+        [('dns', 'x')]
+    """
 
     subject: str
     subject_alternative_names: Sequence[SanInput] = ()
 
     def sign(self, private_key: sm2.PrivateKey) -> CertificateSigningRequest:
+        """Signs the request with ``private_key``, whose public key it requests.
+
+        Args:
+            private_key: the requester's :class:`guomi.sm2.PrivateKey`.
+
+        Returns:
+            CertificateSigningRequest: the signed request.
+
+        Raises:
+            InvalidArgument: a malformed subject name.
+            ValueError: a malformed subject alternative name.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> x509.CertificateSigningRequestBuilder(subject='CN=x').sign(key).subject
+            'CN=x'
+        """
         return CertificateSigningRequest(
             _x509.build_request(
                 subject=self.subject,
@@ -414,6 +948,24 @@ class CertificateBuilder:
     basicConstraints cA=FALSE, keyUsage digitalSignature + keyEncipherment (a CA:
     digitalSignature + keyCertSign + cRLSign), subject and authority key identifiers
     (first 20 bytes of SM3 of the public key).
+
+    Every field can be given to the constructor or set by the method of the same purpose:
+    ``subject`` (RFC 4514 or OpenSSL ``/``-form), ``public_key`` (the key to certify;
+    default the signer's own), ``serial_number`` (positive ``int``), ``not_valid_before``
+    / ``not_valid_after`` (``datetime``, naive means UTC), ``days`` (validity length when
+    ``not_valid_after`` is not set), ``is_ca`` and ``path_length`` (0 to 255),
+    ``key_usage``, ``extended_key_usage``, ``subject_alternative_names``,
+    ``key_identifiers`` (write subject/authority key identifiers) and ``csr``.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> ca_key = sm2.PrivateKey.generate()
+        >>> root = x509.CertificateBuilder(subject="CN=Root").ca().self_sign(ca_key)
+        >>> leaf_key = sm2.PrivateKey.generate()
+        >>> b = x509.CertificateBuilder(subject="CN=leaf", public_key=leaf_key.public_key())
+        >>> leaf = b.with_extended_key_usage(["serverAuth"]).sign(root, ca_key)
+        >>> [c.subject for c in x509.verify_chain(leaf, [], [root], purpose="serverAuth")]
+        ['CN=leaf', 'CN=Root']
     """
 
     subject: Optional[str] = None
@@ -432,40 +984,140 @@ class CertificateBuilder:
 
     @classmethod
     def from_csr(cls, csr: CertificateSigningRequest) -> CertificateBuilder:
-        """Subject, public key and requested subject alternative names from a request
-        (its signature is checked when signing)."""
+        """A builder for the subject, public key and requested subject alternative names of
+        ``csr`` (its signature is checked when signing; the subject and names may still be
+        overridden).
+
+        Args:
+            csr: the :class:`CertificateSigningRequest`.
+
+        Returns:
+            CertificateBuilder: the builder.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject='CN=ca').ca().self_sign(key)
+            >>> csr = x509.CertificateSigningRequestBuilder(subject='CN=x').sign(sm2.PrivateKey.generate())
+            >>> x509.CertificateBuilder.from_csr(csr).sign(ca, key).subject
+            'CN=x'
+        """
         return cls(csr=csr)
 
     def _with(self, **kw: object) -> CertificateBuilder:
         return dataclasses.replace(self, **kw)  # type: ignore[arg-type]
 
     def subject_name(self, subject: str) -> CertificateBuilder:
+        """A copy with subject ``subject`` (RFC 4514 or OpenSSL ``/``-form).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> x509.CertificateBuilder().subject_name('CN=x').self_sign(key).subject
+            'CN=x'
+        """
         return self._with(subject=subject)
 
     def with_public_key(self, key: sm2.PublicKey) -> CertificateBuilder:
+        """A copy certifying ``key`` (an :class:`guomi.sm2.PublicKey`) instead of the signer's own key.
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> other = sm2.PrivateKey.generate().public_key()
+            >>> ca = x509.CertificateBuilder(subject='CN=ca').ca().self_sign(key)
+            >>> c = x509.CertificateBuilder(subject='CN=x').with_public_key(other).sign(ca, key)
+            >>> c.public_key() == other
+            True
+        """
         return self._with(public_key=key)
 
     def serial(self, number: int) -> CertificateBuilder:
+        """A copy with serial number ``number`` (a positive ``int``; else ``ValueError`` when signing).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> x509.CertificateBuilder(subject='CN=x').serial(7).self_sign(key).serial_number
+            7
+        """
         return self._with(serial_number=number)
 
     def validity(self, not_before: datetime, not_after: datetime) -> CertificateBuilder:
+        """A copy valid from ``not_before`` to ``not_after`` (``datetime``; naive means UTC).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> from datetime import datetime
+            >>> b = x509.CertificateBuilder(subject='CN=x')
+            >>> b.validity(datetime(2030, 1, 1), datetime(2031, 1, 1)).self_sign(key).not_valid_after.year
+            2031
+        """
         return self._with(not_valid_before=not_before, not_valid_after=not_after)
 
     def valid_for_days(self, days: int) -> CertificateBuilder:
+        """A copy valid for ``days`` days from its start (the default start is one minute ago).
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> c = x509.CertificateBuilder(subject='CN=x').valid_for_days(30).self_sign(key)
+            >>> (c.not_valid_after - c.not_valid_before).days
+            30
+        """
         return self._with(days=days, not_valid_after=None)
 
     def ca(self, path_length: Optional[int] = None) -> CertificateBuilder:
+        """A copy for a CA certificate: basicConstraints cA=TRUE with ``path_length`` (0 to 255,
+        or ``None`` for no limit), and by default keyUsage digitalSignature, keyCertSign and
+        cRLSign.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> x509.CertificateBuilder(subject='CN=ca').ca(1).self_sign(key).basic_constraints
+            BasicConstraints(ca=True, path_length=1)
+        """
         return self._with(is_ca=True, path_length=path_length)
 
     def with_key_usage(self, usages: Sequence[str]) -> CertificateBuilder:
-        """keyUsage names; an empty list omits the extension."""
+        """A copy with keyUsage ``usages`` (``"digitalSignature"``, ``"nonRepudiation"`` or
+        ``"contentCommitment"``, ``"keyEncipherment"``, ``"dataEncipherment"``,
+        ``"keyAgreement"``, ``"keyCertSign"``, ``"cRLSign"``, ``"encipherOnly"``,
+        ``"decipherOnly"``); an empty list omits the extension. Unknown names raise
+        :class:`~guomi.exceptions.InvalidArgument` when signing.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> x509.CertificateBuilder(subject='CN=x').with_key_usage([]).self_sign(key).key_usage is None
+            True
+        """
         return self._with(key_usage=tuple(usages))
 
     def with_extended_key_usage(self, usages: Sequence[str]) -> CertificateBuilder:
+        """A copy with extKeyUsage ``usages``: short names (``"serverAuth"``, ``"clientAuth"``,
+        ``"codeSigning"``, ``"emailProtection"``, ``"timeStamping"``, ``"OCSPSigning"``,
+        ``"anyExtendedKeyUsage"``) or dotted OIDs; others raise
+        :class:`~guomi.exceptions.InvalidArgument` when signing.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> b = x509.CertificateBuilder(subject='CN=x')
+            >>> b.with_extended_key_usage(['clientAuth']).self_sign(key).extended_key_usage
+            ['clientAuth']
+        """
         return self._with(extended_key_usage=tuple(usages))
 
     def with_subject_alternative_names(self, names: Sequence[SanInput]) -> CertificateBuilder:
-        """``["dns:example.com", "ip:127.0.0.1", "email:a@example.com", "uri:..."]``."""
+        """A copy with subjectAltName ``names``: ``"kind:value"`` strings or ``(kind, value)``
+        tuples, kind ``dns``, ``email``, ``uri``, ``ip`` (an IPv4 or IPv6 address), ``dirname``
+        or ``rid``. A malformed entry raises ``ValueError`` when signing.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> b = x509.CertificateBuilder(subject='CN=x').with_subject_alternative_names(['dns:x.example'])
+            >>> b.self_sign(key).subject_alternative_names
+            [('dns', 'x.example')]
+        """
         return self._with(subject_alternative_names=tuple(names))
 
     def _build(self, signing_key: sm2.PrivateKey, issuer: Optional[Certificate]) -> Certificate:
@@ -506,14 +1158,57 @@ class CertificateBuilder:
         return Certificate(native)
 
     def self_sign(self, private_key: sm2.PrivateKey) -> Certificate:
-        """A self-signed certificate for ``private_key``'s public key (the default)."""
+        """A self-signed certificate for ``private_key``'s public key (unless ``public_key`` was
+        set, which must then be that key).
+
+        Args:
+            private_key: the subject's :class:`guomi.sm2.PrivateKey`.
+
+        Returns:
+            Certificate: the certificate.
+
+        Raises:
+            ValueError: no subject, a builder made from a CSR, a serial number that is not
+                positive, or a path length outside 0..255.
+            InvalidArgument: a malformed name or usage, or a validity ending after 9999.
+            InvalidKey: ``public_key`` was set to another key.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> x509.CertificateBuilder(subject='CN=x').self_sign(key).is_self_issued
+            True
+        """
         if self.csr is not None:
             raise ValueError("a certificate from a CSR is signed by a CA: use sign()")
         return self._build(private_key, None)
 
     def sign(self, issuer: Certificate, issuer_key: sm2.PrivateKey) -> Certificate:
         """A certificate issued by the CA ``issuer`` with its private key ``issuer_key``.
-        The issuer must be a CA (cA=TRUE, keyCertSign) and the key must match it."""
+
+        Args:
+            issuer: the CA :class:`Certificate` (cA=TRUE, keyCertSign).
+            issuer_key: the CA's :class:`guomi.sm2.PrivateKey`; it must match ``issuer``.
+
+        Returns:
+            Certificate: the certificate, signed by ``issuer``.
+
+        Raises:
+            ValueError: no public key and no CSR, a serial number that is not positive, or a
+                path length outside 0..255.
+            InvalidArgument: the issuer is not a CA, a malformed name or usage.
+            InvalidKey: ``issuer_key`` does not match ``issuer``.
+            InvalidSignature: the CSR's signature does not verify.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject='CN=ca').ca().self_sign(key)
+            >>> leaf_key = sm2.PrivateKey.generate()
+            >>> leaf = x509.CertificateBuilder(subject='CN=x', public_key=leaf_key.public_key()).sign(ca, key)
+            >>> leaf.issuer
+            'CN=ca'
+        """
         if self.csr is None and self.public_key is None:
             raise ValueError("a public key is needed (public_key=... or from_csr)")
         return self._build(issuer_key, issuer)

@@ -24,9 +24,8 @@ the unused trailing bits of the last byte set to zero.
 
 from __future__ import annotations
 
-from typing import Union
-
 from guomi._native import zuc as _zuc
+from guomi._typing import BytesLike
 
 __all__ = [
     "EEA3",
@@ -48,7 +47,6 @@ __all__ = [
     "zuc256_mac_verify",
 ]
 
-BytesLike = Union[bytes, bytearray, memoryview]
 #: A batch item: ``(key, count, bearer, direction, data)``.
 Item = tuple[BytesLike, int, int, int, BytesLike]
 

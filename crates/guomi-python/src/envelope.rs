@@ -21,14 +21,43 @@ fn key16(key: &[u8]) -> PyResult<[u8; 16]> {
         .py_err()
 }
 
-/// Streaming encryption into an envelope.
+/// Streaming encryption into a guomi envelope (the engine of `guomi.envelope.Sealer`;
+/// use that). Made by one of the static constructors; `update` then `finalize` once.
+///
+/// Example:
+///     >>> from guomi._native.envelope import Opener, Sealer
+///     >>> s = Sealer.with_key(bytes(16), 16)
+///     >>> env = s.update(b"data") + s.finalize()
+///     >>> o = Opener.with_key(bytes(16))
+///     >>> o.update(env) + o.finalize()
+///     b'data'
 #[pyclass(module = "guomi.envelope", name = "Sealer")]
 pub struct PySealer(Sealer);
 
 #[guard_panics]
 #[pymethods]
 impl PySealer {
-    /// A sealer for a raw 16-byte SM4 key shared out of band.
+    /// A sealer for a raw SM4 key shared out of band.
+    ///
+    /// Args:
+    ///     key: bytes-like, 16 bytes.
+    ///     chunk_log2: log2 of the plaintext chunk size, `MIN_CHUNK_LOG2` (10) to
+    ///         `MAX_CHUNK_LOG2` (24).
+    ///
+    /// Returns:
+    ///     Sealer: the sealer.
+    ///
+    /// Raises:
+    ///     InvalidLength: `key` is not 16 bytes.
+    ///     InvalidArgument: `chunk_log2` out of range.
+    ///     OverflowError: `chunk_log2` is negative or above 255.
+    ///     RandomnessError: the OS random generator failed (salt).
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Sealer
+    ///     >>> s = Sealer.with_key(bytes(16), 10)
+    ///     >>> (s.update(b"x") + s.finalize())[:8]
+    ///     b'GUOMIENV'
     #[staticmethod]
     fn with_key(key: Bytes, chunk_log2: u8) -> PyResult<Self> {
         let key = Zeroizing::new(key16(&key)?);
@@ -36,7 +65,29 @@ impl PySealer {
         Ok(PySealer(Sealer::new(header, &key[..]).py_err()?))
     }
 
-    /// A sealer for a password (PBKDF2-HMAC-SM3 with `iterations`, 1 to MAX_ITERATIONS).
+    /// A sealer for a password: the secret is PBKDF2-HMAC-SM3(password, salt, iterations), the
+    /// iteration count stored in the header. Runs PBKDF2 now, without the GIL.
+    ///
+    /// Args:
+    ///     password: bytes-like, any length.
+    ///     iterations: 1 to `MAX_ITERATIONS` (10000000).
+    ///     chunk_log2: 10 to 24, as `with_key`.
+    ///
+    /// Returns:
+    ///     Sealer: the sealer.
+    ///
+    /// Raises:
+    ///     InvalidArgument: `iterations` or `chunk_log2` out of range.
+    ///     OverflowError: a negative number.
+    ///     RandomnessError: the OS random generator failed.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Opener, Sealer
+    ///     >>> s = Sealer.with_password(b"pw", 1000, 10)
+    ///     >>> env = s.update(b"x") + s.finalize()
+    ///     >>> o = Opener.with_password(b"pw")
+    ///     >>> o.update(env) + o.finalize()
+    ///     b'x'
     #[staticmethod]
     fn with_password(
         py: Python<'_>,
@@ -52,7 +103,29 @@ impl PySealer {
         Ok(PySealer(Sealer::new(header, &secret[..]).py_err()?))
     }
 
-    /// A sealer to an SM2 public key.
+    /// A sealer to an SM2 public key: SM2 KEM (GB/T 32918.4) of a 32-byte secret, its C1 in
+    /// the header.
+    ///
+    /// Args:
+    ///     public_key: the recipient's `guomi.sm2.PublicKey`.
+    ///     chunk_log2: 10 to 24, as `with_key`.
+    ///
+    /// Returns:
+    ///     Sealer: the sealer.
+    ///
+    /// Raises:
+    ///     InvalidArgument: `chunk_log2` out of range.
+    ///     RandomnessError: the OS random generator failed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> from guomi._native.envelope import Opener, Sealer
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> s = Sealer.with_sm2(key.public_key(), 10)
+    ///     >>> env = s.update(b"x") + s.finalize()
+    ///     >>> o = Opener.with_sm2(key)
+    ///     >>> o.update(env) + o.finalize()
+    ///     b'x'
     #[staticmethod]
     fn with_sm2(
         py: Python<'_>,
@@ -65,7 +138,30 @@ impl PySealer {
         ))
     }
 
-    /// A sealer to the SM9 identity `user_id` under an encryption master public key.
+    /// A sealer to the SM9 identity `user_id`: SM9 KEM (GM/T 0044 part 4) of a 32-byte
+    /// secret, its ciphertext in the header.
+    ///
+    /// Args:
+    ///     master_public_key: the KGC's `guomi.sm9.EncMasterPublicKey`.
+    ///     user_id: the recipient's identity, bytes-like.
+    ///     chunk_log2: 10 to 24, as `with_key`.
+    ///
+    /// Returns:
+    ///     Sealer: the sealer.
+    ///
+    /// Raises:
+    ///     InvalidArgument: `chunk_log2` out of range.
+    ///     RandomnessError: the OS random generator failed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm9
+    ///     >>> from guomi._native.envelope import Opener, Sealer
+    ///     >>> master = sm9.EncMasterKey.generate()
+    ///     >>> s = Sealer.with_sm9(master.public_key(), b"bob", 10)
+    ///     >>> env = s.update(b"x") + s.finalize()
+    ///     >>> o = Opener.with_sm9(master.extract(b"bob"))
+    ///     >>> o.update(env) + o.finalize()
+    ///     b'x'
     #[staticmethod]
     fn with_sm9(
         py: Python<'_>,
@@ -80,7 +176,22 @@ impl PySealer {
         ))
     }
 
-    /// Encrypts `data`; returns the output that is ready (the header comes first).
+    /// Encrypts the next piece of plaintext.
+    ///
+    /// Args:
+    ///     data: bytes-like, any length.
+    ///
+    /// Returns:
+    ///     bytes: the envelope bytes ready so far (the header first, then whole chunks);
+    ///     may be empty.
+    ///
+    /// Raises:
+    ///     AlreadyFinalized: `finalize` was already called.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Sealer
+    ///     >>> Sealer.with_key(bytes(16), 10).update(b"x")[:8]
+    ///     b'GUOMIENV'
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
         let s = &mut self.0;
         let out = maybe_detach(py, data.len(), || {
@@ -91,7 +202,20 @@ impl PySealer {
         Ok(PyBytes::new(py, &out))
     }
 
-    /// Writes the last chunk; the sealer cannot be used afterwards.
+    /// Writes the last chunk (flagged as last, possibly empty); the sealer cannot be used
+    /// afterwards.
+    ///
+    /// Returns:
+    ///     bytes: the rest of the envelope.
+    ///
+    /// Raises:
+    ///     AlreadyFinalized: called a second time.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Sealer
+    ///     >>> s = Sealer.with_key(bytes(16), 10)
+    ///     >>> len(s.update(b"") + s.finalize()) > 16
+    ///     True
     fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let s = &mut self.0;
         let out = py
@@ -104,14 +228,37 @@ impl PySealer {
     }
 }
 
-/// Streaming decryption of an envelope; releases only verified plaintext.
+/// Streaming decryption of a guomi envelope (the engine of `guomi.envelope.Opener`; use
+/// that). Returns only verified plaintext; made by one of the static constructors.
+///
+/// Example:
+///     >>> from guomi._native.envelope import Opener, Sealer
+///     >>> s = Sealer.with_key(bytes(16), 10)
+///     >>> env = s.update(b"data") + s.finalize()
+///     >>> o = Opener.with_key(bytes(16))
+///     >>> o.update(env) + o.finalize()
+///     b'data'
 #[pyclass(module = "guomi.envelope", name = "Opener")]
 pub struct PyOpener(Opener<'static>);
 
 #[guard_panics]
 #[pymethods]
 impl PyOpener {
-    /// An opener for envelopes sealed with a raw 16-byte key.
+    /// An opener for envelopes sealed with a raw 16-byte SM4 key.
+    ///
+    /// Args:
+    ///     key: bytes-like, 16 bytes.
+    ///
+    /// Returns:
+    ///     Opener: the opener (an envelope of another key type fails with
+    ///     `DecryptionError`).
+    ///
+    /// Raises:
+    ///     InvalidLength: `key` is not 16 bytes.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Opener
+    ///     >>> o = Opener.with_key(bytes(16))
     #[staticmethod]
     fn with_key(key: Bytes) -> PyResult<Self> {
         let key = Zeroizing::new(key16(&key)?);
@@ -123,7 +270,18 @@ impl PyOpener {
         }))))
     }
 
-    /// An opener for envelopes sealed with a password.
+    /// An opener for password envelopes. PBKDF2 runs when the header arrives, with the
+    /// header's iteration count (refused beyond `MAX_ITERATIONS` before any work).
+    ///
+    /// Args:
+    ///     password: bytes-like.
+    ///
+    /// Returns:
+    ///     Opener: the opener.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Opener
+    ///     >>> o = Opener.with_password(b"pw")
     #[staticmethod]
     fn with_password(password: Bytes) -> Self {
         let password = Zeroizing::new(password.to_vec());
@@ -132,7 +290,19 @@ impl PyOpener {
         })))
     }
 
-    /// An opener for envelopes sealed to this SM2 private key's public key.
+    /// An opener for envelopes sealed to this SM2 key's public key.
+    ///
+    /// Args:
+    ///     private_key: the recipient's `guomi.sm2.PrivateKey` (d is copied in Rust memory
+    ///         only, zeroized when the opener is freed).
+    ///
+    /// Returns:
+    ///     Opener: the opener.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> from guomi._native.envelope import Opener
+    ///     >>> o = Opener.with_sm2(sm2.PrivateKey.generate())
     #[staticmethod]
     fn with_sm2(private_key: PyRef<'_, PyPrivateKey>) -> PyResult<Self> {
         Ok(PyOpener(Opener::with_sm2(
@@ -141,12 +311,42 @@ impl PyOpener {
     }
 
     /// An opener for envelopes sealed to this SM9 user key's identity.
+    ///
+    /// Args:
+    ///     user_key: the recipient's `guomi.sm9.EncUserKey`.
+    ///
+    /// Returns:
+    ///     Opener: the opener.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm9
+    ///     >>> from guomi._native.envelope import Opener
+    ///     >>> o = Opener.with_sm9(sm9.EncMasterKey.generate().extract(b"bob"))
     #[staticmethod]
     fn with_sm9(user_key: PyRef<'_, PyEncUserKey>) -> Self {
         PyOpener(Opener::with_sm9(user_key.shared()))
     }
 
-    /// Consumes envelope bytes; returns the plaintext verified so far.
+    /// Consumes the next envelope bytes.
+    ///
+    /// Args:
+    ///     data: bytes-like, any length (any split of the envelope works).
+    ///
+    /// Returns:
+    ///     bytes: the plaintext of the chunks verified so far; may be empty.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: not a guomi envelope, an unknown version or key type, or a
+    ///         header number out of range (chunk size, iterations).
+    ///     DecryptionError: wrong key or password, or changed bytes.
+    ///     AlreadyFinalized: `finalize` was already called.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Opener, Sealer
+    ///     >>> s = Sealer.with_key(bytes(16), 10)
+    ///     >>> env = s.update(b"x" * 3000) + s.finalize()
+    ///     >>> len(Opener.with_key(bytes(16)).update(env))
+    ///     2048
     fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
         let o = &mut self.0;
         // Reading the header may run PBKDF2: always release the GIL when it is pending.
@@ -161,7 +361,25 @@ impl PyOpener {
         Ok(PyBytes::new(py, &out))
     }
 
-    /// Verifies the last chunk and returns its plaintext; fails on truncation.
+    /// Verifies the last chunk and returns its plaintext; the opener cannot be used
+    /// afterwards.
+    ///
+    /// Returns:
+    ///     bytes: the remaining plaintext.
+    ///
+    /// Raises:
+    ///     DecryptionError: the envelope is truncated (no last chunk), has trailing bytes,
+    ///         or its last chunk does not verify (e.g. a wrong key or password: a short
+    ///         envelope's only chunk is checked here).
+    ///     AlreadyFinalized: called a second time.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.envelope import Opener, Sealer
+    ///     >>> s = Sealer.with_key(bytes(16), 10)
+    ///     >>> env = s.update(b"data") + s.finalize()
+    ///     >>> o = Opener.with_key(bytes(16))
+    ///     >>> o.update(env), o.finalize()
+    ///     (b'', b'data')
     fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let o = &mut self.0;
         let out = py

@@ -16,15 +16,28 @@ mod zuc;
 use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 
-/// Adds a submodule `name` to `parent`, filled by `fill`.
+/// Adds a submodule `name` to `parent`, filled by `fill`, with docstring `doc`.
+///
+/// The submodule is also entered in `sys.modules` as `guomi._native.NAME` (and named so),
+/// so that `import guomi._native.sm2` and `from guomi._native.sm2 import PublicKey` work
+/// like the attribute access `guomi._native.sm2`, and tools that import a module by name
+/// (`mypy.stubtest`, `pydoc`) find it.
 fn add_submodule(
     parent: &Bound<'_, PyModule>,
     name: &str,
+    doc: &str,
     fill: impl FnOnce(&Bound<'_, PyModule>) -> PyResult<()>,
 ) -> PyResult<()> {
-    let m = PyModule::new(parent.py(), name)?;
+    let py = parent.py();
+    let full = format!("guomi._native.{name}");
+    let m = PyModule::new(py, &full)?;
+    m.setattr("__doc__", doc)?;
     fill(&m)?;
-    parent.add_submodule(&m)
+    parent.add(name, &m)?;
+    py.import("sys")?
+        .getattr("modules")?
+        .set_item(full.as_str(), &m)?;
+    Ok(())
 }
 
 /// Panics on purpose inside the panic guard: the test suite calls it to show that a Rust
@@ -36,17 +49,65 @@ fn _panic_selftest() -> PyResult<()> {
     panic!("deliberate panic from _panic_selftest")
 }
 
+/// The compiled core of guomi (PyO3 bindings of the Rust crate `guomi-core`): one
+/// submodule per algorithm family. Use the documented `guomi.*` modules instead; this
+/// module's layout may change between releases.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(_panic_selftest, m)?)?;
-    add_submodule(m, "cpu", cpu::register)?;
-    add_submodule(m, "sm3", sm3::register)?;
-    add_submodule(m, "envelope", envelope::register)?;
-    add_submodule(m, "sm4", sm4::register)?;
-    add_submodule(m, "zuc", zuc::register)?;
-    add_submodule(m, "sm2", sm2::register)?;
-    add_submodule(m, "sm9", sm9::register)?;
-    add_submodule(m, "x509", x509::register)?;
+    add_submodule(
+        m,
+        "cpu",
+        "CPU feature detection and backend selection (see `guomi.backend`).",
+        cpu::register,
+    )?;
+    add_submodule(
+        m,
+        "sm3",
+        "SM3 hash (GB/T 32905), HMAC-SM3 and the SM3-based KDFs (see `guomi.sm3`).",
+        sm3::register,
+    )?;
+    add_submodule(
+        m,
+        "envelope",
+        "The streaming guomi envelope: SM4-GCM chunks under a key, a password, SM2 or SM9\n\
+         (see `guomi.envelope`).",
+        envelope::register,
+    )?;
+    add_submodule(
+        m,
+        "sm4",
+        "SM4 block cipher (GB/T 32907): ECB, CBC, CTR, CFB, OFB, GCM, CCM and XTS\n\
+         (see `guomi.sm4`).",
+        sm4::register,
+    )?;
+    add_submodule(
+        m,
+        "zuc",
+        "ZUC stream cipher (GB/T 33133), 128-EEA3/128-EIA3 and ZUC-256 (see `guomi.zuc`).",
+        zuc::register,
+    )?;
+    add_submodule(
+        m,
+        "sm2",
+        "SM2 public-key cryptography (GB/T 32918): keys, signatures, encryption, KEM and\n\
+         key exchange (see `guomi.sm2`).",
+        sm2::register,
+    )?;
+    add_submodule(
+        m,
+        "sm9",
+        "SM9 identity-based cryptography (GB/T 38635): signatures, encryption, KEM and key\n\
+         exchange (see `guomi.sm9`).",
+        sm9::register,
+    )?;
+    add_submodule(
+        m,
+        "x509",
+        "SM2 X.509 certificates, certification paths, PKCS#10 requests and protected\n\
+         private keys (see `guomi.x509` and `guomi.keys`).",
+        x509::register,
+    )?;
     Ok(())
 }

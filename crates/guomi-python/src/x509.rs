@@ -70,24 +70,94 @@ fn san_from_py(items: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<Vec<GeneralNa
         .collect()
 }
 
-/// An X.509 certificate (immutable).
+/// An X.509 certificate as parsed by the core (immutable, compared by DER, hashable).
+/// `guomi.x509.Certificate` wraps it with `datetime` and dataclass views; use that.
+///
+/// There is no constructor: use `from_der`, `from_pem` or `all_from_pem`.
+///
+/// Example:
+///     >>> from guomi import sm2, x509
+///     >>> from guomi._native.x509 import NativeCertificate
+///     >>> key = sm2.PrivateKey.generate()
+///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+///     >>> c = NativeCertificate.from_der(der)
+///     >>> c.subject
+///     'CN=a'
 #[pyclass(module = "guomi.x509", name = "NativeCertificate", frozen)]
 pub struct PyCertificate(Certificate);
 
 #[guard_panics]
 #[pymethods]
 impl PyCertificate {
+    /// Parses a DER certificate (strict: trailing bytes or unknown outer fields are refused).
+    ///
+    /// Args:
+    ///     der: bytes-like DER.
+    ///
+    /// Returns:
+    ///     NativeCertificate: the certificate.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: malformed DER.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> NativeCertificate.from_der(der) == c
+    ///     True
     #[staticmethod]
     fn from_der(der: Bytes) -> PyResult<Self> {
         Ok(PyCertificate(Certificate::from_der(&der).py_err()?))
     }
 
+    /// Parses the first `CERTIFICATE` (or `X509 CERTIFICATE`) block of PEM text.
+    ///
+    /// Args:
+    ///     pem: `str` or `bytes` (ASCII).
+    ///
+    /// Returns:
+    ///     NativeCertificate: the certificate.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: no certificate block, bad base64 or malformed DER.
+    ///     TypeError: `pem` is neither `str` nor bytes.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> NativeCertificate.from_pem(c.to_pem()) == c
+    ///     True
     #[staticmethod]
     fn from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Self> {
         Ok(PyCertificate(Certificate::from_pem(&text(pem)?).py_err()?))
     }
 
-    /// Every CERTIFICATE block of a PEM bundle.
+    /// Parses every `CERTIFICATE` block of a PEM bundle, in order (other blocks are skipped).
+    ///
+    /// Args:
+    ///     pem: `str` or `bytes` (ASCII).
+    ///
+    /// Returns:
+    ///     list[NativeCertificate]: the certificates (empty when there are none).
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: bad base64 or malformed DER in a certificate block.
+    ///     TypeError: `pem` is neither `str` nor bytes.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> len(NativeCertificate.all_from_pem(c.to_pem() * 2))
+    ///     2
     #[staticmethod]
     fn all_from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Vec<Self>> {
         Ok(Certificate::all_from_pem(&text(pem)?)
@@ -97,70 +167,222 @@ impl PyCertificate {
             .collect())
     }
 
+    /// The DER encoding, exactly as parsed or built.
+    ///
+    /// Returns:
+    ///     bytes: the DER.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.to_der() == der
+    ///     True
     fn to_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.to_der())
     }
 
+    /// The certificate as a PEM `CERTIFICATE` block.
+    ///
+    /// Returns:
+    ///     str: the PEM text.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.to_pem().splitlines()[0]
+    ///     '-----BEGIN CERTIFICATE-----'
     fn to_pem(&self) -> PyResult<String> {
         self.0.to_pem().py_err()
     }
 
+    /// The X.509 version: 1, 2 or 3.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.version
+    ///     3
     #[getter]
     fn version(&self) -> u8 {
         self.0.version()
     }
 
+    /// The serial number as its DER INTEGER content bytes (two's complement, big-endian).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.serial
+    ///     b'\x05'
     #[getter]
     fn serial<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.serial())
     }
 
+    /// The subject name as an RFC 4514 string, most specific first (`"CN=leaf,O=Example"`).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.subject
+    ///     'CN=a'
     #[getter]
     fn subject(&self) -> String {
         self.0.subject()
     }
 
+    /// The issuer name as an RFC 4514 string.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.issuer
+    ///     'CN=a'
     #[getter]
     fn issuer(&self) -> String {
         self.0.issuer()
     }
 
+    /// The subject name as DER (the `Name` structure).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.subject_der == c.issuer_der
+    ///     True
     #[getter]
     fn subject_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(py, &self.0.subject_der().py_err()?))
     }
 
+    /// The issuer name as DER (the `Name` structure).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.issuer_der[0]
+    ///     48
     #[getter]
     fn issuer_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(py, &self.0.issuer_der().py_err()?))
     }
 
+    /// Start of the validity period, in Unix seconds (UTC).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.not_before < c.not_after
+    ///     True
     #[getter]
     fn not_before(&self) -> i64 {
         self.0.not_before()
     }
 
+    /// End of the validity period, in Unix seconds (UTC).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> (c.not_after - c.not_before) // 86400
+    ///     365
     #[getter]
     fn not_after(&self) -> i64 {
         self.0.not_after()
     }
 
+    /// The signature algorithm OID, dotted (`"1.2.156.10197.1.501"` for SM2-with-SM3).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.signature_algorithm
+    ///     '1.2.156.10197.1.501'
     #[getter]
     fn signature_algorithm(&self) -> String {
         self.0.signature_algorithm()
     }
 
+    /// The signature value (DER `SEQUENCE { r, s }` for SM2).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> key.public_key().verify(c.signature, c.tbs_der)
+    ///     True
     #[getter]
     fn signature<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.signature())
     }
 
+    /// The signed part of the certificate (TBSCertificate DER).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.tbs_der[0]
+    ///     48
     #[getter]
     fn tbs_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.tbs_der())
     }
 
-    /// The subject public key as 65 bytes (04||x||y).
+    /// The subject's SM2 public key as 65 bytes `04 || x || y`.
+    ///
+    /// Returns:
+    ///     bytes: the point.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: the key is not an SM2 key.
+    ///     InvalidKey: the point is not on the curve.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.public_key_bytes() == key.public_key().to_bytes()
+    ///     True
     fn public_key_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(
             py,
@@ -168,11 +390,37 @@ impl PyCertificate {
         ))
     }
 
+    /// SM3 of the DER certificate.
+    ///
+    /// Returns:
+    ///     bytes: 32 bytes.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> len(c.fingerprint_sm3())
+    ///     32
     fn fingerprint_sm3<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &self.0.fingerprint_sm3())
     }
 
-    /// [(oid, critical, value)].
+    /// Every extension, in order, undecoded.
+    ///
+    /// Returns:
+    ///     list[tuple[str, bool, bytes]]: `(oid, critical, value)` with the dotted OID and
+    ///     the extnValue DER.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> '2.5.29.19' in [oid for oid, _, _ in c.extensions()]
+    ///     True
     fn extensions<'py>(&self, py: Python<'py>) -> Vec<(String, bool, Bound<'py, PyBytes>)> {
         self.0
             .extensions()
@@ -181,14 +429,65 @@ impl PyCertificate {
             .collect()
     }
 
+    /// The basicConstraints extension (RFC 5280 §4.2.1.9).
+    ///
+    /// Returns:
+    ///     tuple[bool, int | None] | None: `(ca, path_length)`, or `None` without the
+    ///     extension.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: the extension is malformed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.basic_constraints()
+    ///     (False, None)
     fn basic_constraints(&self) -> PyResult<Option<(bool, Option<u8>)>> {
         self.0.basic_constraints().py_err()
     }
 
+    /// The keyUsage extension as bit names (`"digitalSignature"`, `"keyCertSign"`, ...).
+    ///
+    /// Returns:
+    ///     list[str] | None: the names of the bits set, or `None` without the extension.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: the extension is malformed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.key_usage()
+    ///     ['digitalSignature', 'keyEncipherment']
     fn key_usage(&self) -> PyResult<Option<Vec<&'static str>>> {
         Ok(self.0.key_usage().py_err()?.map(|k| k.names()))
     }
 
+    /// The extKeyUsage extension: short names (`"serverAuth"`, `"clientAuth"`,
+    /// `"codeSigning"`, `"emailProtection"`, `"timeStamping"`, `"OCSPSigning"`,
+    /// `"anyExtendedKeyUsage"`) or dotted OIDs for others.
+    ///
+    /// Returns:
+    ///     list[str] | None: the usages, or `None` without the extension.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: the extension is malformed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.extended_key_usage() is None
+    ///     True
     fn extended_key_usage(&self) -> PyResult<Option<Vec<String>>> {
         Ok(self
             .0
@@ -197,6 +496,24 @@ impl PyCertificate {
             .map(|v| v.iter().map(core_x509::eku_name).collect()))
     }
 
+    /// The subjectAltName extension.
+    ///
+    /// Returns:
+    ///     list[tuple[str, str | bytes]] | None: `(kind, value)` pairs, kind `"dns"`,
+    ///     `"email"`, `"uri"`, `"dirname"` or `"rid"` with a `str`, or `"ip"` (4 or 16
+    ///     bytes) or `"other"` (DER) with `bytes`; `None` without the extension.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: the extension is malformed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.subject_alt_names() is None
+    ///     True
     fn subject_alt_names(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<PyAny>>>> {
         match self.0.subject_alt_names().py_err()? {
             None => Ok(None),
@@ -208,6 +525,22 @@ impl PyCertificate {
         }
     }
 
+    /// The subjectKeyIdentifier extension.
+    ///
+    /// Returns:
+    ///     bytes | None: the key identifier, or `None` without the extension.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: the extension is malformed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> len(c.subject_key_id())
+    ///     20
     fn subject_key_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
         Ok(self
             .0
@@ -216,6 +549,22 @@ impl PyCertificate {
             .map(|v| PyBytes::new(py, &v)))
     }
 
+    /// The keyIdentifier of the authorityKeyIdentifier extension.
+    ///
+    /// Returns:
+    ///     bytes | None: the key identifier, or `None` without it.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: the extension is malformed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.authority_key_id() == c.subject_key_id()
+    ///     True
     fn authority_key_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
         Ok(self
             .0
@@ -224,17 +573,59 @@ impl PyCertificate {
             .map(|v| PyBytes::new(py, &v)))
     }
 
+    /// Whether the subject and issuer names are equal.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.is_self_issued
+    ///     True
     #[getter]
     fn is_self_issued(&self) -> bool {
         self.0.is_self_issued()
     }
 
-    /// Raises InvalidSignature unless `issuer` signed this certificate.
+    /// Checks that `issuer` signed this certificate (SM2-with-SM3, default signer ID).
+    ///
+    /// Args:
+    ///     issuer: the issuing `NativeCertificate`; its subject must equal this
+    ///         certificate's issuer.
+    ///
+    /// Raises:
+    ///     InvalidSignature: the names differ or the signature does not verify.
+    ///     UnsupportedFormat: an unsupported signature algorithm or issuer key.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.verify_signature(c)
     fn verify_signature(&self, py: Python<'_>, issuer: &PyCertificate) -> PyResult<()> {
         py.detach(|| self.0.verify_signature(&issuer.0)).py_err()
     }
 
-    /// Raises InvalidSignature unless the SM2 key (65/64/33 bytes) verifies it.
+    /// Checks this certificate's signature with a bare SM2 public key.
+    ///
+    /// Args:
+    ///     key: bytes-like point: 65 bytes `04 || x || y`, 64 bytes `x || y` or 33 bytes
+    ///         compressed.
+    ///
+    /// Raises:
+    ///     InvalidSignature: the signature does not verify.
+    ///     InvalidLength, UnsupportedFormat, InvalidKey: `key` is not a valid point.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificate
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
+    ///     >>> c = NativeCertificate.from_der(der)
+    ///     >>> c.verify_signature_with_key(key.public_key().to_bytes())
     fn verify_signature_with_key(&self, py: Python<'_>, key: Bytes) -> PyResult<()> {
         let k = PublicKey::from_bytes(&key).py_err()?;
         py.detach(|| self.0.verify_signature_with(&k)).py_err()
@@ -251,18 +642,68 @@ impl PyCertificate {
     }
 }
 
-/// A PKCS#10 certification request (immutable).
+/// A PKCS#10 certification request as parsed by the core (immutable).
+/// `guomi.x509.CertificateSigningRequest` wraps it; use that.
+///
+/// There is no constructor: use `from_der` or `from_pem`.
+///
+/// Example:
+///     >>> from guomi import sm2, x509
+///     >>> from guomi._native.x509 import NativeCertificateRequest
+///     >>> key = sm2.PrivateKey.generate()
+///     >>> der = x509.CertificateSigningRequestBuilder(subject="CN=a").sign(key).to_der()
+///     >>> NativeCertificateRequest.from_der(der).subject
+///     'CN=a'
 #[pyclass(module = "guomi.x509", name = "NativeCertificateRequest", frozen)]
 pub struct PyRequest(CertificateRequest);
 
 #[guard_panics]
 #[pymethods]
 impl PyRequest {
+    /// Parses a DER request (strict).
+    ///
+    /// Args:
+    ///     der: bytes-like DER.
+    ///
+    /// Returns:
+    ///     NativeCertificateRequest: the request.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: malformed DER.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.subject
+    ///     'CN=a'
     #[staticmethod]
     fn from_der(der: Bytes) -> PyResult<Self> {
         Ok(PyRequest(CertificateRequest::from_der(&der).py_err()?))
     }
 
+    /// Parses the first `CERTIFICATE REQUEST` block of PEM text.
+    ///
+    /// Args:
+    ///     pem: `str` or `bytes` (ASCII).
+    ///
+    /// Returns:
+    ///     NativeCertificateRequest: the request.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: no request block, bad base64 or malformed DER.
+    ///     TypeError: `pem` is neither `str` nor bytes.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> NativeCertificateRequest.from_pem(r.to_pem()).subject
+    ///     'CN=a'
     #[staticmethod]
     fn from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Self> {
         Ok(PyRequest(
@@ -270,24 +711,87 @@ impl PyRequest {
         ))
     }
 
+    /// The DER encoding.
+    ///
+    /// Returns:
+    ///     bytes: the DER.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> NativeCertificateRequest.from_der(r.to_der()).subject
+    ///     'CN=a'
     fn to_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.to_der())
     }
 
+    /// The request as a PEM `CERTIFICATE REQUEST` block.
+    ///
+    /// Returns:
+    ///     str: the PEM text.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.to_pem().splitlines()[0]
+    ///     '-----BEGIN CERTIFICATE REQUEST-----'
     fn to_pem(&self) -> PyResult<String> {
         self.0.to_pem().py_err()
     }
 
+    /// The requested subject as an RFC 4514 string.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.subject
+    ///     'CN=a'
     #[getter]
     fn subject(&self) -> String {
         self.0.subject()
     }
 
+    /// The signature algorithm OID, dotted.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.signature_algorithm
+    ///     '1.2.156.10197.1.501'
     #[getter]
     fn signature_algorithm(&self) -> String {
         self.0.signature_algorithm()
     }
 
+    /// The requested SM2 public key as 65 bytes `04 || x || y`.
+    ///
+    /// Returns:
+    ///     bytes: the point.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: not an SM2 key.
+    ///     InvalidKey: the point is not on the curve.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.public_key_bytes() == key.public_key().to_bytes()
+    ///     True
     fn public_key_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(
             py,
@@ -295,6 +799,23 @@ impl PyRequest {
         ))
     }
 
+    /// The subject alternative names of the extensionRequest attribute.
+    ///
+    /// Returns:
+    ///     list[tuple[str, str | bytes]]: `(kind, value)` pairs as
+    ///     `NativeCertificate.subject_alt_names` (empty when none are requested).
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: the attribute is malformed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.subject_alt_names()
+    ///     [('dns', 'a')]
     fn subject_alt_names(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
         self.0
             .subject_alt_names()
@@ -304,14 +825,59 @@ impl PyRequest {
             .collect()
     }
 
-    /// Raises InvalidSignature unless the self-signature verifies.
+    /// Checks the request's self-signature.
+    ///
+    /// Raises:
+    ///     InvalidSignature: the signature does not verify.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCertificateRequest
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
+    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
+    ///     >>> r.verify()
     fn verify(&self, py: Python<'_>) -> PyResult<()> {
         py.detach(|| self.0.verify()).py_err()
     }
 }
 
-/// Validates a path; returns it (leaf first) or raises CertificateVerificationError with
-/// `subject`, `reason` and `depth` attributes.
+/// Validates a certification path from `leaf` to one of `roots` (RFC 5280 §6 subset) and
+/// returns it, leaf first, trust root last.
+///
+/// Checked: each signature (SM2-with-SM3), issuer name = next subject, validity at `at`,
+/// no unknown critical extension; on issuers basicConstraints cA, pathLenConstraint and
+/// keyUsage keyCertSign; with `purpose`, the leaf's extKeyUsage (when present). Revocation
+/// is not checked. The work is bounded: at most `MAX_PATH_LEN` (16) certificates on a path,
+/// `MAX_CERTIFICATES` (1024) intermediates and roots together, `MAX_SIGNATURE_CHECKS` (100)
+/// signature checks and `MAX_CANDIDATE_STEPS` (4096) candidates per call.
+///
+/// Args:
+///     leaf: the end-entity `NativeCertificate`.
+///     intermediates: candidate intermediate certificates, any order.
+///     roots: trusted certificates.
+///     at: the time to check validity at, Unix seconds.
+///     purpose: `None`, an extended key usage short name (`"serverAuth"`, ...) or a
+///         dotted OID.
+///
+/// Returns:
+///     list[NativeCertificate]: the path.
+///
+/// Raises:
+///     CertificateVerificationError: no valid path; `subject`, `reason` and `depth`
+///         (0 = leaf) name the failing certificate. Exceeding a bound gives this error
+///         for the leaf, with a reason that says so.
+///     InvalidArgument: an unknown `purpose`.
+///
+/// Example:
+///     >>> import time
+///     >>> from guomi import sm2, x509
+///     >>> from guomi._native.x509 import NativeCertificate, verify_chain
+///     >>> key = sm2.PrivateKey.generate()
+///     >>> root = x509.CertificateBuilder(subject="CN=r").ca().self_sign(key).to_der()
+///     >>> r = NativeCertificate.from_der(root)
+///     >>> [c.subject for c in verify_chain(r, [], [r], int(time.time()))]
+///     ['CN=r']
 #[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (leaf, intermediates, roots, at, purpose=None))]
@@ -340,8 +906,53 @@ fn verify_chain(
     }
 }
 
-/// Builds and signs a certificate. `issuer=None` self-signs with `signing_key` (d),
-/// which must then belong to `public_key`.
+/// Builds and signs an X.509 v3 certificate (used by `guomi.x509.CertificateBuilder`).
+///
+/// Every argument is keyword-only and required except `request`.
+///
+/// Args:
+///     subject: RFC 4514 (`"CN=a,O=b"`) or OpenSSL `"/O=b/CN=a"` name; `None` only with
+///         `request` (then the request's subject is used; a string overrides it).
+///     public_key: the subject's SM2 point (65/64/33 bytes), or `None` for the signing
+///         key's own public key; ignored with `request`.
+///     signing_key: the signer's d (32 bytes).
+///     issuer: the issuing CA certificate, or `None` to self-sign (the signing key must
+///         then belong to the subject's key).
+///     serial: serial number bytes (big-endian, positive), or `None` for a random
+///         127-bit one.
+///     not_before: start of validity, Unix seconds.
+///     not_after: end of validity, Unix seconds.
+///     ca: the basicConstraints cA flag.
+///     path_length: pathLenConstraint, 0 to 255, or `None`.
+///     key_usage: keyUsage bit names (empty omits the extension).
+///     extended_key_usage: short names or dotted OIDs (empty omits the extension).
+///     subject_alt_names: `(kind, value)` pairs, kind `"dns"`, `"email"`, `"uri"`,
+///         `"dirname"`, `"rid"` (str) or `"ip"` (4 or 16 bytes).
+///     key_identifiers: write subject and authority key identifiers.
+///     request: a `NativeCertificateRequest` giving the subject, key and (unless
+///         `subject_alt_names` is given) the names; its signature is checked.
+///
+/// Returns:
+///     NativeCertificate: the signed certificate.
+///
+/// Raises:
+///     InvalidArgument: a bad name, unknown usage or SAN kind, a validity ending before
+///         it starts, or a subject missing without a request.
+///     InvalidKey: `signing_key` or `public_key` is invalid, or the key does not match
+///         the issuer.
+///     InvalidSignature: the request's self-signature does not verify.
+///     OverflowError: `path_length` outside 0..255.
+///
+/// Example:
+///     >>> from guomi import sm2
+///     >>> from guomi._native.x509 import build_certificate
+///     >>> key = sm2.PrivateKey.generate()
+///     >>> c = build_certificate(subject="CN=a", public_key=None, signing_key=key.to_bytes(),
+///     ...     issuer=None, serial=b"\x01", not_before=0, not_after=2**31, ca=False,
+///     ...     path_length=None, key_usage=[], extended_key_usage=[], subject_alt_names=[],
+///     ...     key_identifiers=False)
+///     >>> c.serial, c.subject
+///     (b'\x01', 'CN=a')
 #[guard_panics]
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -410,7 +1021,27 @@ fn build_certificate(
     Ok(PyCertificate(cert))
 }
 
-/// Builds and signs a PKCS#10 request with `signing_key` (d).
+/// Builds and signs a PKCS#10 request (used by
+/// `guomi.x509.CertificateSigningRequestBuilder`).
+///
+/// Args:
+///     subject: RFC 4514 or OpenSSL `/`-separated name.
+///     signing_key: the requester's d (32 bytes); its public key is requested.
+///     subject_alt_names: `(kind, value)` pairs as in `build_certificate`.
+///
+/// Returns:
+///     NativeCertificateRequest: the signed request.
+///
+/// Raises:
+///     InvalidArgument: a bad name or SAN kind.
+///     InvalidKey: `signing_key` is invalid.
+///
+/// Example:
+///     >>> from guomi import sm2
+///     >>> from guomi._native.x509 import build_request
+///     >>> key = sm2.PrivateKey.generate()
+///     >>> build_request(subject="CN=a", signing_key=key.to_bytes(), subject_alt_names=[]).subject
+///     'CN=a'
 #[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (*, subject, signing_key, subject_alt_names))]
