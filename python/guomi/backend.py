@@ -17,6 +17,12 @@ backend's followed by ``-no<feature>`` for each feature turned off:
 
 :func:`available_variants` lists one variant per code path this CPU can run; each can be
 forced with :func:`force_backend` or ``GUOMI_BACKEND`` like a backend.
+
+>>> from guomi import backend
+>>> backend.available_backends()[0]
+'portable'
+>>> backend.detected_backend() in backend.available_backends()
+True
 """
 
 from __future__ import annotations
@@ -34,36 +40,104 @@ __all__ = [
 
 
 def active_backend() -> str:
-    """The backend new objects use: ``"portable"``, ``"avx2"`` or ``"avx512"``."""
+    """The backend new key objects and one-shot calls use now.
+
+    The order of precedence: :func:`force_backend`, then ``GUOMI_BACKEND`` (read once,
+    at first use), then :func:`detected_backend`.
+
+    Returns:
+        str: ``"portable"``, ``"avx2"`` or ``"avx512"``.
+
+    Example:
+        >>> from guomi import backend
+        >>> backend.active_backend() in backend.available_backends()
+        True
+    """
     return _cpu.active()
 
 
 def active_variant() -> str:
-    """The variant new objects use, e.g. ``"avx512"`` or ``"avx2-novaes"``."""
+    """The variant new key objects and one-shot calls use now.
+
+    Returns:
+        str: the backend's name, followed by ``-no<feature>`` for each optional feature
+        turned off, e.g. ``"avx512"`` or ``"avx2-novaes"``; one of
+        :func:`available_variants`.
+
+    Example:
+        >>> from guomi import backend
+        >>> backend.active_variant() in backend.available_variants()
+        True
+    """
     return _cpu.active_variant()
 
 
 def detected_backend() -> str:
-    """The best backend this CPU supports."""
+    """The best backend this CPU supports, whatever is forced (detected once).
+
+    Returns:
+        str: ``"portable"``, ``"avx2"`` or ``"avx512"``.
+
+    Example:
+        >>> from guomi import backend
+        >>> backend.detected_backend() == backend.available_backends()[-1]
+        True
+    """
     return _cpu.detected()
 
 
 def available_backends() -> list[str]:
-    """Every backend this CPU can run, lowest first."""
+    """Every backend this CPU can run, lowest first.
+
+    Returns:
+        list[str]: starts with ``"portable"`` and ends with :func:`detected_backend`.
+
+    Example:
+        >>> from guomi import backend
+        >>> backend.available_backends()[0]
+        'portable'
+    """
     return _cpu.available()
 
 
 def available_variants() -> list[str]:
-    """One variant per code path this CPU can run, lowest backend first: each backend
-    with all its features, then with each feature it uses turned off on its own."""
+    """One variant per code path this CPU can run, lowest backend first.
+
+    Each backend with all its features, then with each optional feature it uses (and the
+    CPU has) turned off on its own: on a CPU with everything, ``portable``, ``avx2``,
+    ``avx2-novaes``, ``avx2-noadx``, ``avx512``, ``avx512-novbmi``, ``avx512-noadx``.
+
+    Returns:
+        list[str]: the variant names; every name can be passed to :func:`force_backend`.
+
+    Example:
+        >>> from guomi import backend
+        >>> set(backend.available_backends()) <= set(backend.available_variants())
+        True
+    """
     return _cpu.variants()
 
 
 def force_backend(name: str | None) -> None:
-    """Force a backend or variant (e.g. ``"avx2-novaes"``) process-wide; ``None`` returns
-    to automatic selection.
+    """Forces a backend or variant for the whole process.
 
-    Raises :class:`guomi.exceptions.UnsupportedBackend` if the name is unknown or this CPU
-    cannot run it.
+    Key objects made earlier keep the backend they were made with; new ones and
+    one-shot calls use the forced one.
+
+    Args:
+        name: a backend (``"portable"``, ``"avx2"``, ``"avx512"``) or a variant (e.g.
+            ``"avx2-novaes"``, ``"avx512-novbmi-noadx"``), any case; ``None`` returns to
+            automatic selection (``GUOMI_BACKEND``, then detection).
+
+    Raises:
+        UnsupportedBackend: the name is unknown, names a feature the backend does not
+            use, or this CPU cannot run it; nothing changes then.
+
+    Example:
+        >>> from guomi import backend
+        >>> backend.force_backend("portable")
+        >>> backend.active_backend()
+        'portable'
+        >>> backend.force_backend(None)
     """
     _cpu.force(name)

@@ -18,6 +18,10 @@
   ciphertext stealing, ``standard="gb"`` (GB/T 17964-2021) or ``"ieee"`` (IEEE 1619).
 * :func:`encryptor` / :func:`decryptor`: streaming objects (``update`` then ``finalize``)
   for every mode, including ``mode="gcm"``.
+
+Keys, IVs, nonces and data are any bytes-like objects; a ``str`` raises ``TypeError``.
+Errors are the classes of :mod:`guomi.exceptions`. The classes are the compiled ones;
+their documentation is their own docstring (``help(guomi.sm4.SM4GCM.decrypt)``).
 """
 
 from __future__ import annotations
@@ -49,29 +53,12 @@ BLOCK_SIZE = 16
 KEY_SIZE = 16
 
 
-#: An SM4 key object: ``SM4(key)`` schedules the 16-byte key once. Methods:
-#: ``encrypt(data, *, mode, iv=None, padding=None)``, ``decrypt(...)``,
-#: ``encrypt_block(block)``, ``decrypt_block(block)``, ``encryptor(*, mode, iv=None,
-#: padding=None)``, ``decryptor(...)``; ``backend`` names the implementation in use.
+# The compiled classes, documented in their own docstrings (crates/guomi-python/src/sm4.rs).
 SM4 = _sm4.SM4
-#: SM4-GCM (NIST SP 800-38D, RFC 8998): ``SM4GCM(key)``, ``encrypt(nonce, data, aad=None)``
-#: returns ciphertext || 16-byte tag; ``decrypt(nonce, data, aad=None, *, tag_length=16)``
-#: raises :class:`~guomi.exceptions.InvalidTag`. Nonces: any length >= 1 byte, 12 is the
-#: recommended (and fastest) length; never reuse a nonce with the same key.
-#: ``decryptor(nonce, tag=None, aad=None, *, buffered=True, tag_length=16)`` streams.
-#: The tag length is always fixed by the caller (``tag_length``: 16 by default; 15, 14,
-#: 13, 12, 8 or 4 for truncated tags, NIST SP 800-38D §5.2.1.2), never taken from the tag
-#: being checked: a tag of another length raises ``InvalidTag``; an unsupported
-#: ``tag_length`` raises :class:`~guomi.exceptions.InvalidLength`.
 SM4GCM = _sm4.SM4GCM
-#: SM4-CCM (NIST SP 800-38C, RFC 3610): ``SM4CCM(key, tag_length=16)`` (tag 4..16, even);
-#: nonces of 7 to 13 bytes. ``decrypt`` checks exactly ``tag_length`` bytes, the length
-#: fixed when the key object was made.
 SM4CCM = _sm4.SM4CCM
-#: SM4-XTS key object: ``SM4XTS(key32, *, standard="gb")`` with ``encrypt(tweak, data)`` and
-#: ``decrypt(tweak, data)``.
 SM4XTS = _sm4.SM4XTS
-#: Streaming objects returned by :func:`encryptor` / :func:`decryptor`.
+# The streaming objects returned by encryptor() / decryptor().
 Encryptor = _sm4.Encryptor
 Decryptor = _sm4.Decryptor
 GCMEncryptor = _sm4.GCMEncryptor
@@ -79,7 +66,20 @@ GCMDecryptor = _sm4.GCMDecryptor
 
 
 def generate_key() -> bytes:
-    """A new random 16-byte SM4 key from the operating system's CSPRNG."""
+    """A new random 16-byte SM4 key from the operating system's CSPRNG.
+
+    Returns:
+        bytes: 16 random bytes, for :class:`SM4`, :class:`SM4GCM` or :class:`SM4CCM`.
+
+    Raises:
+        RandomnessError: the OS random number generator failed (guomi never falls back).
+
+    Example:
+        >>> from guomi import sm4
+        >>> key = sm4.generate_key()
+        >>> len(key), key != sm4.generate_key()
+        (16, True)
+    """
     return _sm4.SM4.generate_key()
 
 
@@ -91,12 +91,42 @@ def encrypt(
     iv: BytesLike | None = None,
     padding: str | None = None,
 ) -> bytes:
-    """Encrypts ``data`` with a 16-byte ``key``.
+    """Encrypts ``data`` with a 16-byte ``key`` in one call.
 
-    ``mode``: ``"ecb"``, ``"cbc"``, ``"ctr"``, ``"cfb"`` or ``"ofb"``; ``iv``: 16 bytes
-    (none for ECB); ``padding``: ``"pkcs7"`` (default for ECB/CBC), ``"none"`` (default,
-    and the only choice, for the stream modes), ``"iso7816"`` or ``"zero"``.
-    For many calls with one key, :class:`SM4` avoids re-running the key schedule.
+    For many calls with one key, :class:`SM4` avoids re-running the key schedule. For
+    authenticated encryption use :class:`SM4GCM` or :class:`SM4CCM`.
+
+    Args:
+        key: the 16-byte key.
+        data: the plaintext. With ``padding="none"``, ECB and CBC need a whole number
+            of 16-byte blocks; the other modes take any length.
+        mode: ``"ecb"``, ``"cbc"``, ``"ctr"`` (128-bit big-endian counter), ``"cfb"``
+            (CFB128; ``"cfb128"`` too) or ``"ofb"``, any case.
+        iv: 16 bytes for CBC/CTR/CFB/OFB (the initial counter block for CTR); none for
+            ECB.
+        padding: ``"pkcs7"`` (the default for ECB/CBC), ``"none"`` (the default, and the
+            only choice, for CTR/CFB/OFB), ``"iso7816"`` (0x80 then zeros) or ``"zero"``
+            (zeros up to the block boundary; decryption strips every trailing zero byte,
+            so data ending in 0x00 does not round-trip); ``None`` = the mode's default.
+
+    Returns:
+        bytes: the ciphertext (padded modes: the next multiple of 16 bytes; PKCS #7 and
+        ISO 7816 always add at least one byte).
+
+    Raises:
+        InvalidLength: ``key`` or ``iv`` is not 16 bytes, or ECB/CBC data is not whole
+            blocks with ``padding="none"``.
+        InvalidArgument: unknown ``mode`` or ``padding``; padding other than ``"none"``
+            for a stream mode; an ``iv`` for ECB or none for the other modes.
+        TypeError: an argument has the wrong type (a ``str`` for bytes included).
+
+    Example:
+        >>> from guomi import sm4
+        >>> key = bytes.fromhex("0123456789abcdeffedcba9876543210")
+        >>> sm4.encrypt(key, key, mode="ecb", padding="none").hex()
+        '681edf34d206965e86b3e94f536e4246'
+        >>> len(sm4.encrypt(key, b"hello", mode="cbc", iv=bytes(16)))
+        16
     """
     return _sm4.encrypt(key, data, mode, iv, padding)
 
@@ -109,11 +139,36 @@ def decrypt(
     iv: BytesLike | None = None,
     padding: str | None = None,
 ) -> bytes:
-    """Decrypts ``data``; the inverse of :func:`encrypt` with the same options.
+    """Decrypts ``data`` in one call; the inverse of :func:`encrypt` with the same options.
 
-    Raises :class:`~guomi.exceptions.InvalidPadding` (no partial output) on bad padding
-    and :class:`~guomi.exceptions.InvalidLength` if ECB/CBC ciphertext is not a whole
-    number of blocks.
+    Args:
+        key: the 16-byte key.
+        data: the ciphertext (ECB/CBC: a whole number of 16-byte blocks).
+        mode: ``"ecb"``, ``"cbc"``, ``"ctr"`` (128-bit big-endian counter), ``"cfb"``
+            (CFB128; ``"cfb128"`` too) or ``"ofb"``, any case.
+        iv: 16 bytes for CBC/CTR/CFB/OFB (the initial counter block for CTR); none for
+            ECB.
+        padding: ``"pkcs7"`` (the default for ECB/CBC), ``"none"`` (the default, and the
+            only choice, for CTR/CFB/OFB), ``"iso7816"`` (0x80 then zeros) or ``"zero"``
+            (zeros up to the block boundary; decryption strips every trailing zero byte,
+            so data ending in 0x00 does not round-trip); ``None`` = the mode's default.
+
+    Returns:
+        bytes: the plaintext, padding removed.
+
+    Raises:
+        InvalidPadding: the padding is malformed; no partial output is returned.
+        InvalidLength: ``key`` or ``iv`` is not 16 bytes, or ECB/CBC ciphertext is not a
+            whole number of blocks.
+        InvalidArgument: unknown ``mode`` or ``padding``; padding other than ``"none"``
+            for a stream mode; an ``iv`` for ECB or none for the other modes.
+        TypeError: an argument has the wrong type.
+
+    Example:
+        >>> from guomi import sm4
+        >>> key, iv = bytes(16), bytes(16)
+        >>> sm4.decrypt(key, sm4.encrypt(key, b"hello", mode="cbc", iv=iv), mode="cbc", iv=iv)
+        b'hello'
     """
     return _sm4.decrypt(key, data, mode, iv, padding)
 
@@ -129,8 +184,35 @@ def encryptor(
     """A streaming encryptor: ``update(data) -> bytes`` any number of times, then
     ``finalize() -> bytes``; later calls raise :class:`~guomi.exceptions.AlreadyFinalized`.
 
-    ``mode="gcm"``: ``iv`` is the nonce, ``aad`` the associated data; after ``finalize()``
-    the 16-byte tag is in the ``tag`` attribute.
+    Chunking never changes the result: the concatenated outputs equal :func:`encrypt`'s.
+
+    Args:
+        key: the 16-byte key.
+        mode: ``"ecb"``, ``"cbc"``, ``"ctr"``, ``"cfb"``, ``"ofb"`` (as in
+            :func:`encrypt`) or ``"gcm"``.
+        iv: 16 bytes for CBC/CTR/CFB/OFB, none for ECB; for GCM the nonce (required, at
+            least 1 byte, 12 recommended, unique per message under the key).
+        padding: as in :func:`encrypt`; GCM takes none (``None`` or ``"none"``).
+        aad: GCM only: the associated data, authenticated but not encrypted.
+
+    Returns:
+        Encryptor | GCMEncryptor: the streaming object. For GCM, ``finalize()`` returns
+        ``b""`` and the 16-byte tag is then in its ``tag`` attribute.
+
+    Raises:
+        InvalidLength: ``key`` or ``iv`` has the wrong length (GCM: an empty nonce).
+        InvalidArgument: unknown ``mode`` or ``padding``, a bad ``iv``/``padding``
+            combination, GCM with padding or without a nonce, or ``aad`` for a mode
+            other than GCM.
+        TypeError: an argument has the wrong type.
+
+    Example:
+        >>> from guomi import sm4
+        >>> key, nonce = bytes(16), bytes(12)
+        >>> e = sm4.encryptor(key, mode="gcm", iv=nonce, aad=b"header")
+        >>> ct = e.update(b"part one, ") + e.update(b"part two") + e.finalize()
+        >>> ct + e.tag == sm4.SM4GCM(key).encrypt(nonce, b"part one, part two", b"header")
+        True
     """
     if isinstance(mode, str) and mode.lower() == "gcm":
         if padding not in (None, "none"):
@@ -154,22 +236,54 @@ def decryptor(
     buffered: bool = True,
     tag_length: int = 16,
 ) -> Decryptor | GCMDecryptor:
-    """A streaming decryptor (``update`` then ``finalize``).
+    """A streaming decryptor: ``update(data) -> bytes`` any number of times, then
+    ``finalize() -> bytes``; later calls raise :class:`~guomi.exceptions.AlreadyFinalized`.
 
     With padding, the last block is held back until ``finalize()``, which checks it
     (raising :class:`~guomi.exceptions.InvalidPadding`); output returned earlier by
     ``update`` has already been released.
 
     ``mode="gcm"``: ``iv`` is the nonce; the ``tag`` can be given here or to
-    ``finalize(tag)``. The tag must be exactly ``tag_length`` bytes (16 by default; 15,
-    14, 13, 12, 8 or 4 for truncated tags, NIST SP 800-38D §5.2.1.2): the length is fixed
+    ``finalize(tag)``. The tag must be exactly ``tag_length`` bytes: the length is fixed
     here, never taken from the tag, and a tag of any other length raises
-    :class:`~guomi.exceptions.InvalidTag`. By default (``buffered=True``) ``update`` returns ``b""`` and
-    ``finalize`` returns the whole plaintext only after the tag verified, so no
-    unauthenticated plaintext escapes (memory grows with the message). With
-    ``buffered=False``, ``update`` returns plaintext at once and ``finalize`` verifies:
-    the caller must then discard everything if it raises
+    :class:`~guomi.exceptions.InvalidTag`. By default (``buffered=True``) ``update``
+    returns ``b""`` and ``finalize`` returns the whole plaintext only after the tag
+    verified, so no unauthenticated plaintext escapes (memory grows with the message).
+    With ``buffered=False``, ``update`` returns plaintext at once and ``finalize``
+    verifies: the caller must then discard everything if it raises
     :class:`~guomi.exceptions.InvalidTag`.
+
+    Args:
+        key: the 16-byte key.
+        mode: ``"ecb"``, ``"cbc"``, ``"ctr"``, ``"cfb"``, ``"ofb"`` (as in
+            :func:`decrypt`) or ``"gcm"``.
+        iv: 16 bytes for CBC/CTR/CFB/OFB, none for ECB; for GCM the nonce (required).
+        padding: as in :func:`decrypt`; GCM takes none (``None`` or ``"none"``).
+        aad: GCM only: the associated data.
+        tag: GCM only: the tag, or ``None`` to give it to ``finalize(tag)``.
+        buffered: GCM only: hold the plaintext until the tag verified (default).
+        tag_length: GCM only: 16 (the default), or 15, 14, 13, 12, 8 or 4 for truncated
+            tags (NIST SP 800-38D §5.2.1.2).
+
+    Returns:
+        Decryptor | GCMDecryptor: the streaming object.
+
+    Raises:
+        InvalidLength: ``key`` or ``iv`` has the wrong length, or an unsupported
+            ``tag_length``.
+        InvalidTag: GCM with a ``tag`` that is not ``tag_length`` bytes.
+        InvalidArgument: unknown ``mode`` or ``padding``, a bad ``iv``/``padding``
+            combination, GCM with padding or without a nonce, or ``aad``, ``tag`` or a
+            ``tag_length`` other than 16 for a mode other than GCM.
+        TypeError: an argument has the wrong type.
+
+    Example:
+        >>> from guomi import sm4
+        >>> key, nonce = bytes(16), bytes(12)
+        >>> sealed = sm4.SM4GCM(key).encrypt(nonce, b"attack at dawn")
+        >>> d = sm4.decryptor(key, mode="gcm", iv=nonce)
+        >>> d.update(sealed[:-16]), d.finalize(sealed[-16:])
+        (b'', b'attack at dawn')
     """
     if isinstance(mode, str) and mode.lower() == "gcm":
         if padding not in (None, "none"):
@@ -183,14 +297,64 @@ def decryptor(
 
 
 def xts_encrypt(key: BytesLike, tweak: BytesLike, data: BytesLike, standard: str = "gb") -> bytes:
-    """SM4-XTS encryption of one data unit (>= 16 bytes) with a 32-byte key
-    (key1 || key2) and a 16-byte tweak; ``standard`` ``"gb"`` (GB/T 17964-2021) or
-    ``"ieee"`` (IEEE 1619)."""
+    """SM4-XTS encryption of one data unit (storage encryption with ciphertext stealing).
+
+    XTS is not authenticated. :class:`SM4XTS` keeps the key schedule across calls.
+
+    Args:
+        key: 32 bytes, key1 (data) || key2 (tweak); the halves must differ.
+        tweak: 16 bytes (e.g. the sector number), unique per data unit.
+        data: at least 16 bytes.
+        standard: ``"gb"`` (GB/T 17964-2021, OpenSSL's SM4-XTS; the default) or
+            ``"ieee"`` (IEEE Std 1619), any case.
+
+    Returns:
+        bytes: the ciphertext, ``len(data)`` bytes.
+
+    Raises:
+        InvalidLength: ``key`` is not 32 bytes, ``tweak`` not 16, or ``data`` shorter
+            than 16.
+        InvalidKey: the two key halves are equal (IEEE 1619 §5.1).
+        InvalidArgument: unknown ``standard``.
+        TypeError: an argument has the wrong type.
+
+    Example:
+        >>> from guomi import sm4
+        >>> key = bytes(range(32))
+        >>> ct = sm4.xts_encrypt(key, bytes(16), b"one sector of data")
+        >>> len(ct), sm4.xts_decrypt(key, bytes(16), ct)
+        (18, b'one sector of data')
+    """
     return _sm4.xts_encrypt(key, tweak, data, standard)
 
 
 def xts_decrypt(key: BytesLike, tweak: BytesLike, data: BytesLike, standard: str = "gb") -> bytes:
-    """SM4-XTS decryption of one data unit; see :func:`xts_encrypt`."""
+    """SM4-XTS decryption of one data unit; the inverse of :func:`xts_encrypt`.
+
+    Args:
+        key: 32 bytes, key1 || key2; the halves must differ.
+        tweak: the 16-byte tweak used for encryption.
+        data: the ciphertext, at least 16 bytes.
+        standard: ``"gb"`` (GB/T 17964-2021, OpenSSL's SM4-XTS; the default) or
+            ``"ieee"`` (IEEE Std 1619), any case.
+
+    Returns:
+        bytes: the plaintext, ``len(data)`` bytes.
+
+    Raises:
+        InvalidLength: ``key`` is not 32 bytes, ``tweak`` not 16, or ``data`` shorter
+            than 16.
+        InvalidKey: the two key halves are equal.
+        InvalidArgument: unknown ``standard``.
+        TypeError: an argument has the wrong type.
+
+    Example:
+        >>> from guomi import sm4
+        >>> key = bytes(range(32))
+        >>> ct = sm4.xts_encrypt(key, bytes(16), bytes(32), standard="ieee")
+        >>> sm4.xts_decrypt(key, bytes(16), ct, standard="ieee") == bytes(32)
+        True
+    """
     return _sm4.xts_decrypt(key, tweak, data, standard)
 
 

@@ -35,6 +35,13 @@ GmSSL DER ``SEQUENCE {EnType INTEGER, C1 BIT STRING, C3 OCTET STRING, C2 OCTET S
 Every pairing and scalar multiplication releases the GIL. Public keys cache
 ``e(P1, Ppub-s)`` / ``e(Ppub-e, P2)`` and fixed-base tables on first use (or call
 ``precompute()``); user keys cache their own tables.
+
+Errors are the classes of :mod:`guomi.exceptions`: ``InvalidLength``, ``InvalidKey`` and
+``UnsupportedFormat`` for bad encodings, ``InvalidArgument`` for unknown option names,
+one opaque ``DecryptionError`` for every decryption failure, ``InvalidTag`` and
+``AlreadyFinalized`` in the key exchange; ``verify`` returns ``False`` for any bad
+signature. The classes are the compiled ones; their documentation is their own
+docstring (``help(guomi.sm9.EncUserKey.decrypt)``).
 """
 
 from __future__ import annotations
@@ -78,91 +85,140 @@ P1: bytes = _sm9.P1
 #: The generator P2 of G2 (``04 || x1 || x0 || y1 || y0``).
 P2: bytes = _sm9.P2
 
-#: The signature master key ks. ``generate()``, ``from_bytes(data)`` (exactly 32 bytes,
-#: else :class:`~guomi.exceptions.InvalidLength`),
-#: ``to_bytes()``, ``public_key()``, ``extract(user_id) -> SignUserKey``. Extraction
-#: raises :class:`~guomi.exceptions.InvalidKey` in the (negligible) case
-#: H1(ID || 0x01) + ks = 0 mod N; the KGC must then generate a new master key.
+# The compiled classes, documented in their own docstrings (crates/guomi-python/src/sm9.rs).
 SignMasterKey = _sm9.SignMasterKey
-
-#: The signature master public key Ppub-s. ``from_bytes`` (checks the point is on the
-#: twist and in G2), ``to_bytes()``,
-#: ``verify(signature, message, user_id, *, format="raw" | "der") -> bool`` (any
-#: malformed input gives ``False``), ``precompute()``.
 SignMasterPublicKey = _sm9.SignMasterPublicKey
-
-#: A user's signature key ds_A. ``sign(message, *, format="raw" | "der") -> bytes``
-#: (the random r is hedged: an HMAC-SM3 DRBG over ds_A, SM3(message) and 32 fresh
-#: OS-random bytes, RFC 6979 §3.6 style),
-#: ``to_bytes()``, ``from_bytes(data, user_id, master_public_key)`` (checks the key
-#: belongs to the ID and master key), ``user_id``, ``master_public_key()``.
 SignUserKey = _sm9.SignUserKey
-
-#: The encryption (and key-exchange) master key ke. ``generate()``, ``from_bytes`` (exactly
-#: 32 bytes),
-#: ``to_bytes()``, ``public_key()``, ``extract(user_id, *, hid=HID_ENCRYPT)``.
 EncMasterKey = _sm9.EncMasterKey
-
-#: The encryption master public key Ppub-e.
-#: ``encrypt(message, user_id, *, cipher="kdf", format="raw" | "der", mac="sm3") -> bytes``;
-#: ``encapsulate(user_id, key_length) -> (key, c)`` with c = ``04 || x || y`` and
-#: ``key_length`` 1 to :data:`MAX_KEY_LENGTH`;
-#: ``from_bytes``, ``to_bytes()``, ``precompute()``. ``cipher``: ``"kdf"`` (default) is
-#: the KDF stream cipher of GM/T 0044 Part 4 (C2 = M xor K1); ``"sm4-cbc"`` (alias
-#: ``"sm4"``), ``"sm4-ecb"``, ``"sm4-cfb"`` and ``"sm4-ofb"`` use the block cipher variant
-#: (C2 = SM4(K1, M) with a 16-byte K1; ECB/CBC with PKCS#7; CBC/CFB/OFB put a random IV
-#: before the ciphertext; DER EnType 1, 2, 8, 4 as in emmansun/gmsm).
-#: ``mac="sm3"`` computes C3 = SM3(C2 || K2) as the standard does; ``mac="hmac-sm3"``
-#: computes C3 = HMAC-SM3(K2, C2) as GmSSL 3.x does (use it, with ``format="der"``, to
-#: exchange ciphertexts with GmSSL).
 EncMasterPublicKey = _sm9.EncMasterPublicKey
-
-#: A user's encryption key de_B (knows its ID and hid).
-#: ``decrypt(ciphertext, *, cipher=None, format="raw" | "der", mac="sm3") -> bytes`` (every
-#: failure raises the one opaque :class:`~guomi.exceptions.DecryptionError`; a raw
-#: ciphertext needs the ``cipher`` it was made with, default ``"kdf"``; DER carries it);
-#: ``decapsulate(c, key_length) -> bytes`` (``key_length`` 1 to :data:`MAX_KEY_LENGTH`);
-#: ``to_bytes()``;
-#: ``from_bytes(data, user_id, master_public_key, *, hid=HID_ENCRYPT)``.
 EncUserKey = _sm9.EncUserKey
-
-#: One party of an SM9 key exchange (GM/T 0044 Part 3):
-#: ``KeyExchange(user_key, peer_id, *, initiator)`` with a user key extracted with
-#: ``hid=HID_EXCHANGE``. Send ``ephemeral`` (R, 65 bytes) to the peer. The responder
-#: calls ``respond(peer_ephemeral, key_length) -> (key, S_B)`` and later
-#: ``confirm(S_A)``; the initiator calls
-#: ``finish(peer_ephemeral, key_length, confirmation=S_B) -> (key, S_A)``.
-#: A confirmation value that does not match raises
-#: :class:`~guomi.exceptions.InvalidTag`. ``key_length``: 1 to :data:`MAX_KEY_LENGTH`.
-#: Single use: the first ``respond``/``finish`` consumes and wipes r whatever happens
-#: (success, wrong S_B, bad peer point, bad ``key_length``); any later call raises
-#: :class:`~guomi.exceptions.AlreadyFinalized`.
 KeyExchange = _sm9.KeyExchange
 
 
 def signature_to_der(signature: bytes) -> bytes:
-    """Raw ``h || S`` (97 bytes) to GmSSL's DER ``SEQUENCE {h OCTET STRING, S BIT STRING}``."""
+    """Converts a raw SM9 signature ``h || S`` to GmSSL's DER
+    ``SEQUENCE {h OCTET STRING, S BIT STRING}``.
+
+    Args:
+        signature: 97 bytes ``h || 04 || x || y`` (96 bytes ``h || x || y`` accepted).
+
+    Returns:
+        bytes: the DER encoding.
+
+    Raises:
+        InvalidLength: ``signature`` is not 97 or 96 bytes.
+        UnsupportedFormat: a 97-byte signature whose S does not start with 04.
+        TypeError: ``signature`` is not bytes-like.
+
+    Example:
+        >>> from guomi import sm9
+        >>> kgc = sm9.SignMasterKey.generate()
+        >>> der = sm9.signature_to_der(kgc.extract(b"alice").sign(b"msg"))
+        >>> kgc.public_key().verify(der, b"msg", b"alice", format="der")
+        True
+    """
     return _sm9.signature_to_der(signature)
 
 
 def signature_from_der(signature: bytes) -> bytes:
-    """GmSSL's DER SM9 signature to raw ``h || S`` (97 bytes)."""
+    """Converts GmSSL's DER SM9 signature to raw ``h || S``.
+
+    Args:
+        signature: DER ``SEQUENCE {h OCTET STRING, S BIT STRING}``; nothing may follow.
+
+    Returns:
+        bytes: 97 bytes ``h || 04 || x || y``.
+
+    Raises:
+        UnsupportedFormat: malformed DER, trailing bytes, h not 32 bytes or S not a
+            65-byte uncompressed point.
+        TypeError: ``signature`` is not bytes-like.
+
+    Example:
+        >>> from guomi import sm9
+        >>> raw = sm9.SignMasterKey.generate().extract(b"alice").sign(b"msg")
+        >>> sm9.signature_from_der(sm9.signature_to_der(raw)) == raw
+        True
+    """
     return _sm9.signature_from_der(signature)
 
 
 def ciphertext_to_der(ciphertext: bytes, *, cipher: str = "kdf") -> bytes:
-    """Raw ``C1 || C3 || C2`` (made with ``cipher``) to GmSSL's DER
-    ``SEQUENCE {EnType INTEGER, C1 BIT STRING, C3 OCTET STRING, CipherText OCTET STRING}``."""
+    """Converts a raw SM9 ciphertext ``C1 (x || y) || C3 || C2`` to GmSSL's DER
+    ``SEQUENCE {EnType INTEGER, C1 BIT STRING, C3 OCTET STRING, CipherText OCTET STRING}``.
+
+    Args:
+        ciphertext: the raw ciphertext (at least 96 bytes).
+        cipher: the data cipher it was made with, recorded as EnType: ``"kdf"`` (the
+            default, EnType 0), ``"sm4-ecb"`` (1), ``"sm4-cbc"`` or ``"sm4"`` (2),
+            ``"sm4-ofb"`` (4) or ``"sm4-cfb"`` (8).
+
+    Returns:
+        bytes: the DER encoding.
+
+    Raises:
+        UnsupportedFormat: ``ciphertext`` is shorter than 96 bytes.
+        InvalidArgument: unknown ``cipher``.
+        TypeError: ``ciphertext`` is not bytes-like.
+
+    Example:
+        >>> from guomi import sm9
+        >>> kgc = sm9.EncMasterKey.generate()
+        >>> raw = kgc.public_key().encrypt(b"hello", b"bob")
+        >>> der = sm9.ciphertext_to_der(raw)
+        >>> kgc.extract(b"bob").decrypt(der, format="der")
+        b'hello'
+    """
     return _sm9.ciphertext_to_der(ciphertext, cipher=cipher)
 
 
 def ciphertext_from_der(ciphertext: bytes) -> bytes:
-    """A DER SM9 ciphertext to raw ``C1 || C3 || C2`` (the EnType is dropped: decrypt the
-    raw form with the matching ``cipher``)."""
+    """Converts GmSSL's DER SM9 ciphertext to raw ``C1 (x || y) || C3 || C2``.
+
+    The EnType is dropped: decrypt the raw form with the matching ``cipher``.
+
+    Args:
+        ciphertext: the DER encoding; nothing may follow it.
+
+    Returns:
+        bytes: ``C1 (64 bytes) || C3 (32) || C2``.
+
+    Raises:
+        UnsupportedFormat: malformed DER, an unknown EnType, or C1/C3 of the wrong shape.
+        TypeError: ``ciphertext`` is not bytes-like.
+
+    Example:
+        >>> from guomi import sm9
+        >>> kgc = sm9.EncMasterKey.generate()
+        >>> der = kgc.public_key().encrypt(b"hello", b"bob", format="der")
+        >>> kgc.extract(b"bob").decrypt(sm9.ciphertext_from_der(der))
+        b'hello'
+    """
     return _sm9.ciphertext_from_der(ciphertext)
 
 
 def pairing(p: bytes, q: bytes) -> bytes:
-    """The R-ate pairing e(P, Q) of GM/T 0044 for P in G1 (65 bytes) and Q in G2 (129
-    bytes), both validated; the GT element as 384 bytes in the standard's order."""
+    """The R-ate pairing e(P, Q) of GM/T 0044 (runs without the GIL).
+
+    Args:
+        p: a G1 point, 65 bytes ``04 || x || y`` (64 bytes ``x || y`` accepted).
+        q: a G2 point, 129 bytes ``04 || x1 || x0 || y1 || y0`` (128 accepted).
+
+    Returns:
+        bytes: the GT element, 384 bytes in the standard's order.
+
+    Raises:
+        InvalidLength: a point of the wrong length.
+        UnsupportedFormat: a full-length point that does not start with 04.
+        InvalidKey: a coordinate not below p, or a point not on the curve (G2: not on the
+            twist or not in the order-N subgroup).
+        TypeError: an argument is not bytes-like.
+
+    Example:
+        >>> from guomi import sm9
+        >>> kgc = sm9.SignMasterKey.generate()
+        >>> # e(P1, Ppub-s) = e(P1, P2)^ks: the pairing is bilinear.
+        >>> len(sm9.pairing(sm9.P1, kgc.public_key().to_bytes()))
+        384
+    """
     return _sm9.pairing(p, q)

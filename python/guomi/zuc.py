@@ -20,6 +20,13 @@ Bit lengths: ``length_bits`` (default: every bit of ``data``) selects the first
 specifications do. ``data`` must hold at least ``ceil(length_bits / 8)`` bytes; bits
 after ``length_bits`` are ignored, and EEA3 returns ``ceil(length_bits / 8)`` bytes with
 the unused trailing bits of the last byte set to zero.
+
+COUNT is an ``int`` in 0..2**32-1, BEARER in 0..31 and DIRECTION 0 or 1: a non-``int``
+raises ``TypeError``, a value out of range :class:`~guomi.exceptions.InvalidArgument`.
+Keys, IVs and data are any bytes-like objects. The classes and :func:`eea3`,
+:func:`eia3`, :func:`eia3_verify`, :func:`eea3_many` and :func:`eia3_many` are the
+compiled objects themselves; their documentation is their own docstring
+(``help(guomi.zuc.EEA3)``).
 """
 
 from __future__ import annotations
@@ -63,50 +70,67 @@ ZUC256_IV_SIZE = 25
 #: ZUC-256 IV size in the 23-byte packed form used by GmSSL and gmsm.
 ZUC256_IV_SIZE_PACKED = 23
 
-#: Streaming ZUC keystream: ``ZUC(key, iv)`` with a 16-byte key and 16-byte IV (ZUC-128)
-#: or a 32-byte key and 25- or 23-byte IV (ZUC-256). ``update(data)`` returns ``data``
-#: XOR the next ``len(data)`` keystream bytes (encryption and decryption alike);
-#: ``keystream(n)`` returns the next ``n`` keystream bytes; ``finalize()`` wipes the
-#: state and returns ``b""`` (later calls raise
-#: :class:`guomi.exceptions.AlreadyFinalized`). Chunking never changes the result.
+# The compiled class, documented in its own docstring (crates/guomi-python/src/zuc.rs).
 ZUC = _zuc.ZUC
 
 
 def keystream(key: BytesLike, iv: BytesLike, words: int) -> bytes:
-    """The first ``words`` (0 to 2**27) ZUC-128 keystream words z1, z2, ... (``4 * words`` bytes,
-    each word big-endian). ``key`` and ``iv`` are 16 bytes."""
+    """The first ``words`` ZUC-128 keystream words z1, z2, ...
+
+    Args:
+        key: 16 bytes.
+        iv: 16 bytes.
+        words: how many 32-bit words, 0 to 2**27 (512 MiB), checked before allocating.
+
+    Returns:
+        bytes: ``4 * words`` bytes, each word big-endian.
+
+    Raises:
+        InvalidLength: ``key`` or ``iv`` is not 16 bytes.
+        InvalidArgument: ``words`` is over 2**27.
+        ValueError: ``words`` is negative.
+        TypeError: ``key`` or ``iv`` is not bytes-like.
+
+    Example:
+        >>> from guomi import zuc
+        >>> zuc.keystream(bytes(16), bytes(16), 2).hex()
+        '27bede74018082da'
+    """
     if words < 0:
         raise ValueError("words must be >= 0")
     return _zuc.keystream(key, iv, words)
 
 
-#: ``eea3(key, count, bearer, direction, data, *, length_bits=None) -> bytes``
-#:
-#: 128-EEA3 encryption or decryption (the same operation). ``key``: 16 bytes; ``count``:
-#: 32-bit COUNT; ``bearer``: 0..31; ``direction``: 0 (uplink) or 1 (downlink). Returns
-#: ``ceil(length_bits / 8)`` bytes with the unused trailing bits zero. Never encrypt two
-#: messages under the same key, count, bearer and direction: see :class:`EEA3`.
-#: (The compiled function itself, for the lowest per-call overhead.)
+# The compiled functions themselves (the lowest per-call overhead), documented in their
+# own docstrings.
 eea3 = _zuc.eea3
-
-#: ``eia3(key, count, bearer, direction, data, *, length_bits=None) -> bytes``
-#:
-#: 128-EIA3 MAC (4 bytes) of the first ``length_bits`` bits of ``data``.
 eia3 = _zuc.eia3
-
-#: ``eia3_verify(key, count, bearer, direction, data, mac, *, length_bits=None) -> bool``
-#:
-#: Whether ``mac`` is the 128-EIA3 MAC of ``data`` (constant-time comparison). The MAC
-#: length is fixed at 4 bytes by the algorithm: a ``mac`` of any other length (a
-#: truncated one included) is simply ``False``.
 eia3_verify = _zuc.eia3_verify
 
 
 def zuc256_keystream(key: BytesLike, iv: BytesLike, words: int) -> bytes:
-    """The first ``words`` (0 to 2**27) ZUC-256 keystream words (``4 * words`` bytes, big-endian).
+    """The first ``words`` ZUC-256 keystream words (2018 specification).
 
-    ``key`` is 32 bytes; ``iv`` is 25 bytes (IV0..IV16, then IV17..IV24 as 6-bit values,
-    one per byte) or the 23-byte packed form of GmSSL / gmsm.
+    Args:
+        key: 32 bytes.
+        iv: 25 bytes (IV0..IV16, then IV17..IV24 as 6-bit values, one per byte) or the
+            23-byte packed form of GmSSL / gmsm.
+        words: how many 32-bit words, 0 to 2**27, checked before allocating.
+
+    Returns:
+        bytes: ``4 * words`` bytes, each word big-endian.
+
+    Raises:
+        InvalidLength: ``key`` is not 32 bytes or ``iv`` not 25 or 23 bytes.
+        InvalidArgument: a 25-byte ``iv`` with a byte 17..24 of 64 or more, or ``words``
+            over 2**27.
+        ValueError: ``words`` is negative.
+        TypeError: ``key`` or ``iv`` is not bytes-like.
+
+    Example:
+        >>> from guomi import zuc
+        >>> len(zuc.zuc256_keystream(bytes(32), bytes(25), 4))
+        16
     """
     if words < 0:
         raise ValueError("words must be >= 0")
@@ -121,9 +145,33 @@ def zuc256_mac(
     tag_bits: int = 32,
     length_bits: int | None = None,
 ) -> bytes:
-    """ZUC-256 MAC of the first ``length_bits`` bits of ``data``; ``tag_bits`` is 32
-    (default), 64 or 128 (each size uses its own d-constants, so a 64-bit tag is not an
-    extension of the 32-bit one). Key and IV as in :func:`zuc256_keystream`."""
+    """ZUC-256 MAC (2018 specification) of the first ``length_bits`` bits of ``data``.
+
+    Args:
+        key: 32 bytes.
+        iv: 25 or 23 bytes, as in :func:`zuc256_keystream`.
+        data: the message, any bytes-like object.
+        tag_bits: 32 (the default), 64 or 128. Each size uses its own d-constants, so a
+            64-bit tag is not an extension of the 32-bit one.
+        length_bits: how many bits of ``data`` to authenticate, most significant bit of
+            each byte first: 0 to ``8 * len(data)``; ``None`` (the default) = all.
+
+    Returns:
+        bytes: the tag, ``tag_bits / 8`` bytes. Check a received tag with
+        :func:`zuc256_mac_verify` (constant time), not ``==``.
+
+    Raises:
+        InvalidLength: ``key`` is not 32 bytes or ``iv`` not 25 or 23 bytes.
+        InvalidArgument: ``tag_bits`` is not 32, 64 or 128; ``length_bits`` negative or
+            longer than ``data``; a 25-byte ``iv`` byte 17..24 of 64 or more.
+        TypeError: ``tag_bits`` or ``length_bits`` is not an ``int``, or a bytes
+            argument is not bytes-like.
+
+    Example:
+        >>> from guomi import zuc
+        >>> len(zuc.zuc256_mac(bytes(32), bytes(25), b"message", tag_bits=128))
+        16
+    """
     return _zuc.zuc256_mac(key, iv, data, tag_bits=tag_bits, length_bits=length_bits)
 
 
@@ -139,48 +187,45 @@ def zuc256_mac_verify(
     """Whether ``tag`` is the ``tag_bits``-bit ZUC-256 MAC of ``data`` (constant-time
     comparison).
 
-    ``tag_bits`` (32, the default as in :func:`zuc256_mac`, 64 or 128) is fixed by the
-    caller, never taken from ``tag``: a ``tag`` that is not ``tag_bits / 8`` bytes long
-    is simply ``False`` (so a forged short tag cannot lower the security level). Any
-    other ``tag_bits`` raises :class:`~guomi.exceptions.InvalidArgument`.
+    ``tag_bits`` is fixed by the caller, never taken from ``tag``: a ``tag`` that is not
+    ``tag_bits / 8`` bytes long is simply ``False`` (so a forged short tag cannot lower
+    the security level).
+
+    Args:
+        key: 32 bytes.
+        iv: 25 or 23 bytes, as in :func:`zuc256_keystream`.
+        data: the message, any bytes-like object.
+        tag: the tag to check, any bytes-like object.
+        tag_bits: 32 (the default, as in :func:`zuc256_mac`), 64 or 128.
+        length_bits: how many bits of ``data`` to authenticate, most significant bit of
+            each byte first: 0 to ``8 * len(data)``; ``None`` (the default) = all.
+
+    Returns:
+        bool: ``True`` if ``tag`` matches.
+
+    Raises:
+        InvalidLength: ``key`` is not 32 bytes or ``iv`` not 25 or 23 bytes.
+        InvalidArgument: ``tag_bits`` is not 32, 64 or 128; ``length_bits`` negative or
+            longer than ``data``; a 25-byte ``iv`` byte 17..24 of 64 or more.
+        TypeError: ``tag_bits`` or ``length_bits`` is not an ``int``, or a bytes
+            argument is not bytes-like.
+
+    Example:
+        >>> from guomi import zuc
+        >>> key, iv = bytes(32), bytes(25)
+        >>> tag = zuc.zuc256_mac(key, iv, b"message", tag_bits=64)
+        >>> zuc.zuc256_mac_verify(key, iv, b"message", tag, tag_bits=64)
+        True
+        >>> zuc.zuc256_mac_verify(key, iv, b"message", tag[:4])
+        False
     """
     return _zuc.zuc256_mac_verify(key, iv, data, tag, tag_bits=tag_bits, length_bits=length_bits)
 
 
-#: ``eea3_many(items, *, threads=None) -> list[bytes]``
-#:
-#: 128-EEA3 of many packets in one call: ``items`` are
-#: ``(key, count, bearer, direction, data)`` tuples (whole bytes of ``data``); returns
-#: the outputs in order. Packets run in 8 (AVX2) or 16 (AVX-512) SIMD lanes.
-#: ``threads``: ``None`` or ``1`` = the calling thread, ``0`` = every core, ``n`` = at
-#: most ``n`` threads (negative: :class:`~guomi.exceptions.InvalidArgument`). The GIL is
-#: released. This function has no reuse guard: the caller owns the counters.
+# The compiled batch functions, documented in their own docstrings.
 eea3_many = _zuc.eea3_many
-
-#: ``eia3_many(items, *, threads=None) -> list[bytes]``
-#:
-#: 128-EIA3 MACs (4 bytes each) of many packets in one call (items and ``threads`` as in
-#: :func:`eea3_many`).
 eia3_many = _zuc.eia3_many
 
 
-#: ``EEA3(key, *, allow_keystream_reuse=False)``: a 128-EEA3 encryptor bound to one key
-#: that refuses keystream reuse.
-#:
-#: EEA3 is a stream cipher: its keystream depends only on (key, COUNT, BEARER,
-#: DIRECTION). Encrypting two messages with the same four values gives an attacker
-#: ``P1 XOR P2`` -- often enough to recover both. ``EEA3(key).encrypt(count, bearer,
-#: direction, data, *, length_bits=None)`` remembers every (COUNT, BEARER, DIRECTION) it
-#: has encrypted under (for the object's lifetime) and raises
-#: :class:`guomi.exceptions.KeystreamReuse` on a second encryption under the same triple,
-#: before producing any output; invalid arguments do not use up a triple.
-#: ``decrypt(...)`` is never restricted. ``is_used(count, bearer, direction)``,
-#: ``used_count`` and ``allow_keystream_reuse`` report the state.
-#:
-#: ``allow_keystream_reuse=True`` turns the check off, for callers whose protocol already
-#: guarantees unique COUNT values (e.g. PDCP with a persisted HFN/SN). It is dangerous: a
-#: single repeated COUNT after a restart, a state rollback or a misconfigured bearer
-#: silently breaks confidentiality, and this object can no longer tell you. The guard's
-#: memory lasts only as long as the object, is per process, and grows by one entry per
-#: encrypted packet.
+# The compiled class, documented in its own docstring.
 EEA3 = _zuc.EEA3
