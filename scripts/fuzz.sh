@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target of fuzz/ for SECONDS each (default 60), one after another.
 #
-#   scripts/fuzz.sh [SECONDS] [--jobs N] [--only a,b] [--skip-known] [--replay-only]
+#   scripts/fuzz.sh [SECONDS] [--jobs N] [--only a,b] [--replay-only]
 #
 # * Installs cargo-fuzz when missing; needs a nightly toolchain (`rustup toolchain
 #   install nightly`). FUZZ_SANITIZER=address|none (default address).
@@ -10,8 +10,6 @@
 #   fuzz/work/TARGET/ (git-ignored, kept between runs); crash inputs land in
 #   fuzz/artifacts/TARGET/ and are copied to fuzz/regressions/TARGET/.
 # * --jobs N runs N libFuzzer workers per target (default 1).
-# * --skip-known sets GUOMI_FUZZ_SKIP_KNOWN=1: assertions on known open defects are
-#   skipped so the rest of a target keeps running (see docs/security.md, "Fuzzing").
 # * Prints executions, time, corpus size and the result per target; exits non-zero on
 #   any crash, timeout, out-of-memory or failing regression input.
 set -uo pipefail
@@ -24,9 +22,8 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --jobs) JOBS="$2"; shift 2 ;;
         --only) ONLY="$2"; shift 2 ;;
-        --skip-known) export GUOMI_FUZZ_SKIP_KNOWN=1; shift ;;
         --replay-only) REPLAY_ONLY=1; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
         [0-9]*) SECONDS_PER="$1"; shift ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac

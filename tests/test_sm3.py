@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import guomi.sm3 as sm3
+from guomi import exceptions
 from conftest import load_vectors
 
 VECTORS = load_vectors("sm3")
@@ -161,11 +162,16 @@ def test_bad_input() -> None:
     with pytest.raises(TypeError) as info:
         sm3.hash("abc")  # type: ignore[arg-type]
     assert "str" in str(info.value)
-    with pytest.raises(ValueError):
+    # Typed errors (each also a ValueError), never a bare ValueError.
+    with pytest.raises(exceptions.InvalidArgument):
         sm3.pbkdf2_hmac(b"pw", b"salt", 0, 32)
-    with pytest.raises(ValueError):
+    with pytest.raises(exceptions.InvalidArgument):
+        sm3.pbkdf2_hmac(b"pw", b"salt", 1, -1)
+    with pytest.raises(exceptions.InvalidLength):
         sm3.hkdf(b"ikm", 255 * 32 + 1)
-    with pytest.raises(ValueError):
+    with pytest.raises(exceptions.InvalidArgument):
+        sm3.hkdf(b"ikm", -1)
+    with pytest.raises(exceptions.InvalidArgument):
         sm3.kdf(b"z", -1)
-    with pytest.raises(ValueError):
+    with pytest.raises(exceptions.InvalidArgument):
         sm3.hash_many([b""], threads=-1)

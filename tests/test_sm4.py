@@ -289,6 +289,9 @@ def test_gcm_streaming_and_tamper(variant: str) -> None:
     assert g.decrypt(nonce, one[:-4], aad, tag_length=12) == data
     with pytest.raises(InvalidLength, match="tag"):
         g.decrypt(nonce, one[:-5], aad, tag_length=11)
+    # A bad tag length is reported as such even when the data is shorter than it.
+    with pytest.raises(InvalidLength, match="tag"):
+        g.decrypt(nonce, b"abc", aad, tag_length=5)
 
 
 def test_gcm_nonce_lengths(variant: str) -> None:

@@ -312,6 +312,11 @@ def test_reuse_guard_bad_input_does_not_burn_the_slot() -> None:
     assert not e.is_used(1, 2, 0)
     e.encrypt(1, 2, 0, b"ab")
     assert e.is_used(1, 2, 0)
+    # Out-of-range framing is refused by is_used too (it was a plain False).
+    with pytest.raises(InvalidArgument):
+        e.is_used(1, 40, 0)
+    with pytest.raises(InvalidArgument):
+        e.is_used(1, 2, 2)
 
 
 def test_reuse_guard_opt_out() -> None:
@@ -384,8 +389,12 @@ def test_many_bad_input() -> None:
         zuc.eea3_many([(bytes(16), 0, 0, 0)])  # type: ignore[list-item]
     with pytest.raises(TypeError):
         zuc.eea3_many([(bytes(16), 0, 0, 0, "text")])  # type: ignore[list-item]
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidArgument):
         zuc.eea3_many(batch, threads=-1)
+    with pytest.raises(InvalidArgument):
+        zuc.keystream(bytes(16), bytes(16), -1)
+    with pytest.raises(InvalidArgument):
+        zuc.zuc256_keystream(bytes(32), bytes(25), -1)
 
 
 # --- bad input -----------------------------------------------------------------------------

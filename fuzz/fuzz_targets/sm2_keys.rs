@@ -134,11 +134,9 @@ fuzz_target!(|data: &[u8]| {
             if let Ok(k) = PrivateKey::from_pkcs8_der(body) {
                 check_priv(&k);
                 trailing_rejected(body, |b| PrivateKey::from_pkcs8_der(b).is_ok(), "PKCS#8");
-                // Known open defect when written: fields after the private key (other
-                // than [0] attributes and [1] public key) were ignored.
-                if check_known_defects() {
-                    inner_junk_rejected(body, |b| PrivateKey::from_pkcs8_der(b).is_ok(), "PKCS#8");
-                }
+                // Fields after the private key other than [0] attributes and [1] public
+                // key are refused.
+                inner_junk_rejected(body, |b| PrivateKey::from_pkcs8_der(b).is_ok(), "PKCS#8");
                 assert_eq!(PrivateKey::from_der(body).unwrap(), k);
             }
         }

@@ -254,14 +254,6 @@ pub fn pem(label: &str, headers: &[String], der: &[u8]) -> String {
     s
 }
 
-/// Whether assertions on known open defects run. They do unless the environment sets
-/// `GUOMI_FUZZ_SKIP_KNOWN=1` (used to keep fuzzing the rest of a target while a known
-/// defect is being fixed; `scripts/fuzz.sh --skip-known`).
-pub fn check_known_defects() -> bool {
-    static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var("GUOMI_FUZZ_SKIP_KNOWN").map_or(true, |v| v != "1"))
-}
-
 /// `der` (one DER SEQUENCE) with `extra` appended inside the SEQUENCE, re-encoded with
 /// a correct length; `None` when `der` is not a single definite-length SEQUENCE.
 pub fn append_inside_sequence(der: &[u8], extra: &[u8]) -> Option<Vec<u8>> {

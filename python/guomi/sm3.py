@@ -24,6 +24,7 @@ from typing import IO, Optional, Union
 
 from guomi._native import sm3 as _sm3
 from guomi._typing import BytesLike
+from guomi.exceptions import InvalidArgument
 
 __all__ = [
     "BLOCK_SIZE",
@@ -69,7 +70,7 @@ def hash_many(messages: Sequence[BytesLike], *, threads: Optional[int] = None) -
         list[bytes]: the 32-byte digests, in the order of ``messages``.
 
     Raises:
-        ValueError: ``threads`` is negative.
+        InvalidArgument: ``threads`` is negative (a ``ValueError``).
         TypeError: a message is not bytes-like (a ``str`` included).
 
     Example:
@@ -79,7 +80,7 @@ def hash_many(messages: Sequence[BytesLike], *, threads: Optional[int] = None) -
         (True, 3)
     """
     if threads is not None and threads < 0:
-        raise ValueError("threads must be >= 0")
+        raise InvalidArgument("threads must be >= 0")
     return _sm3.hash_many(list(messages), threads)
 
 
@@ -135,7 +136,7 @@ def kdf(z: BytesLike, length: int) -> bytes:
 
     Raises:
         InvalidLength: ``length`` is over 2**30.
-        ValueError: ``length`` is negative.
+        InvalidArgument: ``length`` is negative (a ``ValueError``).
         TypeError: ``z`` is not bytes-like.
 
     Example:
@@ -145,7 +146,7 @@ def kdf(z: BytesLike, length: int) -> bytes:
         (48, True)
     """
     if length < 0:
-        raise ValueError("length must be >= 0")
+        raise InvalidArgument("length must be >= 0")
     return _sm3.kdf(z, length)
 
 
@@ -164,7 +165,7 @@ def pbkdf2_hmac(password: BytesLike, salt: BytesLike, iterations: int, length: i
     Raises:
         InvalidArgument: ``iterations`` is over 10,000,000.
         InvalidLength: ``length`` is over 2**20.
-        ValueError: ``length`` is negative or ``iterations`` below 1.
+        InvalidArgument: ``length`` is negative or ``iterations`` below 1 (a ``ValueError``).
         TypeError: ``password`` or ``salt`` is not bytes-like.
 
     Example:
@@ -174,7 +175,7 @@ def pbkdf2_hmac(password: BytesLike, salt: BytesLike, iterations: int, length: i
         (32, True)
     """
     if length < 0 or iterations < 1:
-        raise ValueError("length must be >= 0 and iterations >= 1")
+        raise InvalidArgument("length must be >= 0 and iterations >= 1")
     return _sm3.pbkdf2_hmac(password, salt, iterations, length)
 
 
@@ -192,7 +193,7 @@ def hkdf(ikm: BytesLike, length: int, *, salt: BytesLike = b"", info: BytesLike 
 
     Raises:
         InvalidLength: ``length`` is over 8160.
-        ValueError: ``length`` is negative.
+        InvalidArgument: ``length`` is negative (a ``ValueError``).
         TypeError: an argument is not bytes-like.
 
     Example:
@@ -202,5 +203,5 @@ def hkdf(ikm: BytesLike, length: int, *, salt: BytesLike = b"", info: BytesLike 
         (42, False)
     """
     if length < 0:
-        raise ValueError("length must be >= 0")
+        raise InvalidArgument("length must be >= 0")
     return _sm3.hkdf(ikm, length, salt, info)

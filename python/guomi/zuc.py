@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from guomi._native import zuc as _zuc
 from guomi._typing import BytesLike
+from guomi.exceptions import InvalidArgument
 
 __all__ = [
     "EEA3",
@@ -88,7 +89,7 @@ def keystream(key: BytesLike, iv: BytesLike, words: int) -> bytes:
     Raises:
         InvalidLength: ``key`` or ``iv`` is not 16 bytes.
         InvalidArgument: ``words`` is over 2**27.
-        ValueError: ``words`` is negative.
+        InvalidArgument: ``words`` is negative (a ``ValueError``).
         TypeError: ``key`` or ``iv`` is not bytes-like.
 
     Example:
@@ -97,7 +98,7 @@ def keystream(key: BytesLike, iv: BytesLike, words: int) -> bytes:
         '27bede74018082da'
     """
     if words < 0:
-        raise ValueError("words must be >= 0")
+        raise InvalidArgument("words must be >= 0")
     return _zuc.keystream(key, iv, words)
 
 
@@ -124,7 +125,7 @@ def zuc256_keystream(key: BytesLike, iv: BytesLike, words: int) -> bytes:
         InvalidLength: ``key`` is not 32 bytes or ``iv`` not 25 or 23 bytes.
         InvalidArgument: a 25-byte ``iv`` with a byte 17..24 of 64 or more, or ``words``
             over 2**27.
-        ValueError: ``words`` is negative.
+        InvalidArgument: ``words`` is negative (a ``ValueError``).
         TypeError: ``key`` or ``iv`` is not bytes-like.
 
     Example:
@@ -133,7 +134,7 @@ def zuc256_keystream(key: BytesLike, iv: BytesLike, words: int) -> bytes:
         16
     """
     if words < 0:
-        raise ValueError("words must be >= 0")
+        raise InvalidArgument("words must be >= 0")
     return _zuc.zuc256_keystream(key, iv, words)
 
 

@@ -737,6 +737,8 @@ impl PyGcm {
         tag_length: usize,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let aad = aad.as_deref().unwrap_or(&[]);
+        // The tag length is validated before the data is looked at.
+        guomi_core::sm4::gcm::check_tag_len(tag_length).py_err()?;
         if data.len() < tag_length {
             return Err(Error::InvalidTag).py_err();
         }

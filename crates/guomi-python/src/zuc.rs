@@ -817,7 +817,7 @@ impl PyEea3 {
     ///     bool: ``True`` if used (always ``False`` with ``allow_keystream_reuse``).
     ///
     /// Raises:
-    ///     InvalidArgument: a value out of its integer range.
+    ///     InvalidArgument: a value out of its range (BEARER above 31, DIRECTION above 1).
     ///     TypeError: a value is not an ``int``.
     ///
     /// Example:
@@ -833,11 +833,11 @@ impl PyEea3 {
         direction: &Bound<'_, PyAny>,
     ) -> PyResult<bool> {
         let (c, b, d) = framing(count, bearer, direction)?;
-        Ok(self
-            .guard
+        self.guard
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .is_used(c, b, d))
+            .is_used(c, b, d)
+            .py_err()
     }
 
     /// How many (count, bearer, direction) triples this object has encrypted under.

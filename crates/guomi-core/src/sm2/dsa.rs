@@ -193,7 +193,7 @@ pub(crate) fn verify_e<C: Curve>(key: &PublicKey<C>, e: &[u8; 32], sig: &Signatu
 
 impl<C: Curve> PrivateKey<C> {
     /// Signs the digest e = SM3(Z_A || M) (GB/T 32918.2 §6.1 A3-A7) with a hedged nonce:
-    /// k from an HMAC-SM3 DRBG seeded with d, e and 32 fresh bytes from the OS CSPRNG
+    /// k from HMAC-SM3 keyed with d over e and 32 fresh bytes from the OS CSPRNG
     /// (RFC 6979 §3.6 style, see [`super::nonce`]). An OS RNG failure is an error.
     pub fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature> {
         let d = self.to_bytes();

@@ -8,7 +8,7 @@
 
 use super::curve::Curve;
 use super::field::{Fe, Limbs};
-use super::keys::{random_scalar, PrivateKey, PublicKey};
+use super::keys::{hedged_scalar, PrivateKey, PublicKey};
 use super::point::Affine;
 use super::table::{mul_fixed_ct, mul_var_ct, mul_var_jacobian_ct, mul_wnaf_vartime};
 use crate::error::{Error, Result};
@@ -43,7 +43,8 @@ impl<C: Curve> Ephemeral<C> {
     /// From r in [1, n-1] (checked: the test hooks pass caller values).
     fn new(r: &Limbs) -> Result<Self> {
         let n = <C::N as super::field::Modulus>::M;
-        if *r == [0; 4] || !bool::from(super::field::lt_ct(r, &n)) {
+        let zero = (r[0] | r[1] | r[2] | r[3]).ct_eq(&0);
+        if bool::from(zero | !super::field::lt_ct(r, &n)) {
             return Err(Error::InvalidValue("ephemeral key must be in [1, n-1]"));
         }
         let p = mul_fixed_ct(C::g_table(), r)
@@ -55,8 +56,11 @@ impl<C: Curve> Ephemeral<C> {
         })
     }
 
-    fn random() -> Result<Self> {
-        let r = random_scalar::<C>(0)?;
+    /// A hedged r (super::nonce): keyed with the own private key, bound to `context`.
+    fn random(own: &PrivateKey<C>, context: &[&[u8]]) -> Result<Self> {
+        let d = own.to_bytes();
+        let mut seq = super::nonce::hedged(&d[..], &super::nonce::context_digest(context))?;
+        let r = hedged_scalar::<C>(&mut seq);
         Self::new(&r)
     }
 }
@@ -168,7 +172,9 @@ impl<C: Curve> Initiator<C> {
         peer: &PublicKey<C>,
         peer_id: &[u8],
     ) -> Result<Self> {
-        Self::with_ephemeral(own, own_id, peer, peer_id, Ephemeral::random()?)
+        let peer_key = peer.to_uncompressed();
+        let eph = Ephemeral::random(own, &[b"SM2 key exchange A", own_id, &peer_key, peer_id])?;
+        Self::with_ephemeral(own, own_id, peer, peer_id, eph)
     }
 
     fn with_ephemeral(
@@ -265,15 +271,12 @@ impl<C: Curve> Responder<C> {
         klen: usize,
     ) -> Result<(Self, Exchanged)> {
         super::check_key_length(klen)?;
-        Self::respond_with(
+        let peer_key = peer.to_uncompressed();
+        let eph = Ephemeral::random(
             own,
-            own_id,
-            peer,
-            peer_id,
-            peer_ephemeral,
-            klen,
-            Ephemeral::random()?,
-        )
+            &[b"SM2 key exchange B", own_id, &peer_key, peer_id, peer_ephemeral],
+        )?;
+        Self::respond_with(own, own_id, peer, peer_id, peer_ephemeral, klen, eph)
     }
 
     /// Test hook with a caller-chosen r_B (known-answer tests only; never in production).

@@ -27,6 +27,12 @@ pub const DEFAULT_UID: &[u8] = b"1234567812345678";
 /// Longest user ID: ENTL is a 16-bit count of bits, so at most 8191 bytes.
 pub const MAX_UID_LEN: usize = 8191;
 
+/// The next scalar in [1, n - 1] of a hedged sequence (see [`super::nonce`]).
+pub(crate) fn hedged_scalar<C: Curve>(seq: &mut super::nonce::HedgedNonces) -> Zeroizing<Limbs> {
+    let b = seq.next(super::dsa::scalar_in_range::<C>);
+    Zeroizing::new(limbs_from_be(&b))
+}
+
 /// A uniformly random scalar in [1, n - 1 - `less`] by rejection sampling (OS CSPRNG).
 pub(crate) fn random_scalar<C: Curve>(less: u64) -> Result<Zeroizing<Limbs>> {
     let n = <C::N as Modulus>::M;

@@ -1,98 +1,62 @@
-//! Hedged signing nonces: RFC 6979 §3.2's HMAC-DRBG with HMAC-SM3, seeded as in
-//! RFC 6979 §3.6 with fresh OS randomness as the additional data k'.
+//! Hedged nonces and ephemerals: candidates
 //!
-//! K = 00..00, V = 01..01;
-//! K = HMAC_K(V || 00 || secret || digest || k'), V = HMAC_K(V);
-//! K = HMAC_K(V || 01 || secret || digest || k'), V = HMAC_K(V);
-//! then candidates T = V = HMAC_K(V), accepted when 1 <= T <= n - 1, else
-//! K = HMAC_K(V || 00), V = HMAC_K(V) and again (RFC 6979 §3.2 h).
+//!     T_i = HMAC-SM3(key = secret, len(context) || context || extra || i),  i = 0, 1, ...
 //!
-//! With k' fresh from the OS, nonces stay uniform and unpredictable; if the OS state repeats
-//! (a VM snapshot replayed) or is weak, k is still a pseudo-random function of the private
-//! key and the message, so two different messages never share a k and the key is not
-//! exposed. The accept/reject decision of a candidate is the only branch on secret data; it
-//! reveals nothing about the value finally used (for SM2 a rejection has probability
-//! about 2^-32, for SM9's N about 0.29, and a rejected candidate is discarded).
+//! (len a 4-byte big-endian byte count, i a 4-byte big-endian counter), the first T_i with
+//! 1 <= T_i <= n - 1 accepted. This is the hedge of RFC 6979 §3.6 (and of XEdDSA and
+//! EdDSA's variants) in one PRF call per candidate instead of RFC 6979's HMAC-DRBG, which
+//! costs four more HMAC keyings per signature:
+//! * signing (SM2, SM9): key = the private key, context = the message digest, extra = 32
+//!   fresh bytes from the OS CSPRNG. With fresh extra the nonce is uniform and
+//!   unpredictable; if the OS state repeats (a VM snapshot replayed) or is weak, the nonce is
+//!   still a pseudo-random function of the private key and the message, so two different
+//!   messages never share a nonce and the key is not exposed.
+//! * key exchange (SM2, SM9): key = the private key, context = a label, extra = fresh
+//!   bytes: a weak OS RNG no longer gives a predictable ephemeral.
+//! * encryption (SM2, SM9), where the sender holds no secret: key = 32 fresh bytes,
+//!   context = SM3 of the recipient's public key and the plaintext. A repeated OS state now
+//!   repeats a nonce only for the same plaintext to the same recipient (the ciphertexts
+//!   are then equal) instead of exposing the XOR of two plaintexts.
 //!
-//! The digest enters as given (the §3.6 hedge needs it only as a seed; RFC 6979's
-//! bits2octets reduction is left to callers who want the exact RFC output).
+//! The accept/reject decision of a candidate is the only branch on secret data; it reveals
+//! nothing about the value finally used (a rejection has probability about 2^-32 for SM2's
+//! n and about 0.29 for SM9's N, and a rejected candidate is discarded).
 
 use crate::error::Result;
 use crate::sm3::hmac::HmacSm3;
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
-/// The keyed PRF of the DRBG: HMAC with a 32-byte key over concatenated parts, 32-byte
-/// output. HMAC-SM3 in the library; the tests also instantiate HMAC-SHA-256 to check the
-/// construction against RFC 6979's own vectors.
-pub(crate) trait Prf {
-    fn mac(key: &[u8; 32], parts: &[&[u8]]) -> [u8; 32];
+/// The candidate sequence for one nonce: HMAC-SM3 keyed with the secret, already fed the
+/// context and the extra randomness (its state is wiped on drop).
+pub(crate) struct HedgedNonces {
+    mac: HmacSm3,
+    counter: u32,
 }
 
-/// HMAC-SM3 (GB/T 15852.2 with SM3).
-pub(crate) struct HmacSm3Prf;
-
-impl Prf for HmacSm3Prf {
-    fn mac(key: &[u8; 32], parts: &[&[u8]]) -> [u8; 32] {
-        let mut m = HmacSm3::new(key);
-        for p in parts {
-            m.update(p);
-        }
-        m.finalize()
-    }
-}
-
-/// The HMAC-DRBG state (K, V) of RFC 6979 §3.2. Wiped on drop.
-pub(crate) struct HedgedNonces<P: Prf = HmacSm3Prf> {
-    k: [u8; 32],
-    v: [u8; 32],
-    started: bool,
-    _prf: core::marker::PhantomData<P>,
-}
-
-impl<P: Prf> Drop for HedgedNonces<P> {
-    fn drop(&mut self) {
-        self.k.zeroize();
-        self.v.zeroize();
-    }
-}
-
-impl<P: Prf> HedgedNonces<P> {
-    /// Steps b-g of RFC 6979 §3.2 with the seed `secret || digest || extra`.
-    pub(crate) fn new(secret: &[u8], digest: &[u8], extra: &[u8]) -> Self {
-        let mut s = HedgedNonces {
-            k: [0u8; 32],
-            v: [1u8; 32],
-            started: false,
-            _prf: core::marker::PhantomData,
-        };
-        for tag in [0u8, 1] {
-            // d, f: K = HMAC_K(V || tag || int2octets(x) || bits2octets(h1) || k').
-            let k = P::mac(&s.k, &[&s.v, &[tag], secret, digest, extra]);
-            s.k = k;
-            // e, g: V = HMAC_K(V).
-            s.v = P::mac(&s.k, &[&s.v]);
-        }
-        s
+impl HedgedNonces {
+    /// The sequence for `secret` (the PRF key), `context` and `extra`.
+    pub(crate) fn new(secret: &[u8], context: &[u8], extra: &[u8]) -> Self {
+        let mut mac = HmacSm3::new(secret);
+        // Lengths are bounded by the callers (digests, labels, 32-byte randomness).
+        mac.update(&(context.len() as u32).to_be_bytes());
+        mac.update(context);
+        mac.update(extra);
+        HedgedNonces { mac, counter: 0 }
     }
 
-    /// Step h: the next candidate accepted by `in_range` (which must check 1 <= k <= n-1
-    /// in constant time). A second call continues the sequence, as RFC 6979 §3.2 h.3 does
-    /// when the signer rejects a k (r = 0 and the like).
+    /// The next candidate accepted by `in_range` (which must check 1 <= k <= n-1 in
+    /// constant time). A second call continues the sequence (used when the signer rejects
+    /// a nonce, r = 0 and the like).
     pub(crate) fn next(
         &mut self,
         mut in_range: impl FnMut(&[u8; 32]) -> bool,
     ) -> Zeroizing<[u8; 32]> {
         loop {
-            if self.started {
-                // h.3: K = HMAC_K(V || 00), V = HMAC_K(V).
-                self.k = P::mac(&self.k, &[&self.v, &[0u8]]);
-                self.v = P::mac(&self.k, &[&self.v]);
-            }
-            self.started = true;
-            // h.2: V = HMAC_K(V); T = V (qlen = hlen = 256 bits).
-            self.v = P::mac(&self.k, &[&self.v]);
-            let t = Zeroizing::new(self.v);
-            // h.3: accept T in [1, n-1]. The outcome only discards this candidate.
+            let mut m = self.mac.clone();
+            m.update(&self.counter.to_be_bytes());
+            self.counter = self.counter.wrapping_add(1);
+            let t = Zeroizing::new(m.finalize());
+            // Accept T in [1, n-1]. The outcome only discards this candidate.
             if in_range(&t) {
                 return t;
             }
@@ -100,111 +64,87 @@ impl<P: Prf> HedgedNonces<P> {
     }
 }
 
-/// A DRBG for one signature: the private key and digest as the seed, with 32 bytes fresh
-/// from the OS CSPRNG as the additional data (an OS RNG failure is an error).
-pub(crate) fn hedged(secret: &[u8], digest: &[u8]) -> Result<HedgedNonces> {
+/// The sequence for one signature or one key-exchange ephemeral: the private key and the
+/// context as the seed, 32 fresh bytes from the OS CSPRNG as the extra input (an OS RNG
+/// failure is an error).
+pub(crate) fn hedged(secret: &[u8], context: &[u8]) -> Result<HedgedNonces> {
     let extra = Zeroizing::new(crate::rand::bytes::<32>()?);
-    Ok(HedgedNonces::new(secret, digest, &extra[..]))
+    Ok(HedgedNonces::new(secret, context, &extra[..]))
+}
+
+/// The sequence for one encryption: 32 fresh bytes from the OS CSPRNG as the key, the
+/// public context (recipient key and plaintext digest) as the context.
+pub(crate) fn hedged_public(context: &[u8]) -> Result<HedgedNonces> {
+    let key = Zeroizing::new(crate::rand::bytes::<32>()?);
+    Ok(HedgedNonces::new(&key[..], context, &[]))
+}
+
+/// SM3(part_0 || part_1 || ...): the context of an encryption nonce.
+pub(crate) fn context_digest(parts: &[&[u8]]) -> [u8; 32] {
+    let mut h = crate::sm3::Sm3::new();
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sha2::{Digest, Sha256};
 
-    /// HMAC-SHA-256 (RFC 2104) for checking the DRBG against RFC 6979's vectors.
-    struct HmacSha256;
-
-    impl Prf for HmacSha256 {
-        fn mac(key: &[u8; 32], parts: &[&[u8]]) -> [u8; 32] {
-            let mut ipad = [0x36u8; 64];
-            let mut opad = [0x5cu8; 64];
-            for ((i, o), k) in ipad.iter_mut().zip(opad.iter_mut()).zip(key) {
-                *i ^= k;
-                *o ^= k;
-            }
-            let mut h = Sha256::new();
-            h.update(ipad);
-            for p in parts {
-                h.update(p);
-            }
-            let inner = h.finalize();
-            let mut h = Sha256::new();
-            h.update(opad);
-            h.update(inner);
-            h.finalize().into()
-        }
-    }
-
-    fn hex32(s: &str) -> [u8; 32] {
-        let v: Vec<u8> = (0..64)
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect();
-        v.try_into().unwrap()
-    }
-
-    /// Big-endian 1 <= k < q (variable time: test only).
-    fn below(q: [u8; 32]) -> impl Fn(&[u8; 32]) -> bool {
-        move |k: &[u8; 32]| k.iter().any(|&b| b != 0) && k[..] < q[..]
+    fn reference(secret: &[u8], context: &[u8], extra: &[u8], i: u32) -> [u8; 32] {
+        let mut msg = Vec::new();
+        msg.extend_from_slice(&(context.len() as u32).to_be_bytes());
+        msg.extend_from_slice(context);
+        msg.extend_from_slice(extra);
+        msg.extend_from_slice(&i.to_be_bytes());
+        crate::sm3::hmac::hmac(secret, &msg)
     }
 
     #[test]
-    fn rfc6979_a25_p256_sha256_vectors() {
-        // RFC 6979 A.2.5 (NIST P-256, SHA-256): with no additional data the DRBG is the
-        // deterministic one of §3.2; x, h1 and the expected k are from the RFC.
-        let q = hex32("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551");
-        let x = hex32("C9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721");
-        for (msg, k) in [
-            (
-                &b"sample"[..],
-                "A6E3C57DD01ABE90086538398355DD4C3B17AA873382B0F24D6129493D8AAD60",
-            ),
-            (
-                &b"test"[..],
-                "D16B6AE827F17175E040871A1C7EC3500192C4C92677336EC2537ACAEE0008E0",
-            ),
-        ] {
-            // bits2octets(h1): h1 < q for both messages, so it is h1 itself.
-            let h1: [u8; 32] = Sha256::digest(msg).into();
-            assert!(h1[..] < q[..]);
-            let mut d = HedgedNonces::<HmacSha256>::new(&x, &h1, &[]);
-            assert_eq!(*d.next(below(q)), hex32(k));
-        }
-    }
-
-    #[test]
-    fn rejection_continues_the_sequence() {
-        // Rejecting everything below a threshold forces the h.3 reseed path; the result
-        // is reproducible and differs from the first candidate.
-        let mut a = HedgedNonces::<HmacSm3Prf>::new(&[7u8; 32], &[9u8; 32], &[1u8; 32]);
-        let first = *a.next(|_| true);
-        let second = *a.next(|_| true);
-        assert_ne!(first, second);
-        let mut b = HedgedNonces::<HmacSm3Prf>::new(&[7u8; 32], &[9u8; 32], &[1u8; 32]);
+    fn candidates_are_the_documented_hmac() {
+        let (s, c, e) = ([7u8; 32], [9u8; 32], [1u8; 32]);
+        let mut a = HedgedNonces::new(&s, &c, &e);
+        assert_eq!(*a.next(|_| true), reference(&s, &c, &e, 0));
+        assert_eq!(*a.next(|_| true), reference(&s, &c, &e, 1));
+        // A rejection moves on to the next counter value.
+        let mut b = HedgedNonces::new(&s, &c, &e);
         let mut n = 0;
-        let skipped = *b.next(|_| {
+        let got = *b.next(|_| {
             n += 1;
-            n == 2
+            n == 3
         });
-        assert_eq!(skipped, second);
+        assert_eq!(got, reference(&s, &c, &e, 2));
+        // Long secrets (SM9 keys) are keys like any other.
+        let long = [3u8; 129];
+        assert_eq!(
+            *HedgedNonces::new(&long, b"ctx", &[]).next(|_| true),
+            reference(&long, b"ctx", &[], 0)
+        );
     }
 
     #[test]
     fn seed_parts_all_matter_and_fresh_randomness_differs() {
-        let base = *HedgedNonces::<HmacSm3Prf>::new(&[1; 32], &[2; 32], &[3; 32]).next(|_| true);
-        let again = *HedgedNonces::<HmacSm3Prf>::new(&[1; 32], &[2; 32], &[3; 32]).next(|_| true);
+        let base = *HedgedNonces::new(&[1; 32], &[2; 32], &[3; 32]).next(|_| true);
+        let again = *HedgedNonces::new(&[1; 32], &[2; 32], &[3; 32]).next(|_| true);
         assert_eq!(base, again);
         for (s, d, e) in [
             ([9; 32], [2; 32], [3; 32]),
             ([1; 32], [9; 32], [3; 32]),
             ([1; 32], [2; 32], [9; 32]),
         ] {
-            let k = *HedgedNonces::<HmacSm3Prf>::new(&s, &d, &e).next(|_| true);
+            let k = *HedgedNonces::new(&s, &d, &e).next(|_| true);
             assert_ne!(k, base);
         }
+        // The context length is bound: moving a byte between context and extra changes T.
+        let a = *HedgedNonces::new(&[1; 32], &[2; 31], &[2; 33]).next(|_| true);
+        let b = *HedgedNonces::new(&[1; 32], &[2; 32], &[2; 32]).next(|_| true);
+        assert_ne!(a, b);
         let r1 = *hedged(&[1; 32], &[2; 32]).unwrap().next(|_| true);
         let r2 = *hedged(&[1; 32], &[2; 32]).unwrap().next(|_| true);
         assert_ne!(r1, r2);
+        let p1 = *hedged_public(&[2; 32]).unwrap().next(|_| true);
+        let p2 = *hedged_public(&[2; 32]).unwrap().next(|_| true);
+        assert_ne!(p1, p2);
     }
 }

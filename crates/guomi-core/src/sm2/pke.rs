@@ -14,7 +14,7 @@
 use super::asn1::{self, Reader};
 use super::curve::Curve;
 use super::field::Limbs;
-use super::keys::{decode_point, random_scalar, PrivateKey, PublicKey};
+use super::keys::{decode_point, hedged_scalar, PrivateKey, PublicKey};
 use super::point::{Affine, Jacobian};
 use super::table::{mul_fixed_ct, mul_var_ct};
 use crate::error::{Error, Result};
@@ -255,9 +255,16 @@ impl<C: Curve> PublicKey<C> {
                 got: msg.len(),
             });
         }
+        // A1: k in [1, n-1], hedged with the recipient and the plaintext (super::nonce).
+        let ctx = super::nonce::context_digest(&[
+            b"SM2 encrypt",
+            &self.to_uncompressed(),
+            &(msg.len() as u64).to_be_bytes(),
+            msg,
+        ]);
+        let mut seq = super::nonce::hedged_public(&ctx)?;
         loop {
-            // A1: k in [1, n-1].
-            let k = random_scalar::<C>(0)?;
+            let k = hedged_scalar::<C>(&mut seq);
             if let Some(p) = encrypt_with_k(self, msg, &k) {
                 return Ok(p);
             }
@@ -280,8 +287,14 @@ impl<C: Curve> PublicKey<C> {
     /// is never all zero (another k is drawn).
     pub fn encapsulate(&self, key_len: usize) -> Result<(Zeroizing<Vec<u8>>, [u8; 65])> {
         super::check_key_length(key_len)?;
+        let ctx = super::nonce::context_digest(&[
+            b"SM2 KEM",
+            &self.to_uncompressed(),
+            &(key_len as u64).to_be_bytes(),
+        ]);
+        let mut seq = super::nonce::hedged_public(&ctx)?;
         loop {
-            let k = random_scalar::<C>(0)?;
+            let k = hedged_scalar::<C>(&mut seq);
             let Some((c1, mut p2)) = c1_and_shared(self, &k) else {
                 continue;
             };

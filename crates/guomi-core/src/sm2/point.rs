@@ -217,7 +217,9 @@ impl<C: Curve> Jacobian<C> {
         (out, same)
     }
 
-    /// P + Q for every input, constant time (computes the doubling too).
+    /// P + Q for every input, constant time (computes the doubling too). The tests'
+    /// reference multiplication.
+    #[cfg(test)]
     pub(crate) fn add_complete(&self, q: &Self) -> Self {
         let (sum, same) = self.add_ct(q);
         let dbl = self.double();

@@ -11,11 +11,29 @@
 //! * [`mul_double_vartime`]: u·G + v·P for signature verification (public inputs only):
 //!   the comb for u·G, width-5 wNAF for v·P (or the comb when P is prepared).
 //!
-//! The constant-time additions flag the one input they cannot handle (adding a point to
-//! itself, which needs a specific relation between the digits and has probability about
-//! 2^-250 for a random scalar). When it happens the whole product is recomputed with a
-//! complete constant-time double-and-add; the only information a timing observer gains
-//! is that this practically impossible event occurred.
+//! The constant-time additions use incomplete formulas, which are wrong only when the two
+//! points are equal (a doubling). That can happen only in the last addition of each
+//! method, which therefore uses the complete form (the doubling is computed too and
+//! selected by mask); no scalar takes a different path. The argument, for a group order
+//! n > 2^252 (true for sm2p256v1 and the standard's example curve; checked at compile
+//! time), with signed digits |d_i| <= 2^(w-1) and k < 2^256:
+//! * comb (w = 6): before window i the accumulator is L·P with
+//!   L = sum_{j<i} d_j 2^(6j), |L| <= 32 (2^(6i) - 1) / 63 < 2^(6i-1), and the point added
+//!   is d_i 2^(6i)·P with d_i != 0. Equal points need n | (L - d_i 2^(6i)), a non-zero
+//!   integer of size below 32.5 · 2^(6i), which is below n for every i <= 41. Only the top
+//!   window (i = 42) can meet a doubling.
+//! * fixed window (w = 5), from the top: before adding d_i·P the accumulator is A·P with
+//!   A = sum_{j>i} d_j 2^(5(j-i)), a multiple of 32 with |A| < 2^(257-5i). Equal points
+//!   need n | (A - d_i); for i >= 1, |A - d_i| < 2^252 + 16 < n, so A = d_i, which for a
+//!   multiple of 32 and |d_i| <= 16 means both are 0 (the accumulator is at infinity and
+//!   the digit is skipped, both handled). Only i = 0 can meet a doubling (it does for
+//!   k = n - 6 on sm2p256v1).
+//! * A sum at infinity (P + (-P)) is handled by the incomplete formulas themselves.
+//!
+//! Digits equal to 0 still perform an addition, with a real table point whose result is
+//! discarded by mask, so that the arithmetic never runs on all-zero operands for
+//! scalars with many zero digits (data-dependent power, and with it frequency, is a
+//! timing channel on some CPUs).
 
 use super::curve::Curve;
 use super::field::Limbs;
@@ -88,12 +106,13 @@ impl<C: Curve> CombTable<C> {
         })
     }
 
-    /// |d|·2^(6i)·P read in constant time (`abs` in 0..=32; 0 gives (0, 0)).
+    /// |d|·2^(6i)·P read in constant time (`abs` in 0..=32; 0 gives 1·2^(6i)·P, a real
+    /// point for the masked-out addition).
     #[inline(always)]
     fn select(&self, window: usize, abs: u8) -> Affine<C> {
         let row = &self.pts[window * COMB_POINTS..(window + 1) * COMB_POINTS];
-        let mut out = Affine::ZERO;
-        for (j, pt) in row.iter().enumerate() {
+        let mut out = row[0];
+        for (j, pt) in row.iter().enumerate().skip(1) {
             out.conditional_assign(pt, (j as u8 + 1).ct_eq(&abs));
         }
         out
@@ -102,22 +121,26 @@ impl<C: Curve> CombTable<C> {
 
 /// k·P with P's comb table, constant time in k (k < 2^256).
 pub(crate) fn mul_fixed_ct<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Jacobian<C> {
+    const { assert!(order_above_2_252::<C>()) };
     super::field::select_backend();
     let digits = recode::<COMB_WINDOWS>(k, COMB_W);
     let mut acc = Jacobian::<C>::INFINITY;
-    let mut bad = Choice::from(0);
     for (i, &(abs, neg)) in digits.iter().enumerate() {
         let q = table.select(i, abs);
         let q = Affine::conditional_select(&q, &q.neg(), neg);
-        let (sum, same) = acc.add_mixed_ct(&q);
-        let nonzero = !abs.ct_eq(&0);
-        bad |= same & nonzero;
-        acc = Jacobian::conditional_select(&acc, &sum, nonzero);
-    }
-    if bool::from(bad) {
-        return mul_complete_ct(&table.pts[0].to_jacobian(), k);
+        let (mut sum, same) = acc.add_mixed_ct(&q);
+        if i == COMB_WINDOWS - 1 {
+            // The one window where acc == q is possible (module documentation).
+            sum = Jacobian::conditional_select(&sum, &acc.double(), same);
+        }
+        acc = Jacobian::conditional_select(&acc, &sum, !abs.ct_eq(&0));
     }
     acc
+}
+
+/// n > 2^252: the bound the doubling-free argument of the module documentation needs.
+const fn order_above_2_252<C: Curve>() -> bool {
+    <C::N as super::field::Modulus>::M[3] >> 60 != 0
 }
 
 /// k·P with P's comb table, variable time (public k only).
@@ -132,19 +155,6 @@ pub(crate) fn mul_fixed_vartime<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Ja
         let q = table.pts[i * COMB_POINTS + abs as usize - 1];
         let q = if bool::from(neg) { q.neg() } else { q };
         acc = acc.add_mixed_vartime(&q);
-    }
-    acc
-}
-
-/// k·P by double-and-add-always with the complete addition; constant time, slow. Only
-/// the fallback of the fast methods.
-fn mul_complete_ct<C: Curve>(p: &Jacobian<C>, k: &Limbs) -> Jacobian<C> {
-    let mut acc = Jacobian::<C>::INFINITY;
-    for i in (0..256).rev() {
-        acc = acc.double();
-        let s = acc.add_complete(p);
-        let bit = Choice::from(((k[i / 64] >> (i % 64)) & 1) as u8);
-        acc = Jacobian::conditional_select(&acc, &s, bit);
     }
     acc
 }
@@ -173,10 +183,10 @@ pub(crate) fn mul_var_jacobian_ct<C: Curve>(pj: &Jacobian<C>, k: &Limbs) -> Jaco
 }
 
 fn mul_var_table_ct<C: Curve>(table: &[Jacobian<C>; VAR_POINTS], k: &Limbs) -> Jacobian<C> {
+    const { assert!(order_above_2_252::<C>()) };
     super::field::select_backend();
     let digits = recode::<VAR_WINDOWS>(k, VAR_W);
     let mut acc = Jacobian::<C>::INFINITY;
-    let mut bad = Choice::from(0);
     for i in (0..VAR_WINDOWS).rev() {
         if i != VAR_WINDOWS - 1 {
             for _ in 0..VAR_W {
@@ -184,22 +194,18 @@ fn mul_var_table_ct<C: Curve>(table: &[Jacobian<C>; VAR_POINTS], k: &Limbs) -> J
             }
         }
         let (abs, neg) = digits[i];
-        let mut q = Jacobian {
-            x: Default::default(),
-            y: Default::default(),
-            z: Default::default(),
-        };
-        for (j, t) in table.iter().enumerate() {
+        // abs = 0 reads table[0] (1·P); that addition is discarded by mask below.
+        let mut q = table[0];
+        for (j, t) in table.iter().enumerate().skip(1) {
             q.conditional_assign(t, (j as u8 + 1).ct_eq(&abs));
         }
         let q = Jacobian::conditional_select(&q, &q.neg(), neg);
-        // q = (0, 0, 0) (infinity) when abs = 0: add_ct then returns acc.
-        let (sum, same) = acc.add_ct(&q);
-        bad |= same;
-        acc = sum;
-    }
-    if bool::from(bad) {
-        return mul_complete_ct(&table[0], k);
+        let (mut sum, same) = acc.add_ct(&q);
+        if i == 0 {
+            // The one step where acc == q is possible (module documentation).
+            sum = Jacobian::conditional_select(&sum, &acc.double(), same);
+        }
+        acc = Jacobian::conditional_select(&acc, &sum, !abs.ct_eq(&0));
     }
     acc
 }
@@ -291,7 +297,66 @@ pub(crate) fn mul_double_vartime<C: Curve>(
 #[cfg(test)]
 mod tests {
     use super::super::curve::{ExampleCurve, Sm2p256};
+    use super::super::field::Modulus;
     use super::*;
+
+    /// Reference k·P: double-and-add-always with the complete addition (slow).
+    fn mul_complete_ct<C: Curve>(p: &Jacobian<C>, k: &Limbs) -> Jacobian<C> {
+        let mut acc = Jacobian::<C>::INFINITY;
+        for i in (0..256).rev() {
+            acc = acc.double();
+            let s = acc.add_complete(p);
+            let bit = Choice::from(((k[i / 64] >> (i % 64)) & 1) as u8);
+            acc = Jacobian::conditional_select(&acc, &s, bit);
+        }
+        acc
+    }
+
+    fn n_minus<C: Curve>(m: u64) -> Limbs {
+        let n = <C::N as Modulus>::M;
+        let mut out = n;
+        let mut borrow = m;
+        for l in out.iter_mut() {
+            let (v, b) = l.overflowing_sub(borrow);
+            *l = v;
+            borrow = b as u64;
+        }
+        out
+    }
+
+    /// The scalars next to 0 and n, where the last addition of the constant-time methods
+    /// meets a doubling (k = n - 6 on sm2p256v1 in the fixed-window method): every method
+    /// agrees with the reference.
+    fn check_edges<C: Curve>() {
+        let g = C::g();
+        let t = C::g_table();
+        let pj = g.to_jacobian().double().add_vartime(&g.to_jacobian().neg());
+        for m in 1u64..=70 {
+            for k in [[m, 0, 0, 0], n_minus::<C>(m)] {
+                let want = mul_complete_ct(&g.to_jacobian(), &k).to_affine().unwrap();
+                for (name, r) in [
+                    ("fixed_ct", mul_fixed_ct(t, &k)),
+                    ("fixed_vartime", mul_fixed_vartime(t, &k)),
+                    ("var_ct", mul_var_ct(&g, &k)),
+                    ("var_jacobian_ct", mul_var_jacobian_ct(&pj, &k)),
+                    ("wnaf_vartime", mul_wnaf_vartime(&g, &k)),
+                ] {
+                    let r = r.to_affine().unwrap();
+                    assert!(
+                        bool::from(r.x.ct_eq(&want.x) & r.y.ct_eq(&want.y)),
+                        "{name}, {}, k = {k:x?}",
+                        C::NAME
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn scalar_mul_edges() {
+        check_edges::<Sm2p256>();
+        check_edges::<ExampleCurve>();
+    }
 
     fn check<C: Curve>() {
         let g = C::g();

@@ -46,7 +46,11 @@ impl core::fmt::Debug for Sm4Gcm {
     }
 }
 
-fn check_tag_len(n: usize) -> Result<()> {
+/// Accepts the tag lengths this module supports (16, 15, 14, 13, 12, 8, 4 bytes).
+///
+/// # Errors
+/// [`Error::InvalidLength`] for any other length.
+pub fn check_tag_len(n: usize) -> Result<()> {
     if matches!(n, 4 | 8 | 12..=16) {
         Ok(())
     } else {

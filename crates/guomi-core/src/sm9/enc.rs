@@ -17,7 +17,7 @@ use super::encoding::{
     der_bit_string, der_sequence, der_small_int, der_tlv, g1_from_bytes, g1_to_bytes, g1_to_xy,
     DerReader,
 };
-use super::keys::{random_scalar, EncMasterPublicKey, EncUserKey, HID_ENCRYPT};
+use super::keys::{hedged_scalar, EncMasterPublicKey, EncUserKey, HID_ENCRYPT};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
 use subtle::ConstantTimeEq;
@@ -294,8 +294,17 @@ impl EncMasterPublicKey {
                 got: msg.len(),
             });
         }
+        // A1-A2: r hedged with the master key, the ID and the plaintext (crate::sm2::nonce).
+        let ctx = crate::sm2::nonce::context_digest(&[
+            b"SM9 encrypt",
+            &self.to_bytes(),
+            &(user_id.len() as u64).to_be_bytes(),
+            user_id,
+            msg,
+        ]);
+        let mut seq = crate::sm2::nonce::hedged_public(&ctx)?;
         loop {
-            let mut r = random_scalar()?;
+            let mut r = hedged_scalar(&mut seq);
             let out = self.encrypt_with_r_mac(msg, user_id, &r, mac_kind, cipher);
             r.zeroize();
             if let Some(c) = out? {
@@ -356,8 +365,15 @@ impl EncMasterPublicKey {
     /// otherwise, checked before anything is allocated).
     pub fn encapsulate(&self, user_id: &[u8], key_length: usize) -> Result<Encapsulated> {
         crate::sm2::check_key_length(key_length)?;
+        let ctx = crate::sm2::nonce::context_digest(&[
+            b"SM9 KEM",
+            &self.to_bytes(),
+            &(key_length as u64).to_be_bytes(),
+            user_id,
+        ]);
+        let mut seq = crate::sm2::nonce::hedged_public(&ctx)?;
         loop {
-            let mut r = random_scalar()?;
+            let mut r = hedged_scalar(&mut seq);
             let out = self.encapsulate_with_r(user_id, key_length, &r);
             r.zeroize();
             if let Some(kc) = out? {

@@ -14,7 +14,7 @@ use super::bn256::fp12::Fp12;
 use super::bn256::gt;
 use super::bn256::pairing::pairing_prepared;
 use super::encoding::{g1_from_bytes, g1_to_xy};
-use super::keys::{random_scalar, EncUserKey};
+use super::keys::{hedged_scalar, EncUserKey};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
 use std::sync::Arc;
@@ -104,7 +104,17 @@ impl KeyExchange {
     /// with the peer's ID: picks r and computes R = [r] Q_peer
     /// (A1-A3: Q_B = [H1(ID_B || hid, N)] P1 + Ppub-e, R_A = [r_A] Q_B; B likewise).
     pub fn new(key: Arc<EncUserKey>, peer_id: &[u8], initiator: bool) -> Result<Self> {
-        let r = random_scalar()?;
+        // r hedged with the own user key, bound to the IDs and the role (crate::sm2::nonce).
+        let secret = Zeroizing::new(super::encoding::g2_to_bytes(&key.de));
+        let ctx = crate::sm2::nonce::context_digest(&[
+            b"SM9 key exchange",
+            &[initiator as u8],
+            &(key.id.len() as u64).to_be_bytes(),
+            &key.id,
+            peer_id,
+        ]);
+        let mut seq = crate::sm2::nonce::hedged(&secret[..], &ctx)?;
+        let r = hedged_scalar(&mut seq);
         Self::new_with_r(key, peer_id, initiator, r)
     }
 

@@ -16,6 +16,7 @@ use super::encoding::{g1_from_bytes, g1_to_bytes, g2_from_bytes, g2_to_bytes, sc
 use super::hash::h1;
 use crate::error::{Error, Result};
 use std::sync::{Arc, OnceLock};
+use subtle::ConstantTimeEq;
 use zeroize::{Zeroize, Zeroizing};
 
 /// hid of signature keys (GM/T 0044 Part 2 §5.2).
@@ -24,6 +25,12 @@ pub const HID_SIGN: u8 = 0x01;
 pub const HID_EXCHANGE: u8 = 0x02;
 /// hid of encryption keys (Part 4 §5.2).
 pub const HID_ENCRYPT: u8 = 0x03;
+
+/// The next scalar in [1, N-1] of a hedged sequence (see `crate::sm2::nonce`).
+pub(crate) fn hedged_scalar(seq: &mut crate::sm2::nonce::HedgedNonces) -> Fn {
+    let b = seq.next(super::sign::scalar_in_range);
+    Fn::from_be_bytes(&b).unwrap_or(Fn::ZERO)
+}
 
 /// A uniformly random scalar in [1, N-1] from the OS CSPRNG (rejection sampling).
 pub fn random_scalar() -> Result<Fn> {
@@ -225,7 +232,8 @@ impl SignUserKey {
         let qa = q.to_affine().ok_or(Error::InvalidKey(
             "user key does not match this ID and master public key",
         ))?;
-        if pairing(&ds, &qa) != public.g().0 {
+        // Constant-time comparison: the left side is derived from the secret key.
+        if !bool::from(pairing(&ds, &qa).ct_eq(&public.g().0)) {
             return Err(Error::InvalidKey(
                 "user key does not match this ID and master public key",
             ));
@@ -463,7 +471,8 @@ impl EncUserKey {
             .q_of(user_id, hid)?
             .to_affine()
             .expect("checked non-identity");
-        if pairing_prepared(&q, key.lines()) != public.g().0 {
+        // Constant-time comparison: the left side is derived from the secret key.
+        if !bool::from(pairing_prepared(&q, key.lines()).ct_eq(&public.g().0)) {
             return Err(Error::InvalidKey(
                 "user key does not match this ID and master public key",
             ));

@@ -97,10 +97,10 @@ pub(crate) fn scalar_in_range(b: &[u8; 32]) -> bool {
 }
 
 impl SignUserKey {
-    /// Signs `msg` (Part 2 §6.2). The random r of A2 is hedged: drawn from an HMAC-SM3
-    /// DRBG seeded with ds_A, SM3(M) and 32 fresh bytes from the OS CSPRNG (RFC 6979 §3.6
-    /// style, see `sm2::nonce`), with rejection sampling into [1, N-1]. An OS RNG failure
-    /// is an error.
+    /// Signs `msg` (Part 2 §6.2). The random r of A2 is hedged: HMAC-SM3 keyed with ds_A
+    /// over SM3(M) and 32 fresh bytes from the OS CSPRNG (RFC 6979 §3.6 style, see
+    /// `sm2::nonce`), with rejection sampling into [1, N-1]. An OS RNG failure is an
+    /// error.
     pub fn sign(&self, msg: &[u8]) -> Result<Signature> {
         let secret = Zeroizing::new(g1_to_xy(&self.ds));
         let digest = crate::sm3::hash(msg);

@@ -63,8 +63,13 @@ impl Eea3Guard {
     }
 
     /// Whether (COUNT, BEARER, DIRECTION) was already used for encryption.
-    pub fn is_used(&self, count: u32, bearer: u8, direction: u8) -> bool {
-        self.used.contains(&slot(count, bearer, direction))
+    ///
+    /// # Errors
+    /// [`Error::InvalidValue`] for a BEARER above 31 or a DIRECTION above 1 (as
+    /// [`Self::reserve`]).
+    pub fn is_used(&self, count: u32, bearer: u8, direction: u8) -> Result<bool> {
+        check_framing(bearer, direction)?;
+        Ok(self.used.contains(&slot(count, bearer, direction)))
     }
 
     /// Number of distinct (COUNT, BEARER, DIRECTION) encrypted so far.
@@ -160,7 +165,10 @@ mod tests {
         // Bad input does not burn the slot.
         assert!(g.encrypt(7, 32, 0, b"x", None).is_err());
         assert!(g.encrypt(7, 3, 0, b"x", Some(9)).is_err());
-        assert!(!g.is_used(7, 3, 0));
+        assert!(!g.is_used(7, 3, 0).unwrap());
+        // Out-of-range framing is an error here too, not a plain `false`.
+        assert!(g.is_used(7, 32, 0).is_err());
+        assert!(g.is_used(7, 3, 2).is_err());
         let mut open = Eea3Guard::new(&[1u8; 16], true).unwrap();
         assert_eq!(open.encrypt(5, 3, 1, b"hello", None).unwrap(), c1);
         assert_eq!(open.encrypt(5, 3, 1, b"hello", None).unwrap(), c1);
