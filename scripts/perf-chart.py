@@ -54,17 +54,34 @@ def draw(data: dict[str, Any], out: Path) -> None:
     ops, peers, ratio = speedups(data)
     if not ops:
         raise SystemExit("no operation with both guomi and a peer in the JSON")
-    bar = 0.8 / len(peers)
-    fig_h = 1.2 + 0.22 * len(ops) * max(1, len(peers)) ** 0.5 + 0.25 * len(ops)
-    fig, ax = plt.subplots(figsize=(9, fig_h), dpi=100)
-    colors = plt.get_cmap("tab10")
-    for j, peer in enumerate(peers):
-        ys, xs = [], []
-        for i, op in enumerate(ops):
-            if (op, peer) in ratio:
-                ys.append(i + (j - (len(peers) - 1) / 2) * bar)
-                xs.append(ratio[(op, peer)])
-        ax.barh(ys, xs, height=bar, label=peer, color=colors(j % 10), left=0)
+    bars = sum(1 for op in ops for peer in peers if (op, peer) in ratio)
+    fig, ax = plt.subplots(figsize=(9, 1.6 + 0.16 * bars + 0.12 * len(ops)), dpi=100)
+    colors = {peer: plt.get_cmap("tab10")(j % 10) for j, peer in enumerate(peers)}
+    labelled: set[str] = set()
+    for i, op in enumerate(ops):
+        present = [peer for peer in peers if (op, peer) in ratio]
+        height = 0.84 / len(present)
+        for j, peer in enumerate(present):
+            y = i + (j - (len(present) - 1) / 2) * height
+            x = ratio[(op, peer)]
+            # Bars grow from 1 (equal speed): right when guomi is faster, left when slower.
+            ax.barh(
+                y,
+                x - 1,
+                left=1,
+                height=height * 0.92,
+                color=colors[peer],
+                label=None if peer in labelled else peer,
+            )
+            labelled.add(peer)
+            ax.text(
+                x * (1.06 if x >= 1 else 0.94),
+                y,
+                f"{x:,.0f}x" if x >= 10 else f"{x:.2f}x",
+                va="center",
+                ha="left" if x >= 1 else "right",
+                fontsize=6,
+            )
     ax.set_xscale("log")
     ax.axvline(1.0, color="black", linewidth=1)
     ax.set_yticks(range(len(ops)))

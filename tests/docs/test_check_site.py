@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ HERE = Path(__file__).resolve().parent
 _spec = importlib.util.spec_from_file_location("check_site", HERE / "check_site.py")
 assert _spec is not None and _spec.loader is not None
 check_site = importlib.util.module_from_spec(_spec)
+sys.modules["check_site"] = check_site  # dataclasses look their module up there
 _spec.loader.exec_module(check_site)
 
 
