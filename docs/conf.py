@@ -8,6 +8,8 @@ docstrings and ``__text_signature__``; the CLI reference comes from the argparse
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
@@ -27,6 +29,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.doctest",
     "sphinx.ext.intersphinx",
+    "sphinx.ext.napoleon",
     "sphinxarg.ext",
 ]
 
@@ -50,6 +53,11 @@ autodoc_default_options = {
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
 autosummary_generate = False
+# The docstrings use Google-style sections ("Args:", "Returns:", "Raises:", "Example:");
+# napoleon turns them into Sphinx fields.
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+napoleon_use_rtype = False
 # The facade's annotations name types (BytesLike aliases, typing constructs) that need not
 # resolve to a documented object; no cross-reference warnings for them.
 nitpicky = False
@@ -96,6 +104,59 @@ def _mark_examples(app: Sphinx, doctree: nodes.document) -> None:
             node["options"] = {}
 
 
+def _list_new_pages(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Appends to the index a "More" table of contents with every top-level page that no
+    toctree of the index names yet, so a new guide is on the site (and the build does not
+    fail on an unlisted page) until someone gives it its place."""
+    if docname != root_doc:
+        return
+    text = source[0]
+    listed = set(re.findall(r"^([\w./-]+)\s*$", text, flags=re.M))
+    srcdir = Path(app.srcdir)
+    extra = sorted(
+        p.stem for p in srcdir.glob("*.md") if p.stem != root_doc and p.stem not in listed and p.is_file()
+    )
+    if extra:
+        source[0] = text + "\n```{toctree}\n:caption: More\n:maxdepth: 1\n\n" + "\n".join(extra) + "\n```\n"
+
+
+#: A Google-style section header on a line of its own ("Args:", "Example:", ...).
+_SECTION = re.compile(
+    r"^\s*(Args|Arguments|Parameters|Returns?|Yields?|Raises|Examples?|Notes?|Warnings?|See Also|"
+    r"Attributes|Methods|References|Todo):\s*$"
+)
+
+
+def _napoleon(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
+    """napoleon, with two adjustments for docstrings that read well in ``help()``:
+
+    * a section header right after text (no blank line between) still starts a section;
+    * a property's docstring is read like a method's: napoleon would otherwise take the
+      text before the first colon of its first line as the property's *type*.
+    """
+    from sphinx.ext.napoleon import _process_docstring
+
+    fixed: list[str] = []
+    for line in lines:
+        if _SECTION.match(line) and fixed and fixed[-1].strip():
+            fixed.append("")
+        fixed.append(line)
+    lines[:] = fixed
+    _process_docstring(app, "method" if what == "property" else what, name, obj, options, lines)
+
+
+def _use_adjusted_napoleon(app: Sphinx) -> None:
+    from sphinx.ext.napoleon import _process_docstring
+
+    listeners = app.events.listeners.get("autodoc-process-docstring", [])
+    for listener in list(listeners):
+        if listener.handler is _process_docstring:
+            app.disconnect(listener.id)
+    app.connect("autodoc-process-docstring", _napoleon)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", _mark_examples)
+    app.connect("source-read", _list_new_pages)
+    _use_adjusted_napoleon(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
