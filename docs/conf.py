@@ -74,6 +74,8 @@ doctest_global_setup = "import guomi"
 
 # -- HTML ---------------------------------------------------------------------------------
 html_theme = "furo"
+# Keep "--option" and quotes as typed (a CLI reference must not turn "--" into a dash).
+smartquotes = False
 html_title = f"guomi {release}"
 html_static_path = ["_static"]
 html_show_sourcelink = False
@@ -131,8 +133,8 @@ def _napoleon(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: 
     """napoleon, with two adjustments for docstrings that read well in ``help()``:
 
     * a section header right after text (no blank line between) still starts a section;
-    * a property's docstring is read like a method's: napoleon would otherwise take the
-      text before the first colon of its first line as the property's *type*.
+    * a property's or constant's docstring is read like a method's: napoleon would
+      otherwise take the text before the first colon of its first line as its *type*.
     """
     from sphinx.ext.napoleon import _process_docstring
 
@@ -142,7 +144,8 @@ def _napoleon(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: 
             fixed.append("")
         fixed.append(line)
     lines[:] = fixed
-    _process_docstring(app, "method" if what == "property" else what, name, obj, options, lines)
+    kind = "method" if what in ("property", "attribute", "data") else what
+    _process_docstring(app, kind, name, obj, options, lines)
 
 
 def _use_adjusted_napoleon(app: Sphinx) -> None:
