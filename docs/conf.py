@@ -26,9 +26,7 @@ version = release
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
-    "sphinx.ext.autosummary",
     "sphinx.ext.doctest",
-    "sphinx.ext.intersphinx",
     "sphinx.ext.napoleon",
     "sphinxarg.ext",
 ]
@@ -52,7 +50,6 @@ autodoc_default_options = {
 }
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
-autosummary_generate = False
 # The docstrings use Google-style sections ("Args:", "Returns:", "Raises:", "Example:");
 # napoleon turns them into Sphinx fields.
 napoleon_google_docstring = True
@@ -61,9 +58,6 @@ napoleon_use_rtype = False
 # The facade's annotations name types (BytesLike aliases, typing constructs) that need not
 # resolve to a documented object; no cross-reference warnings for them.
 nitpicky = False
-# No network during the build: intersphinx only resolves against a local inventory if one
-# is ever added; the mapping stays empty so nothing is fetched.
-intersphinx_mapping: dict[str, tuple[str, Any]] = {}
 
 # -- doctest ------------------------------------------------------------------------------
 # `sphinx-build -b doctest` runs: every ```python / ```pycon block of the Markdown pages
