@@ -2,7 +2,7 @@
 """Side-by-side benchmark of guomi and every other installed SM library, written into
 docs/performance.md (between the `bench:begin` / `bench:end` markers).
 
-    python benches/compare.py [--quick] [--select TEXT]
+    python benches/compare.py [--quick] [--select TEXT] [--no-write] [--json FILE]
 
 Equivalent to `guomi bench --compare`, plus the rewrite of docs/performance.md. The
 peers it knows (cryptography, hashlib/OpenSSL, gmssl, gmssl-pyx, gmssl-fast, tongsuopy,
@@ -16,6 +16,7 @@ with the same calls, and writes that table into docs/migrate-gmssl.md (between t
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -29,12 +30,40 @@ SHIM_DOC = DOC.with_name("migrate-gmssl.md")
 SHIM_BEGIN, SHIM_END = "<!-- shim-bench:begin -->", "<!-- shim-bench:end -->"
 
 
+def write_json(path: Path, results: list[bench.Result], env: dict[str, str], *, quick: bool) -> None:
+    """The run as JSON: ``{"environment": {...}, "quick": bool, "results": [{"op", "group",
+    "size", "median_s": {lib: s}, "worst_s": {lib: s}, "mismatch": [lib]}]}``, the same
+    fields as ``guomi bench --json`` plus the group and the run length."""
+    data = {
+        "environment": env,
+        "quick": quick,
+        "results": [
+            {
+                "op": r.op.name,
+                "group": r.op.group,
+                "size": r.op.size,
+                "median_s": r.median,
+                "worst_s": r.worst,
+                "mismatch": r.mismatch,
+            }
+            for r in results
+        ],
+    }
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true")
     p.add_argument("--select")
     p.add_argument("--no-write", action="store_true", help="print only; leave the docs alone")
     p.add_argument("--shim-only", action="store_true", help="only guomi.compat.gmssl vs gmssl")
+    p.add_argument(
+        "--json",
+        metavar="FILE",
+        help="also write the environment and every median / worst time (seconds) as JSON to FILE "
+        "(what scripts/perf-chart.py draws)",
+    )
     args = p.parse_args()
     repeats, target = (3, 0.02) if args.quick else (7, 0.05)
     env = bench.environment()
@@ -44,6 +73,9 @@ def main() -> int:
         table = bench.to_markdown(results, env)
         print()
         print(table)
+        if args.json:
+            write_json(Path(args.json), results, env, quick=args.quick)
+            print(f"wrote {args.json}")
         if not args.no_write and not _write_block(DOC, BEGIN, END, table):
             return 2
     shim_ops = gmssl_shim_ops()

@@ -23,7 +23,7 @@ from typing import Any, Callable, Optional
 
 import guomi
 
-__all__ = ["Impl", "Op", "main", "pattern", "run", "size_name", "try_import"]
+__all__ = ["Impl", "Op", "build_parser", "main", "pattern", "run", "size_name", "try_import"]
 
 
 @dataclass
@@ -253,7 +253,8 @@ def run(
     return results
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The ``guomi bench`` argument parser (also rendered in the CLI reference)."""
     p = argparse.ArgumentParser(prog="guomi bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--compare", action="store_true", help="also time the other installed SM libraries")
     p.add_argument("--select", metavar="TEXT", help="only operations whose name contains TEXT")
@@ -263,7 +264,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--backend", help="force a backend (portable, avx2, avx512)")
     p.add_argument("--markdown", metavar="FILE", help="write the table as Markdown to FILE")
     p.add_argument("--json", metavar="FILE", help="write raw medians as JSON to FILE")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.backend:
         guomi.force_backend(args.backend)
     if args.quick:
