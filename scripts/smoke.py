@@ -8,11 +8,13 @@ file encryption, decryption, and a tampered file refused with exit status 1).
 Usage:
   python scripts/smoke.py [--vectors DIR]
       test the guomi installed in this interpreter's environment.
-  python scripts/smoke.py --wheel FILE [--python PYTHON] [--vectors DIR]
+  python scripts/smoke.py --wheel FILE [--python PYTHON] [--cpu MODEL] [--vectors DIR]
       make a fresh virtual environment (with PYTHON, default this interpreter) in a
       temporary folder, install FILE there offline (pip --no-index), and run the checks in
       it with no Rust toolchain reachable: every PATH entry holding cargo, rustc or rustup
       removed, CARGO_HOME and RUSTUP_HOME unset, the working directory outside the source.
+      --cpu MODEL runs those checks under qemu-x86_64 -cpu MODEL (the CLI subprocesses run
+      natively): with qemu64, a baseline x86-64, they must pass on `portable` alone.
 Exit status 0 when every check passes; any failure raises (exit status 1).
 """
 
@@ -158,8 +160,9 @@ def without_rust(environ: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def run_in_fresh_venv(wheel: Path, python: str, vectors: Path) -> None:
-    """Installs ``wheel`` into a new virtual environment and reruns this script there."""
+def run_in_fresh_venv(wheel: Path, python: str, vectors: Path, cpu: str | None) -> None:
+    """Installs ``wheel`` into a new virtual environment and reruns this script there (under
+    ``qemu-x86_64 -cpu CPU`` when ``cpu`` is given)."""
     with tempfile.TemporaryDirectory(prefix="guomi-smoke-") as tmp:
         venv = Path(tmp) / "venv"
         subprocess.run([python, "-m", "venv", str(venv)], check=True)
@@ -171,9 +174,12 @@ def run_in_fresh_venv(wheel: Path, python: str, vectors: Path) -> None:
         env["PATH"] = os.pathsep.join([str(bindir), env["PATH"]])
         pip = [vpython, "-m", "pip", "install", "--quiet", "--no-index", "--no-deps", str(wheel)]
         subprocess.run(pip, check=True, env=env, cwd=tmp)
-        subprocess.run(
-            [vpython, str(Path(__file__).resolve()), "--vectors", str(vectors)], check=True, env=env, cwd=tmp
-        )
+        checks = [vpython, str(Path(__file__).resolve()), "--vectors", str(vectors)]
+        if cpu:
+            qemu = shutil.which("qemu-x86_64")
+            assert qemu, "--cpu needs qemu-x86_64 (Debian: apt-get install qemu-user)"
+            checks = [qemu, "-cpu", cpu, *checks, "--expect-backends", "portable"]
+        subprocess.run(checks, check=True, env=env, cwd=tmp)
 
 
 def main() -> None:
@@ -181,11 +187,24 @@ def main() -> None:
     p.add_argument("--vectors", type=Path, default=HERE.parent / "vectors", help="the vectors/ folder")
     p.add_argument("--wheel", type=Path, help="install this wheel into a fresh venv and test it there")
     p.add_argument("--python", default=sys.executable, help="interpreter for that venv (with --wheel)")
+    p.add_argument(
+        "--cpu",
+        metavar="MODEL",
+        help="with --wheel: run the checks under qemu-x86_64 -cpu MODEL (e.g. qemu64, a baseline "
+        "x86-64 without SSSE3/AVX): proves the wheel runs there, on the portable backend",
+    )
+    p.add_argument("--expect-backends", help="comma-separated backends this CPU must offer, exactly")
     args = p.parse_args()
     if args.wheel:
-        print(f"smoke test of {args.wheel.name} with {args.python}, no Rust toolchain on PATH")
-        run_in_fresh_venv(args.wheel.resolve(), args.python, args.vectors.resolve())
+        where = f" under qemu-x86_64 -cpu {args.cpu}" if args.cpu else ""
+        print(f"smoke test of {args.wheel.name} with {args.python}{where}, no Rust toolchain on PATH")
+        run_in_fresh_venv(args.wheel.resolve(), args.python, args.vectors.resolve(), args.cpu)
         return
+    if args.expect_backends:
+        import guomi
+
+        expected = args.expect_backends.split(",")
+        assert guomi.available_backends() == expected, (guomi.available_backends(), expected)
     for tool in RUST_TOOLS:
         if shutil.which(tool):
             print(f"note: {tool} is on PATH ({shutil.which(tool)})")

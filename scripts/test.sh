@@ -48,6 +48,9 @@ fi
 # The tests import the installed wheel from .venv's site-packages (tests/ does not put the
 # source tree on sys.path, and a left-over python/guomi/_native*.so is never imported).
 .venv/bin/python -m pip install --quiet --force-reinstall --no-deps "$wheel"
+.venv/bin/python -c 'import guomi, sysconfig; from pathlib import Path
+where, site = Path(guomi.__file__).resolve(), Path(sysconfig.get_paths()["purelib"]).resolve()
+assert site in where.parents, f"guomi imports from {where}, not from {site}"'
 if [ "$quick" = 1 ] && [ $# -eq 0 ]; then
     set -- tests/test_readme.py tests/test_backend.py tests/test_cli.py
 fi
