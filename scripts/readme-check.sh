@@ -13,10 +13,9 @@
 #
 # Usage: scripts/readme-check.sh [--wheel FILE]
 #   --wheel FILE  let the quick test command install FILE (a wheel that
-#                 scripts/build-wheels.sh built from this working copy) instead of building
-#                 its own; used only when the working copy has no uncommitted change to a
-#                 tracked file, so FILE was built from exactly the cloned commit. The
-#                 install command always builds from source.
+#                 scripts/build-wheels.sh built) instead of building its own, but only if
+#                 the sdist it was built from (beside it) has exactly the content of the
+#                 cloned commit's sdist. The install command always builds from source.
 # Env:   PYTHON  interpreter for the virtual environments (default python3)
 # Exit:  0 when every command succeeds and every check holds; non-zero otherwise.
 set -euo pipefail
@@ -32,7 +31,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 fail() { echo "readme-check: $*" >&2; exit 1; }
-step() { echo "-- readme-check: $*"; }
+step() { echo "-- readme-check ($SECONDS s): $*"; }
 
 # The two commands, read from the README's "Set up on a fresh machine" section.
 mapfile -t blocks < <(awk '
@@ -49,22 +48,42 @@ test_cmd=${blocks[1]}
 quick_install="pip install . && guomi bench --quick"
 quick_test="$test_cmd --quick"
 
-if [ -n "$wheel" ]; then
-    [ -f "$wheel" ] || fail "no wheel $wheel"
-    if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
-        echo "readme-check: uncommitted changes: not reusing $wheel (the clone builds its own)"
-        wheel=
-    else
-        quick_test="$quick_test --wheel $wheel"
-    fi
-fi
-
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/guomi-readme.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 step "cloning $(git rev-parse --short HEAD) into a temporary folder"
 git clone --quiet --no-hardlinks "$ROOT" "$tmp/guomi"
 clone=$tmp/guomi
 "$PY" -m venv "$tmp/user-venv"
+
+# Reuse FILE only if it provably comes from the cloned source: scripts/build-wheels.sh built
+# it from the unpacked sdist beside it, and that sdist must hold exactly what the clone's
+# sdist holds (maturin writes sdists reproducibly).
+if [ -n "$wheel" ]; then
+    version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+    built_sdist=$(dirname "$wheel")/guomi-$version.tar.gz
+    maturin=$ROOT/target/tools-venv/bin/maturin
+    reuse=0
+    if [ -f "$wheel" ] && [ -f "$built_sdist" ] && [ -x "$maturin" ] &&
+        (cd "$clone" && "$maturin" sdist --out "$tmp/sdist" >/dev/null 2>&1) &&
+        "$PY" - "$built_sdist" "$tmp/sdist/guomi-$version.tar.gz" <<'EOF_PY'
+import sys, tarfile
+
+def contents(path):
+    with tarfile.open(path, "r:gz") as tar:
+        return {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
+
+sys.exit(0 if contents(sys.argv[1]) == contents(sys.argv[2]) else 1)
+EOF_PY
+    then
+        reuse=1
+    fi
+    if [ "$reuse" = 1 ]; then
+        echo "readme-check: $(basename "$wheel") comes from the cloned source (same sdist): reused"
+        quick_test="$quick_test --wheel $wheel"
+    else
+        echo "readme-check: $(basename "$wheel") does not match the cloned commit's sdist: the clone builds its own"
+    fi
+fi
 
 # 1. An unrelated virtual environment active (as a user who keeps one for the project).
 step "with a virtual environment active: $quick_install"
@@ -88,7 +107,11 @@ rm -rf "$clone/.venv"
 step "with no virtual environment: $quick_install"
 (
     cd "$clone"
-    unset VIRTUAL_ENV
+    # Leave whatever environment the caller had active (this script may run inside one).
+    if [ -n "${VIRTUAL_ENV:-}" ]; then
+        PATH=$(tr ':' '\n' <<<"$PATH" | grep -vxF "$VIRTUAL_ENV/bin" | paste -sd: -)
+    fi
+    unset VIRTUAL_ENV CONDA_PREFIX PYTHONHOME PYTHONPATH
     export PIP_USER=1 PYTHONUSERBASE="$tmp/userbase" PATH="$tmp/userbase/bin:$PATH"
     bash -c "$quick_install"
     [ "$(command -v guomi)" = "$tmp/userbase/bin/guomi" ] || fail "guomi not installed into the user site"
