@@ -77,6 +77,7 @@ EOF_PY
     then
         reuse=1
     fi
+    rm -rf "$clone/target"   # maturin sdist left an empty cargo target folder: clean clone again
     if [ "$reuse" = 1 ]; then
         echo "readme-check: $(basename "$wheel") comes from the cloned source (same sdist): reused"
         quick_test="$quick_test --wheel $wheel"
