@@ -56,7 +56,8 @@ TOOLS=${GUOMI_TOOLS_VENV:-$ROOT/target/tools-venv}
 if [ ! -x "$TOOLS/bin/python" ]; then
     "${PYTHON:-python3}" -m venv "$TOOLS"
 fi
-"$TOOLS/bin/python" -m pip install --quiet "maturin>=1.12.3,<2" "ziglang>=0.13" "auditwheel>=6"
+# Versions as tested (maturin drives zig's linker wrapper, so a new zig can break it).
+"$TOOLS/bin/python" -m pip install --quiet "maturin>=1.16,<2" "ziglang==0.17.1" "auditwheel>=6.8,<7"
 # maturin finds zig through `python -m ziglang` of the first python on PATH.
 export PATH="$TOOLS/bin:$PATH"
 
