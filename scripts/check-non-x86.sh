@@ -14,10 +14,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-mode=check
+mode="check"
 case "${1:-}" in
     "") ;;
-    --test) mode=test ;;
+    --test) mode="test" ;;
     *) echo "check-non-x86: unknown option $1" >&2; exit 2 ;;
 esac
 SRC=$ROOT/target/non-x86/src
