@@ -4,7 +4,7 @@
 # commands.
 #
 #   ./scripts/lint.sh            every gate
-#   ./scripts/lint.sh --rust     rustfmt, clippy (workspace and fuzz/), the aarch64 check
+#   ./scripts/lint.sh --rust     rustfmt, clippy (workspace and fuzz/), the aarch64 build
 #   ./scripts/lint.sh --python   ruff check, ruff format, mypy --strict, stubtest
 #
 # The Python gates run in .venv (the one scripts/test.sh uses), which is created and given
@@ -59,8 +59,9 @@ aarch64_check() {
             "(rustup target add aarch64-unknown-linux-gnu)"
         return 0
     fi
-    # The portable code alone: no x86 backend module may be needed to build the crate.
-    cargo check -p guomi-core --all-targets --target aarch64-unknown-linux-gnu
+    # The portable code alone: no x86 backend module may be needed to build the crate, and
+    # nothing may be left unused without them (clippy checks and lints; no linker needed).
+    cargo clippy -p guomi-core --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
 }
 
 if [ "$rust" = 1 ]; then
@@ -72,7 +73,7 @@ if [ "$rust" = 1 ]; then
     # target/ so the dependencies are checked once.
     gate "clippy (fuzz/): cargo clippy --all-targets -- -D warnings" \
         cargo clippy --manifest-path fuzz/Cargo.toml --all-targets --target-dir target -- -D warnings
-    gate "portable build: cargo check -p guomi-core --target aarch64-unknown-linux-gnu" aarch64_check
+    gate "portable build: cargo clippy -p guomi-core --target aarch64-unknown-linux-gnu" aarch64_check
 fi
 
 python_setup() {

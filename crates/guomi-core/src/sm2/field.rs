@@ -142,6 +142,7 @@ const fn reduce_for(t: [u64; 8], m: &Limbs, n0: u64) -> Limbs {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 const fn is_sm2p(m: &Limbs) -> bool {
     m[0] == SM2_P[0] && m[1] == SM2_P[1] && m[2] == SM2_P[2] && m[3] == SM2_P[3]
