@@ -158,8 +158,16 @@ fn main() {
     );
     put(t, "key_spub", &cat(&[&[4, 0], &s9.sign_pub.to_bytes()]));
     put(t, "key_epub", &cat(&[&[4, 1], &s9.enc_pub.to_bytes()]));
-    put(t, "key_suser", &cat(&[&[4, 2], &s9.sign_user.to_bytes()]));
-    put(t, "key_euser", &cat(&[&[4, 3], &s9.enc_user.to_bytes()]));
+    put(
+        t,
+        "key_suser",
+        &cat(&[&[4, 2], &s9.sign_user.to_bytes()[..]]),
+    );
+    put(
+        t,
+        "key_euser",
+        &cat(&[&[4, 3], &s9.enc_user.to_bytes()[..]]),
+    );
     put(t, "key_master", &cat(&[&[4, 4], &SM9_SIGN_MASTER]));
     put(
         t,

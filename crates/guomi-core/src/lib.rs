@@ -9,6 +9,12 @@
 //!
 //! This crate has no Python dependency; `guomi-python` binds it. Backends (portable,
 //! AVX2, AVX-512) are chosen at run time, see [`cpu`].
+//!
+//! `unsafe` code (SIMD intrinsics, inline assembly) lives only in the x86-64 backend
+//! files (`*/x86_avx2.rs`, `*/x86_avx512.rs`): the crate denies `unsafe_code` and only
+//! those modules allow it. Each is compiled for x86-64 only, behind a runtime CPU check,
+//! and every `unsafe` block carries a `// SAFETY:` comment.
+#![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod cpu;

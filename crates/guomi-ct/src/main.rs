@@ -13,6 +13,10 @@
 //! `planted` to show that valgrind does catch a leak; `scripts/ct-timing.sh` runs
 //! `timing`. Outside valgrind `check` still runs every operation (a smoke test) but
 //! proves nothing about timing.
+//!
+//! `unsafe` is denied except in `rng` (the exported `getrandom` shim), `valgrind` (the
+//! client-request assembly) and `timing::cycles` (`rdtsc`).
+#![deny(unsafe_code)]
 
 mod checks;
 mod rng;

@@ -6,6 +6,8 @@
 //! while [`secret_randomness`] is in force, marks the returned bytes undefined: keys from
 //! `generate()` and signing/encryption nonces become secrets that memcheck tracks.
 //! Outside valgrind the marking is a no-op and the bytes are the kernel's.
+// An exported, unmangled `extern "C"` function making a raw system call.
+#![allow(unsafe_code)]
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 

@@ -99,6 +99,7 @@ impl Prng {
 
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
+#[allow(unsafe_code)] // the rdtsc / lfence intrinsics
 fn cycles() -> u64 {
     use std::arch::x86_64::{_mm_lfence, _rdtsc};
     // SAFETY: lfence and rdtsc exist on every x86-64 CPU.

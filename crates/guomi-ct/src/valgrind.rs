@@ -13,6 +13,8 @@
 //! `valgrind/memcheck.h` (an ABI valgrind promises not to change).
 //!
 //! On other architectures every function here is a no-op.
+// The client-request sequence is inline assembly.
+#![allow(unsafe_code)]
 
 /// `VG_USERREQ_TOOL_BASE('M','C')`: memcheck's request range.
 const MC_BASE: usize = ((b'M' as usize) << 24) | ((b'C' as usize) << 16);

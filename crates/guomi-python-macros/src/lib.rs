@@ -17,6 +17,7 @@
 //!
 //! Place it before the PyO3 attribute: `#[guard_panics] #[pymethods] impl X { ... }` or
 //! `#[guard_panics] #[pyfunction] fn f(...)`.
+#![forbid(unsafe_code)]
 
 use proc_macro::TokenStream;
 use quote::quote;

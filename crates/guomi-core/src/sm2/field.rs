@@ -142,37 +142,10 @@ const fn reduce_for(t: [u64; 8], m: &Limbs, n0: u64) -> Limbs {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 const fn is_sm2p(m: &Limbs) -> bool {
     m[0] == SM2_P[0] && m[1] == SM2_P[1] && m[2] == SM2_P[2] && m[3] == SM2_P[3]
-}
-
-// Whether products modulo the SM2 prime use the MULX/ADX assembly of `x86_avx2.rs`:
-// the thread's active variant has `cpu::Feature::Adx` (backend `avx2` or higher, not
-// `-noadx`, and a CPU with BMI2 + ADX). [`select_backend`] records the choice at the
-// start of each scalar multiplication, per thread. The hot path reads a process-wide copy
-// while no thread runs under a `cpu::with_variant` override (then every thread's variant
-// is the process-wide one), and the thread's own copy otherwise, so a thread under
-// another forced variant never changes this one's code path, and a field product costs
-// no thread-local access in normal use. Either copy is true only after
-// `Variant::has(Feature::Adx)`, which checks the CPU.
-#[cfg(target_arch = "x86_64")]
-static SM2P_ASM_PROCESS: core::sync::atomic::AtomicBool =
-    core::sync::atomic::AtomicBool::new(false);
-
-#[cfg(target_arch = "x86_64")]
-thread_local! {
-    static SM2P_ASM_THREAD: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn sm2p_asm_enabled() -> bool {
-    if crate::cpu::thread_overrides_active() {
-        SM2P_ASM_THREAD.with(core::cell::Cell::get)
-    } else {
-        SM2P_ASM_PROCESS.load(core::sync::atomic::Ordering::Relaxed)
-    }
 }
 
 /// Reads `cpu::active_variant()` and switches the SM2-prime assembly on or off for this
@@ -180,16 +153,7 @@ fn sm2p_asm_enabled() -> bool {
 #[inline]
 pub(crate) fn select_backend() {
     #[cfg(target_arch = "x86_64")]
-    {
-        use core::sync::atomic::Ordering::Relaxed;
-        let want = crate::cpu::active_variant().has(crate::cpu::Feature::Adx);
-        SM2P_ASM_THREAD.with(|c| c.set(want));
-        // Only a thread without an override speaks for the process; write only on change
-        // (verify_many's threads would otherwise bounce the cache line).
-        if !crate::cpu::thread_overridden() && SM2P_ASM_PROCESS.load(Relaxed) != want {
-            SM2P_ASM_PROCESS.store(want, Relaxed);
-        }
-    }
+    super::x86_avx2::select();
 }
 
 /// Montgomery product `a * b * 2^-256 mod m`.
@@ -425,13 +389,10 @@ impl<M: Modulus> Fe<M> {
     #[inline(always)]
     pub(crate) fn mul(&self, rhs: &Self) -> Self {
         #[cfg(target_arch = "x86_64")]
-        if is_sm2p(&M::M) && sm2p_asm_enabled() {
-            // SAFETY: `sm2p_asm_enabled` is true only after `Variant::has(Feature::Adx)`,
-            // which requires BMI2 and ADX on this CPU.
-            return Fe(
-                unsafe { super::x86_avx2::mont_mul(&self.0, &rhs.0) },
-                PhantomData,
-            );
+        if is_sm2p(&M::M) {
+            if let Some(r) = super::x86_avx2::mont_mul_selected(&self.0, &rhs.0) {
+                return Fe(r, PhantomData);
+            }
         }
         Fe(mont_mul(&self.0, &rhs.0, &M::M, M::N0), PhantomData)
     }
@@ -439,9 +400,10 @@ impl<M: Modulus> Fe<M> {
     #[inline(always)]
     pub(crate) fn square(&self) -> Self {
         #[cfg(target_arch = "x86_64")]
-        if is_sm2p(&M::M) && sm2p_asm_enabled() {
-            // SAFETY: as in `mul`.
-            return Fe(unsafe { super::x86_avx2::mont_sqr(&self.0) }, PhantomData);
+        if is_sm2p(&M::M) {
+            if let Some(r) = super::x86_avx2::mont_sqr_selected(&self.0) {
+                return Fe(r, PhantomData);
+            }
         }
         Fe(mont_sqr(&self.0, &M::M, M::N0), PhantomData)
     }
@@ -628,6 +590,7 @@ pub(crate) fn sub_limbs(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod asm_tests {
+    use super::super::x86_avx2::{mont_mul_detected, mont_sqr_detected, selected};
     use super::*;
 
     /// The switch is per thread and follows the thread's variant: another thread
@@ -638,7 +601,7 @@ mod asm_tests {
         for v in cpu::variants() {
             cpu::with_variant(v, || {
                 select_backend();
-                assert_eq!(sm2p_asm_enabled(), v.has(Feature::Adx), "{v}");
+                assert_eq!(selected(), v.has(Feature::Adx), "{v}");
                 for other in [
                     Some(Variant::from(Backend::Portable)),
                     Some(Variant::from(cpu::detected())),
@@ -650,11 +613,7 @@ mod asm_tests {
                     })
                     .join()
                     .unwrap();
-                    assert_eq!(
-                        sm2p_asm_enabled(),
-                        v.has(Feature::Adx),
-                        "{v} after {other:?}"
-                    );
+                    assert_eq!(selected(), v.has(Feature::Adx), "{v} after {other:?}");
                 }
             });
         }
@@ -679,11 +638,9 @@ mod asm_tests {
         ];
         for a in edge.iter() {
             for b in edge.iter() {
-                // SAFETY: BMI2 + ADX (Feature::Adx) were checked above.
-                let r = unsafe { super::super::x86_avx2::mont_mul(a, b) };
+                let r = mont_mul_detected(a, b).unwrap();
                 assert_eq!(r, mont_mul(a, b, &SM2_P, 1), "{a:x?} {b:x?}");
-                // SAFETY: as above.
-                let s = unsafe { super::super::x86_avx2::mont_sqr(a) };
+                let s = mont_sqr_detected(a).unwrap();
                 assert_eq!(s, mont_sqr(a, &SM2_P, 1), "{a:x?}");
             }
         }
@@ -695,11 +652,9 @@ mod asm_tests {
         ];
         let mut y: Limbs = pm1;
         for i in 0..300_000u64 {
-            // SAFETY: BMI2 + ADX (Feature::Adx) were checked above.
-            let r = unsafe { super::super::x86_avx2::mont_mul(&x, &y) };
+            let r = mont_mul_detected(&x, &y).unwrap();
             assert_eq!(r, mont_mul(&x, &y, &SM2_P, 1));
-            // SAFETY: as above.
-            let s = unsafe { super::super::x86_avx2::mont_sqr(&x) };
+            let s = mont_sqr_detected(&x).unwrap();
             assert_eq!(s, mont_sqr(&x, &SM2_P, 1));
             y = x;
             x = add_mod(&r, &[i, i << 7, 0, i << 50], &SM2_P);

@@ -7,8 +7,97 @@
 //! is added as shifts of u. 16 multiplications in all (a generic Montgomery product
 //! needs 32). Used when the CPU has BMI2 and ADX and the active backend is `avx2` or
 //! higher; constant time (no branches; the final subtraction selects with `cmov`).
+//!
+//! The rest of the crate calls only the safe wrappers below, which check the switch.
+#![allow(unsafe_code)]
 
 use super::field::Limbs;
+
+// Whether products modulo the SM2 prime use this assembly: the thread's active variant
+// has `cpu::Feature::Adx` (backend `avx2` or higher, not `-noadx`, and a CPU with BMI2 +
+// ADX). [`select`] records the choice at the start of each scalar multiplication, per
+// thread. The hot path reads a process-wide copy while no thread runs under a
+// `cpu::with_variant` override (then every thread's variant is the process-wide one), and
+// the thread's own copy otherwise, so a thread under another forced variant never
+// changes this one's code path, and a field product costs no thread-local access in
+// normal use. Only [`select`] writes either copy, and only with the value of
+// `Variant::has(Feature::Adx)`, which checks the CPU: that is what makes the safe
+// wrappers below sound.
+static SM2P_ASM_PROCESS: core::sync::atomic::AtomicBool =
+    core::sync::atomic::AtomicBool::new(false);
+
+thread_local! {
+    static SM2P_ASM_THREAD: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
+
+/// Reads `cpu::active_variant()` and switches the assembly on or off for this thread.
+#[inline]
+pub(super) fn select() {
+    use core::sync::atomic::Ordering::Relaxed;
+    let want = crate::cpu::active_variant().has(crate::cpu::Feature::Adx);
+    SM2P_ASM_THREAD.with(|c| c.set(want));
+    // Only a thread without an override speaks for the process; write only on change
+    // (verify_many's threads would otherwise bounce the cache line).
+    if !crate::cpu::thread_overridden() && SM2P_ASM_PROCESS.load(Relaxed) != want {
+        SM2P_ASM_PROCESS.store(want, Relaxed);
+    }
+}
+
+/// Whether [`select`] switched the assembly on for this thread.
+#[inline(always)]
+pub(super) fn selected() -> bool {
+    if crate::cpu::thread_overrides_active() {
+        SM2P_ASM_THREAD.with(core::cell::Cell::get)
+    } else {
+        SM2P_ASM_PROCESS.load(core::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// [`mont_mul`] when the assembly is switched on for this thread ([`selected`]), else
+/// `None` (the caller then uses the portable code).
+#[inline(always)]
+pub(super) fn mont_mul_selected(a: &Limbs, b: &Limbs) -> Option<Limbs> {
+    if selected() {
+        // SAFETY: `selected()` is true only after `Variant::has(Feature::Adx)`, which
+        // requires BMI2 and ADX on this CPU (see the switch above).
+        Some(unsafe { mont_mul(a, b) })
+    } else {
+        None
+    }
+}
+
+/// [`mont_sqr`] when the assembly is switched on for this thread, else `None`.
+#[inline(always)]
+pub(super) fn mont_sqr_selected(a: &Limbs) -> Option<Limbs> {
+    if selected() {
+        // SAFETY: as in `mont_mul_selected`.
+        Some(unsafe { mont_sqr(a) })
+    } else {
+        None
+    }
+}
+
+/// [`mont_mul`] when this CPU has BMI2 and ADX, whatever the active variant (tests).
+#[cfg(test)]
+pub(super) fn mont_mul_detected(a: &Limbs, b: &Limbs) -> Option<Limbs> {
+    if crate::cpu::Feature::Adx.is_detected() {
+        // SAFETY: BMI2 and ADX were just checked on this CPU.
+        Some(unsafe { mont_mul(a, b) })
+    } else {
+        None
+    }
+}
+
+/// [`mont_sqr`] when this CPU has BMI2 and ADX, whatever the active variant (tests).
+#[cfg(test)]
+pub(super) fn mont_sqr_detected(a: &Limbs) -> Option<Limbs> {
+    if crate::cpu::Feature::Adx.is_detected() {
+        // SAFETY: BMI2 and ADX were just checked on this CPU.
+        Some(unsafe { mont_sqr(a) })
+    } else {
+        None
+    }
+}
 
 /// The SM2 prime p, read by the final conditional subtraction.
 static P: Limbs = [
@@ -23,7 +112,7 @@ static P: Limbs = [
 /// # Safety
 /// The CPU must support BMI2 and ADX (`cpu::Feature::Adx`).
 #[inline]
-pub(crate) unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
+unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: the caller guarantees BMI2 (mulx) and ADX (adcx/adox). The assembly reads
     // 32 bytes through each of `a` and `b` (valid [u64; 4] references) and 32 bytes of
@@ -195,7 +284,7 @@ pub(crate) unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
 /// # Safety
 /// The CPU must support BMI2 and ADX (`cpu::Feature::Adx`).
 #[inline]
-pub(crate) unsafe fn mont_sqr(a: &Limbs) -> Limbs {
+unsafe fn mont_sqr(a: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: as in `mont_mul`: BMI2 and ADX are guaranteed by the caller; the assembly
     // reads 32 bytes through `a` and 32 bytes of `P`, writes only declared registers

@@ -4,10 +4,13 @@
 //! Messages are sorted by length so that lanes of one group finish together; a lane
 //! whose message has ended keeps its state through a masked blend.
 
-use super::{Sm3, BLOCK_SIZE, DIGEST_SIZE, IV, T_ROTATED};
+use super::{Sm3, DIGEST_SIZE};
+#[cfg(any(test, target_arch = "x86_64"))]
+use super::{BLOCK_SIZE, IV, T_ROTATED};
 use crate::cpu::{self, Backend};
 
 /// A vector of 32-bit lanes (a SIMD register), the operations SM3's rounds need.
+#[cfg(any(test, target_arch = "x86_64"))] // the SIMD backends, and the portable test lanes
 pub(crate) trait Lanes: Copy {
     fn splat(x: u32) -> Self;
     fn load(words: &[u32]) -> Self;
@@ -25,6 +28,7 @@ pub(crate) trait Lanes: Copy {
 }
 
 /// A multi-buffer compression function over `LANES` lanes.
+#[cfg(any(test, target_arch = "x86_64"))]
 pub(crate) trait MultiCompress {
     const LANES: usize;
     /// `state[r][lane]`: register r of each lane; `words[j][lane]`: message word j of
@@ -34,6 +38,7 @@ pub(crate) trait MultiCompress {
 }
 
 /// The SM3 compression function on lanes (GB/T 32905-2016 §5.3, as in `soft`).
+#[cfg(any(test, target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn compress_lanes<V: Lanes>(
     state: &mut [[u32; 16]; 8],
@@ -84,11 +89,13 @@ pub(crate) fn compress_lanes<V: Lanes>(
 }
 
 /// Number of 64-byte blocks after §5.2 padding.
+#[cfg(any(test, target_arch = "x86_64"))]
 fn padded_blocks(len: usize) -> usize {
     (len + 9).div_ceil(BLOCK_SIZE)
 }
 
 /// Block `b` of `msg` after padding, decoded into big-endian words.
+#[cfg(any(test, target_arch = "x86_64"))]
 fn block_words(msg: &[u8], b: usize, out: &mut [u32; 16]) {
     let start = b * BLOCK_SIZE;
     let mut block = [0u8; BLOCK_SIZE];
@@ -112,6 +119,7 @@ fn block_words(msg: &[u8], b: usize, out: &mut [u32; 16]) {
 }
 
 /// Hashes up to `M::LANES` messages in SIMD lanes.
+#[cfg(any(test, target_arch = "x86_64"))]
 fn hash_group<M: MultiCompress>(msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
     debug_assert!(msgs.len() <= M::LANES && msgs.len() == out.len());
     let mut state = [[0u32; 16]; 8];
@@ -144,6 +152,7 @@ fn hash_group<M: MultiCompress>(msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
 
 /// Hashes every message of `msgs` with the given multi-buffer kernel, groups of similar
 /// length together.
+#[cfg(any(test, target_arch = "x86_64"))]
 fn hash_sorted<M: MultiCompress>(msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
     let mut order: Vec<usize> = (0..msgs.len()).collect();
     order.sort_by_key(|&i| padded_blocks(msgs[i].len()));

@@ -27,7 +27,7 @@ mod x86_avx2;
 mod x86_avx512;
 pub mod xts;
 
-use crate::cpu::{self, Backend, Feature, Variant};
+use crate::cpu::{self, Backend, Variant};
 use crate::error::{Error, Result};
 use zeroize::Zeroize;
 
@@ -187,9 +187,10 @@ impl Sm4 {
     }
 
     /// Whether the `avx2` paths use 256-bit VAES.
+    #[cfg(target_arch = "x86_64")]
     #[inline]
     fn vaes(&self) -> bool {
-        self.variant.has(Feature::Vaes)
+        self.variant.has(cpu::Feature::Vaes)
     }
 
     /// §7.1 encryption of one block in place.

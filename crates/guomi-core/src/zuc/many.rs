@@ -15,6 +15,7 @@ use crate::error::Result;
 pub type Item<'a> = (&'a [u8], u32, u8, u8, &'a [u8]);
 
 /// A vector of 32-bit lanes, with what ZUC needs.
+#[cfg(target_arch = "x86_64")] // only the SIMD backends run lanes
 pub(crate) trait Lanes: Copy {
     const N: usize;
     fn splat(x: u32) -> Self;
@@ -59,6 +60,7 @@ pub(crate) trait Lanes: Copy {
 }
 
 /// a + b mod 2^31 - 1 for a, b in [1, 2^31 - 1] (never 0).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn add31<V: Lanes>(a: V, b: V) -> V {
     let s = a.add(b);
@@ -66,12 +68,14 @@ fn add31<V: Lanes>(a: V, b: V) -> V {
 }
 
 /// x · 2^K mod 2^31 - 1 (a 31-bit rotation); K2 = 31 - K.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn rot31<V: Lanes, const K: i32, const K2: i32>(x: V) -> V {
     x.shl::<K>().or_and(x.shr::<K2>(), V::splat(0x7fff_ffff))
 }
 
 /// §3.2: 2^15·s15 + 2^17·s13 + 2^21·s10 + 2^20·s4 + (1 + 2^8)·s0 mod 2^31 - 1.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn feedback<V: Lanes>(s0: V, s4: V, s10: V, s13: V, s15: V) -> V {
     let a = add31(rot31::<V, 15, 16>(s15), rot31::<V, 17, 14>(s13));
@@ -80,12 +84,14 @@ fn feedback<V: Lanes>(s0: V, s4: V, s10: V, s13: V, s15: V) -> V {
     add31(add31(a, b), c)
 }
 
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn l1<V: Lanes>(x: V) -> V {
     x.xor3(x.rol::<2, 30>(), x.rol::<10, 22>())
         .xor3(x.rol::<18, 14>(), x.rol::<24, 8>())
 }
 
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn l2<V: Lanes>(x: V) -> V {
     x.xor3(x.rol::<8, 24>(), x.rol::<14, 18>())
@@ -93,6 +99,7 @@ fn l2<V: Lanes>(x: V) -> V {
 }
 
 /// One round on lane vectors: returns W and updates R1, R2 (§3.3-3.4). `c(k)` is s_k.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn round<V: Lanes>(c: impl Fn(usize) -> V, r1: &mut V, r2: &mut V) -> (V, V) {
     let lo16 = V::splat(0xffff);
@@ -115,6 +122,7 @@ fn round<V: Lanes>(c: impl Fn(usize) -> V, r1: &mut V, r2: &mut V) -> (V, V) {
 
 /// Initializes up to `V::N` loaded states (§3.6.1) and generates `words` keystream words
 /// for each into `out[lane]` (resized to a multiple of 16 >= `words`).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn keystream_lanes<V: Lanes>(states: &[&State], words: usize, out: &mut [Vec<u32>]) {
     let n = V::N;
@@ -218,6 +226,7 @@ fn min_lanes(backend: Backend) -> usize {
 }
 
 fn keystream_group(variant: Variant, states: &[&State], words: usize, out: &mut [Vec<u32>]) {
+    #[cfg(target_arch = "x86_64")]
     let backend = variant.backend();
     #[cfg(target_arch = "x86_64")]
     if states.len() >= min_lanes(backend) {
