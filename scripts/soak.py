@@ -111,8 +111,10 @@ def operations(fx: Fixtures, rng: random.Random) -> list[tuple[str, Callable[[],
         ct = zuc.eea3(EEA3_KEY, 0x66035492, 0xF, 0, EEA3_PT, length_bits=193)
         _check(ct == EEA3_CT, "EEA3 known answer")
         n = rng.randrange(0, 30)
-        items = [(rng.randbytes(16), rng.randrange(2**32), rng.randrange(32), rng.randrange(2), rng.randbytes(64))
-                 for _ in range(n)]
+        items = [
+            (rng.randbytes(16), rng.randrange(2**32), rng.randrange(32), rng.randrange(2), rng.randbytes(64))
+            for _ in range(n)
+        ]
         out = zuc.eea3_many(items, threads=rng.choice([None, 0, 1, 2, 9, 64]))
         _check(out == [zuc.eea3(k, c, b, d, m) for k, c, b, d, m in items], "eea3_many")
 
@@ -230,8 +232,10 @@ def main(argv: list[str] | None = None) -> int:
         start = time.monotonic()
         before, after = run_rss(fx, args.rss_ops)
         growth = (after - before) / 2**20
-        print(f"rss: {args.rss_ops} operations in {time.monotonic() - start:.1f} s; "
-              f"{before / 2**20:.1f} MiB after warm-up, {after / 2**20:.1f} MiB at the end ({growth:+.1f} MiB)")
+        print(
+            f"rss: {args.rss_ops} operations in {time.monotonic() - start:.1f} s; "
+            f"{before / 2**20:.1f} MiB after warm-up, {after / 2**20:.1f} MiB at the end ({growth:+.1f} MiB)"
+        )
         if growth > args.rss_slack_mib:
             print(f"FAIL resident memory grew by {growth:.1f} MiB (allowed {args.rss_slack_mib} MiB)")
             ok = False

@@ -178,7 +178,9 @@ def _factories() -> dict[str, Callable[[], list[Any]]]:
         from guomi import x509 as m
 
         k = sm2.PrivateKey.generate()
-        cert = m.CertificateBuilder().subject_name("CN=sweep").with_public_key(k.public_key()).ca().self_sign(k)
+        cert = (
+            m.CertificateBuilder().subject_name("CN=sweep").with_public_key(k.public_key()).ca().self_sign(k)
+        )
         builder = m.CertificateSigningRequestBuilder(subject="CN=sweep")
         csr = builder.sign(k)
         return [cert, csr, m.CertificateBuilder(), builder]
@@ -321,7 +323,12 @@ class Sweep:
     def write(self) -> None:
         with open(self.report, "w") as f:
             json.dump(
-                {"calls": self.calls, "swept": self.swept, "unswept": self.unswept, "failures": self.failures},
+                {
+                    "calls": self.calls,
+                    "swept": self.swept,
+                    "unswept": self.unswept,
+                    "failures": self.failures,
+                },
                 f,
                 indent=1,
             )

@@ -120,9 +120,9 @@ def test_thread_counts_beyond_the_cores_are_clamped() -> None:
         assert sm2.verify_many(sigs, threads=t) == [True] * 11
     for t in [2**64, 2**100]:  # not even a machine word: a typed error, never a panic
         for call in (
-            lambda: sm3.hash_many(msgs, threads=t),
-            lambda: zuc.eea3_many(items, threads=t),
-            lambda: sm2.verify_many(sigs, threads=t),
+            lambda t=t: sm3.hash_many(msgs, threads=t),
+            lambda t=t: zuc.eea3_many(items, threads=t),
+            lambda t=t: sm2.verify_many(sigs, threads=t),
         ):
             with pytest.raises((OverflowError, ValueError)):
                 call()

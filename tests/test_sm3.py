@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import guomi.sm3 as sm3
-from guomi import exceptions
 from conftest import load_vectors
+from guomi import exceptions
 
 VECTORS = load_vectors("sm3")
 DIGESTS = [v for v in VECTORS if "digest" in v]

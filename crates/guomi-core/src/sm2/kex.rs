@@ -274,7 +274,13 @@ impl<C: Curve> Responder<C> {
         let peer_key = peer.to_uncompressed();
         let eph = Ephemeral::random(
             own,
-            &[b"SM2 key exchange B", own_id, &peer_key, peer_id, peer_ephemeral],
+            &[
+                b"SM2 key exchange B",
+                own_id,
+                &peer_key,
+                peer_id,
+                peer_ephemeral,
+            ],
         )?;
         Self::respond_with(own, own_id, peer, peer_id, peer_ephemeral, klen, eph)
     }
