@@ -15,9 +15,6 @@ from collections.abc import Iterator
 
 import pytest
 
-# sm3, sm4, sm9, zuc and the cpu backend functions are documented in a separate change
-# (their Rust `///` comments); until it is merged their modules are expected to fail.
-PENDING = "docstrings of sm3/sm4/sm9/zuc/cpu are written in a separate change (not merged yet)"
 MODULES = [
     "guomi",
     "guomi.sm2",
@@ -30,10 +27,10 @@ MODULES = [
     "guomi._native.sm2",
     "guomi._native.x509",
     "guomi._native.envelope",
-    pytest.param("guomi.sm3", marks=pytest.mark.xfail(reason=PENDING, strict=False)),
-    pytest.param("guomi.sm4", marks=pytest.mark.xfail(reason=PENDING, strict=False)),
-    pytest.param("guomi.sm9", marks=pytest.mark.xfail(reason=PENDING, strict=False)),
-    pytest.param("guomi.zuc", marks=pytest.mark.xfail(reason=PENDING, strict=False)),
+    "guomi.sm3",
+    "guomi.sm4",
+    "guomi.sm9",
+    "guomi.zuc",
 ]
 
 

@@ -22,8 +22,6 @@ import guomi._native
 ROOT = Path(__file__).resolve().parent.parent
 STUBS = ROOT / "python" / "guomi" / "_native"
 SUBMODULES = ["cpu", "sm3", "envelope", "sm4", "zuc", "sm2", "sm9", "x509"]
-PENDING = {"cpu", "sm3", "sm4", "sm9", "zuc"}
-PENDING_REASON = "docstrings of sm3/sm4/sm9/zuc/cpu are written in a separate change (not merged yet)"
 
 
 def _load_stubdocs():  # type: ignore[no-untyped-def]
@@ -36,13 +34,6 @@ def _load_stubdocs():  # type: ignore[no-untyped-def]
 
 
 stubdocs = _load_stubdocs()
-
-
-def _pending(names: list[str]) -> list[object]:
-    return [
-        pytest.param(n, marks=pytest.mark.xfail(reason=PENDING_REASON, strict=False)) if n in PENDING else n
-        for n in names
-    ]
 
 
 def test_stub_directory_does_not_shadow_the_extension() -> None:
@@ -94,7 +85,7 @@ def test_every_submodule_has_a_stub() -> None:
     assert not (ROOT / "python" / "guomi" / "_native.pyi").exists()
 
 
-@pytest.mark.parametrize("name", _pending(["__init__", *SUBMODULES]))
+@pytest.mark.parametrize("name", ["__init__", *SUBMODULES])
 def test_runtime_names_documented(name: str) -> None:
     """Every public class, function, method and property of the compiled module has a
     docstring (written in Rust)."""

@@ -142,10 +142,6 @@ fn check_env() -> PyResult<()> {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add(
-        "__doc__",
-        "Backend and variant detection and forcing: the native layer of guomi.backend.",
-    )?;
     m.add_function(wrap_pyfunction!(active, m)?)?;
     m.add_function(wrap_pyfunction!(active_variant, m)?)?;
     m.add_function(wrap_pyfunction!(detected, m)?)?;

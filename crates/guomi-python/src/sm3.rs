@@ -574,10 +574,6 @@ fn hkdf<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add(
-        "__doc__",
-        "SM3 (GB/T 32905-2016), HMAC-SM3 and the SM3 KDFs: the native layer of guomi.sm3.",
-    )?;
     m.add_function(wrap_pyfunction!(hash, m)?)?;
     m.add_function(wrap_pyfunction!(hash_many, m)?)?;
     m.add_function(wrap_pyfunction!(hash_path, m)?)?;

@@ -1414,11 +1414,6 @@ fn xts_decrypt<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add(
-        "__doc__",
-        "SM4 (GB/T 32907-2016) and its modes: ECB/CBC/CTR/CFB/OFB, GCM, CCM and XTS: the \
-         native layer of guomi.sm4.",
-    )?;
     m.add("BLOCK_SIZE", core_sm4::BLOCK_SIZE)?;
     m.add("KEY_SIZE", core_sm4::KEY_SIZE)?;
     m.add_function(wrap_pyfunction!(encrypt, m)?)?;

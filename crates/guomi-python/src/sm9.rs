@@ -1366,10 +1366,6 @@ impl PyKeyExchange {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add(
-        "__doc__",
-        "SM9 identity-based cryptography (GM/T 0044-2016): the native layer of guomi.sm9.",
-    )?;
     m.add_function(wrap_pyfunction!(signature_to_der, m)?)?;
     m.add_function(wrap_pyfunction!(signature_from_der, m)?)?;
     m.add_function(wrap_pyfunction!(ciphertext_to_der, m)?)?;

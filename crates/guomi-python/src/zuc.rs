@@ -881,11 +881,6 @@ impl PyEea3 {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add(
-        "__doc__",
-        "ZUC (GM/T 0001-2012), 128-EEA3/EIA3, ZUC-256 and the batch calls: the native \
-         layer of guomi.zuc.",
-    )?;
     m.add_function(wrap_pyfunction!(keystream, m)?)?;
     m.add_function(wrap_pyfunction!(zuc256_keystream, m)?)?;
     m.add_function(wrap_pyfunction!(eea3, m)?)?;

@@ -51,6 +51,7 @@ from typing import Optional, Union
 
 import guomi.sm2 as _sm2
 import guomi.sm3 as _sm3
+from guomi._typing import BytesLike as Bytes
 from guomi.compat.gmssl._errors import InsecureParameterWarning, SM2DecryptionError
 from guomi.exceptions import DecryptionError, InvalidArgument, InvalidKey, InvalidLength
 
@@ -71,7 +72,6 @@ _HEX = re.compile(r"[0-9a-fA-F]*")
 _ORDER = {0: "c1c2c3", 1: "c1c3c2"}
 
 KeyText = Union[str, bytes, bytearray, None]
-Bytes = Union[bytes, bytearray, memoryview]
 
 
 def _text(value: object, what: str) -> str:
