@@ -11,6 +11,7 @@
 //! AVX2, AVX-512) are chosen at run time, see [`cpu`].
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod columns;
 pub mod cpu;
 pub mod envelope;
 pub mod error;
