@@ -2,6 +2,7 @@
 //! No algorithm logic lives here. Each algorithm family is one submodule of
 //! `guomi._native`, registered by its own file.
 
+mod arrow;
 mod buf;
 mod cpu;
 mod envelope;
@@ -48,5 +49,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_submodule(m, "sm2", sm2::register)?;
     add_submodule(m, "sm9", sm9::register)?;
     add_submodule(m, "x509", x509::register)?;
+    add_submodule(m, "arrow", arrow::register)?;
     Ok(())
 }
