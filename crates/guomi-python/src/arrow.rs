@@ -220,6 +220,30 @@ impl TakeRelease for ArrowArrayStream {
 pub struct Imported {
     schema: Owned<ArrowSchema>,
     arrays: Vec<Owned<ArrowArray>>,
+    /// Aligned copies of misaligned buffers.
+    arena: Arena,
+}
+
+/// Append-only storage for aligned copies of buffers that a producer handed over
+/// misaligned (e.g. arrays rebuilt from pickle-5 out-of-band buffers, as Dask does).
+#[derive(Default)]
+struct Arena(std::cell::RefCell<Vec<Box<[u64]>>>);
+
+impl Arena {
+    /// An 8-byte-aligned copy of `len` bytes at `p`, living as long as the arena.
+    ///
+    /// # Safety
+    /// `p` must point to `len` readable bytes.
+    unsafe fn copy(&self, p: *const u8, len: usize) -> *const u8 {
+        let mut b = vec![0u64; len.div_ceil(8)].into_boxed_slice();
+        // SAFETY: `p` has `len` readable bytes (caller); `b` has room for them.
+        unsafe { ptr::copy_nonoverlapping(p, b.as_mut_ptr() as *mut u8, len) };
+        let out = b.as_ptr() as *const u8;
+        // The box's heap block never moves or drops while the arena lives (nothing is
+        // ever removed), so `out` stays valid for the arena's lifetime.
+        self.0.borrow_mut().push(b);
+        out
+    }
 }
 
 fn stream_error(stream: &mut ArrowArrayStream, code: c_int) -> PyErr {
@@ -258,6 +282,7 @@ fn import(obj: &Bound<'_, PyAny>) -> PyResult<Imported> {
         return Ok(Imported {
             schema,
             arrays: vec![array],
+            arena: Arena::default(),
         });
     }
     if obj.hasattr("__arrow_c_stream__")? {
@@ -298,7 +323,11 @@ fn import(obj: &Bound<'_, PyAny>) -> PyResult<Imported> {
         }
         drop(stream);
         let _ = py;
-        return Ok(Imported { schema, arrays });
+        return Ok(Imported {
+            schema,
+            arrays,
+            arena: Arena::default(),
+        });
     }
     let name = obj
         .get_type()
@@ -323,21 +352,31 @@ fn format_of(s: &ArrowSchema) -> PyResult<&str> {
         .map_err(|_| malformed("arrow schema format is not UTF-8"))
 }
 
-/// A buffer as a slice of `len` items of `T` (empty for length 0, whatever the pointer).
+/// A buffer as a slice of `len` items of `T` (empty for length 0, whatever the pointer);
+/// a misaligned buffer is copied once into `arena` (the C data interface asks producers
+/// for aligned buffers, but not all comply).
 ///
 /// # Safety
-/// `p` must point to at least `len` readable `T`s that live as long as `'a`.
-unsafe fn buffer<'a, T>(p: *const c_void, len: usize) -> PyResult<&'a [T]> {
+/// `p` must point to at least `len` readable `T`s that live as long as `'a`; `T` is a
+/// plain integer type of alignment at most 8.
+unsafe fn buffer<'a, T: Copy>(arena: &'a Arena, p: *const c_void, len: usize) -> PyResult<&'a [T]> {
     if len == 0 {
         return Ok(&[]);
     }
     if p.is_null() {
         return Err(malformed("arrow array: missing buffer"));
     }
-    if (p as usize) % std::mem::align_of::<T>() != 0 {
-        return Err(malformed("arrow array: misaligned buffer"));
-    }
-    // SAFETY: by the caller's contract; checked non-null and aligned.
+    let bytes = len
+        .checked_mul(std::mem::size_of::<T>())
+        .ok_or_else(|| malformed("arrow array: size overflows"))?;
+    let p = if (p as usize) % std::mem::align_of::<T>() != 0 {
+        // SAFETY: `p` has `bytes` readable bytes (caller's contract).
+        unsafe { arena.copy(p as *const u8, bytes) as *const c_void }
+    } else {
+        p
+    };
+    // SAFETY: by the caller's contract, or the arena's aligned copy of the same bytes,
+    // which lives as long as the arena ('a).
     Ok(unsafe { std::slice::from_raw_parts(p as *const T, len) })
 }
 
@@ -427,7 +466,12 @@ fn usize_of(v: i64) -> PyResult<usize> {
     usize::try_from(v).map_err(|_| malformed("arrow array: negative length or offset"))
 }
 
-fn validity<'a>(a: &'a ArrowArray, offset: usize, len: usize) -> PyResult<Option<Validity<'a>>> {
+fn validity<'a>(
+    arena: &'a Arena,
+    a: &'a ArrowArray,
+    offset: usize,
+    len: usize,
+) -> PyResult<Option<Validity<'a>>> {
     if a.n_buffers < 1 || a.buffers.is_null() {
         return Err(malformed("arrow array: missing buffers"));
     }
@@ -440,7 +484,7 @@ fn validity<'a>(a: &'a ArrowArray, offset: usize, len: usize) -> PyResult<Option
         .checked_add(len)
         .ok_or_else(|| malformed("arrow array: offset + length overflows"))?;
     // SAFETY: a validity bitmap covers offset + length bits (the C data interface).
-    let bits = unsafe { buffer::<u8>(p, end.div_ceil(8))? };
+    let bits = unsafe { buffer::<u8>(arena, p, end.div_ceil(8))? };
     Ok(Some(Validity::new(bits, offset, len).map_err(to_py)?))
 }
 
@@ -467,17 +511,17 @@ fn binary_column<'a>(imp: &'a Imported, what: &str) -> PyResult<Column<'a>> {
     };
     let mut chunks = Vec::with_capacity(arrays.len());
     for (a, offset, len) in arrays {
-        let v = validity(a, offset, len)?;
+        let v = validity(&imp.arena, a, offset, len)?;
         let end = offset + len;
         let values = match kind {
             Kind::Bin32 => {
                 let b = buffers_of(a, 3)?;
                 // SAFETY: a binary array has offset + length + 1 offsets and the values
                 // buffer holds up to its last offset (checked by Chunk::new).
-                let offs = unsafe { buffer::<i32>(b[1], end + 1)? };
+                let offs = unsafe { buffer::<i32>(&imp.arena, b[1], end + 1)? };
                 let data_len = usize_of(i64::from(offs[end]))?;
                 // SAFETY: as above.
-                let data = unsafe { buffer::<u8>(b[2], data_len)? };
+                let data = unsafe { buffer::<u8>(&imp.arena, b[2], data_len)? };
                 Values::Offsets32 {
                     offsets: &offs[offset..],
                     data,
@@ -486,10 +530,10 @@ fn binary_column<'a>(imp: &'a Imported, what: &str) -> PyResult<Column<'a>> {
             Kind::Bin64 => {
                 let b = buffers_of(a, 3)?;
                 // SAFETY: as for Bin32 with 64-bit offsets.
-                let offs = unsafe { buffer::<i64>(b[1], end + 1)? };
+                let offs = unsafe { buffer::<i64>(&imp.arena, b[1], end + 1)? };
                 let data_len = usize_of(offs[end])?;
                 // SAFETY: as above.
-                let data = unsafe { buffer::<u8>(b[2], data_len)? };
+                let data = unsafe { buffer::<u8>(&imp.arena, b[2], data_len)? };
                 Values::Offsets64 {
                     offsets: &offs[offset..],
                     data,
@@ -501,7 +545,7 @@ fn binary_column<'a>(imp: &'a Imported, what: &str) -> PyResult<Column<'a>> {
                     .checked_mul(w)
                     .ok_or_else(|| malformed("arrow array: size overflows"))?;
                 // SAFETY: a fixed-size binary array holds (offset + length) * width bytes.
-                let data = unsafe { buffer::<u8>(b[1], n)? };
+                let data = unsafe { buffer::<u8>(&imp.arena, b[1], n)? };
                 Values::Fixed {
                     width: w,
                     data: &data[offset * w..],
@@ -511,14 +555,14 @@ fn binary_column<'a>(imp: &'a Imported, what: &str) -> PyResult<Column<'a>> {
                 let b = buffers_of(a, 3)?;
                 let k = b.len() - 3;
                 // SAFETY: the last buffer of a view array holds the k data buffer sizes.
-                let sizes = unsafe { buffer::<i64>(b[b.len() - 1], k)? };
+                let sizes = unsafe { buffer::<i64>(&imp.arena, b[b.len() - 1], k)? };
                 let mut bufs = Vec::with_capacity(k);
                 for (j, &s) in sizes.iter().enumerate() {
                     // SAFETY: data buffer j holds sizes[j] bytes.
-                    bufs.push(unsafe { buffer::<u8>(b[2 + j], usize_of(s)?)? });
+                    bufs.push(unsafe { buffer::<u8>(&imp.arena, b[2 + j], usize_of(s)?)? });
                 }
                 // SAFETY: the views buffer holds offset + length 16-byte views.
-                let views = unsafe { buffer::<u8>(b[1], end * 16)? };
+                let views = unsafe { buffer::<u8>(&imp.arena, b[1], end * 16)? };
                 Values::Views {
                     views: &views[offset * 16..],
                     buffers: bufs,
@@ -542,20 +586,20 @@ fn int_column<'a>(imp: &'a Imported, what: &str) -> PyResult<IntColumn<'a>> {
     };
     let mut chunks = Vec::with_capacity(arrays.len());
     for (a, offset, len) in arrays {
-        let v = validity(a, offset, len)?;
+        let v = validity(&imp.arena, a, offset, len)?;
         let b = buffers_of(a, 2)?;
         let end = offset + len;
         // SAFETY (every arm): an integer array holds offset + length values.
         let values = unsafe {
             match t {
-                b'c' => IntValues::I8(&buffer::<i8>(b[1], end)?[offset..]),
-                b'C' => IntValues::U8(&buffer::<u8>(b[1], end)?[offset..]),
-                b's' => IntValues::I16(&buffer::<i16>(b[1], end)?[offset..]),
-                b'S' => IntValues::U16(&buffer::<u16>(b[1], end)?[offset..]),
-                b'i' => IntValues::I32(&buffer::<i32>(b[1], end)?[offset..]),
-                b'I' => IntValues::U32(&buffer::<u32>(b[1], end)?[offset..]),
-                b'l' => IntValues::I64(&buffer::<i64>(b[1], end)?[offset..]),
-                _ => IntValues::U64(&buffer::<u64>(b[1], end)?[offset..]),
+                b'c' => IntValues::I8(&buffer::<i8>(&imp.arena, b[1], end)?[offset..]),
+                b'C' => IntValues::U8(&buffer::<u8>(&imp.arena, b[1], end)?[offset..]),
+                b's' => IntValues::I16(&buffer::<i16>(&imp.arena, b[1], end)?[offset..]),
+                b'S' => IntValues::U16(&buffer::<u16>(&imp.arena, b[1], end)?[offset..]),
+                b'i' => IntValues::I32(&buffer::<i32>(&imp.arena, b[1], end)?[offset..]),
+                b'I' => IntValues::U32(&buffer::<u32>(&imp.arena, b[1], end)?[offset..]),
+                b'l' => IntValues::I64(&buffer::<i64>(&imp.arena, b[1], end)?[offset..]),
+                _ => IntValues::U64(&buffer::<u64>(&imp.arena, b[1], end)?[offset..]),
             }
         };
         chunks.push(IntChunk::new(len, v, values).map_err(to_py)?);
