@@ -35,13 +35,12 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from guomi.exceptions import InvalidArgument
-
 # The native submodule; its stubs are python/guomi/_native/arrow.pyi.
 from guomi._native import arrow as _arrow  # type: ignore[attr-defined,unused-ignore]
+from guomi.exceptions import InvalidArgument
 
 if TYPE_CHECKING:
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
 
     from guomi.sm2 import PrivateKey, PublicKey
 

@@ -29,8 +29,8 @@ __all__ = ["decrypt_column", "encrypt_column", "hash_column", "hmac_column", "ve
 
 def _deps() -> tuple[Any, Any]:
     try:
-        import pandas as pd
-        import pyarrow as pa
+        import pandas as pd  # type: ignore[import-untyped,unused-ignore]
+        import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
     except ImportError as e:  # pragma: no cover - exercised only without the extra
         raise ImportError("guomi.dask needs dask[dataframe] and pyarrow: pip install 'guomi[dask]'") from e
     return pd, pa

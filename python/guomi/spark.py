@@ -33,7 +33,7 @@ __all__ = ["decrypt_column", "encrypt_column", "hash_column", "hmac_column", "ve
 
 def _pa() -> Any:
     try:
-        import pyarrow as pa
+        import pyarrow as pa  # type: ignore[import-untyped,unused-ignore]
     except ImportError as e:  # pragma: no cover - exercised only without the extra
         raise ImportError("guomi.spark needs pyspark and pyarrow: pip install 'guomi[spark]'") from e
     return pa

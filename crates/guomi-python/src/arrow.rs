@@ -160,9 +160,9 @@ fn malformed(msg: &'static str) -> PyErr {
 
 /// Moves the struct out of a capsule named `name` (the PyCapsule protocol: the consumer
 /// takes ownership and marks the original released).
-fn take_capsule<T: Release>(cap: &Bound<'_, PyAny>, name: &CStr, empty: T) -> PyResult<Owned<T>>
+fn take_capsule<T>(cap: &Bound<'_, PyAny>, name: &CStr, empty: T) -> PyResult<Owned<T>>
 where
-    T: TakeRelease,
+    T: Release + TakeRelease,
 {
     // SAFETY: PyCapsule_GetPointer checks the type and the name and returns NULL (with an
     // exception set) otherwise; the pointer is a `T` by the protocol.
@@ -359,7 +359,7 @@ fn format_of(s: &ArrowSchema) -> PyResult<&str> {
 /// # Safety
 /// `p` must point to at least `len` readable `T`s that live as long as `'a`; `T` is a
 /// plain integer type of alignment at most 8.
-unsafe fn buffer<'a, T: Copy>(arena: &'a Arena, p: *const c_void, len: usize) -> PyResult<&'a [T]> {
+unsafe fn buffer<T: Copy>(arena: &Arena, p: *const c_void, len: usize) -> PyResult<&[T]> {
     if len == 0 {
         return Ok(&[]);
     }
@@ -369,7 +369,7 @@ unsafe fn buffer<'a, T: Copy>(arena: &'a Arena, p: *const c_void, len: usize) ->
     let bytes = len
         .checked_mul(std::mem::size_of::<T>())
         .ok_or_else(|| malformed("arrow array: size overflows"))?;
-    let p = if (p as usize) % std::mem::align_of::<T>() != 0 {
+    let p = if !(p as usize).is_multiple_of(std::mem::align_of::<T>()) {
         // SAFETY: `p` has `bytes` readable bytes (caller's contract).
         unsafe { arena.copy(p as *const u8, bytes) as *const c_void }
     } else {
@@ -411,15 +411,12 @@ fn describe(format: &str) -> String {
     }
 }
 
-/// The schema and arrays of a column, looking through a struct of exactly one field
+/// One chunk to read: the array, its offset and its length.
+type Slot<'a> = (&'a ArrowArray, usize, usize);
+
+/// The format and arrays of a column, looking through a struct of exactly one field
 /// (a one-column table or record batch, e.g. a DuckDB or Polars frame).
-fn leaf<'a>(
-    imp: &'a Imported,
-) -> PyResult<(
-    &'a str,
-    &'a ArrowSchema,
-    Vec<(&'a ArrowArray, usize, usize)>,
-)> {
+fn leaf(imp: &Imported) -> PyResult<(&str, Vec<Slot<'_>>)> {
     let schema: &ArrowSchema = &imp.schema.0;
     let format = format_of(schema)?;
     if !schema.dictionary.is_null() {
@@ -453,13 +450,13 @@ fn leaf<'a>(
             let (off, len) = (usize_of(a.offset)?, usize_of(a.length)?);
             arrays.push((c, usize_of(c.offset)? + off, len));
         }
-        return Ok((cformat, child, arrays));
+        return Ok((cformat, arrays));
     }
     for a in &imp.arrays {
         let a: &ArrowArray = &a.0;
         arrays.push((a, usize_of(a.offset)?, usize_of(a.length)?));
     }
-    Ok((format, schema, arrays))
+    Ok((format, arrays))
 }
 
 fn usize_of(v: i64) -> PyResult<usize> {
@@ -499,7 +496,7 @@ fn buffers_of(a: &ArrowArray, want: usize) -> PyResult<&[*const c_void]> {
 
 /// A binary or string column (what: the argument's name, for errors).
 fn binary_column<'a>(imp: &'a Imported, what: &str) -> PyResult<Column<'a>> {
-    let (format, _schema, arrays) = leaf(imp)?;
+    let (format, arrays) = leaf(imp)?;
     let kind = match kind_of(format) {
         Some(Kind::Int(_)) | None => {
             return Err(type_error(format!(
@@ -577,7 +574,7 @@ fn binary_column<'a>(imp: &'a Imported, what: &str) -> PyResult<Column<'a>> {
 
 /// An integer column.
 fn int_column<'a>(imp: &'a Imported, what: &str) -> PyResult<IntColumn<'a>> {
-    let (format, _schema, arrays) = leaf(imp)?;
+    let (format, arrays) = leaf(imp)?;
     let Some(Kind::Int(t)) = kind_of(format) else {
         return Err(type_error(format!(
             "{what}: expected an Arrow column of integers, got {}",
@@ -589,7 +586,7 @@ fn int_column<'a>(imp: &'a Imported, what: &str) -> PyResult<IntColumn<'a>> {
         let v = validity(&imp.arena, a, offset, len)?;
         let b = buffers_of(a, 2)?;
         let end = offset + len;
-        // SAFETY (every arm): an integer array holds offset + length values.
+        // SAFETY: (every arm) an integer array holds offset + length values.
         let values = unsafe {
             match t {
                 b'c' => IntValues::I8(&buffer::<i8>(&imp.arena, b[1], end)?[offset..]),
@@ -610,7 +607,7 @@ fn int_column<'a>(imp: &'a Imported, what: &str) -> PyResult<IntColumn<'a>> {
 /// Whether any chunk uses 64-bit offsets (then the output does too).
 fn is_large(imp: &Imported) -> bool {
     leaf(imp)
-        .map(|(f, _, _)| matches!(f, "Z" | "U"))
+        .map(|(f, _)| matches!(f, "Z" | "U"))
         .unwrap_or(false)
 }
 

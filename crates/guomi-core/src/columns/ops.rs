@@ -4,11 +4,11 @@ use super::kernel::{at_row, run_bool, run_parts, run_rows, PartResult, Shape};
 use super::{Arg, BinaryOut, BoolOut, Column, IntArg, OnError, RowError};
 use crate::error::{Error, Result};
 use crate::sm2::{message_digest, PrivateKey, PublicKey, Signature};
-use crate::sm3::hmac::HmacSm3;
 use crate::sm4::gcm::Sm4Gcm;
 use crate::sm4::modes::{self, Mode, Padding};
 use crate::sm4::Sm4;
 use crate::zuc::eea3;
+use zeroize::{Zeroize, Zeroizing};
 
 /// SM4-GCM nonce length of the column format (`nonce || ciphertext || tag`).
 pub const GCM_NONCE_SIZE: usize = 12;
@@ -41,24 +41,60 @@ pub fn sm3(col: &Column<'_>, threads: Option<usize>) -> std::result::Result<Bina
 }
 
 /// HMAC-SM3 of every row under one key (`fixed_size_binary(32)`): keyed tokenization.
+///
+/// HMAC as RFC 2104 defines it, H((K0 ^ opad) || H((K0 ^ ipad) || m)) with K0 the key
+/// (hashed first when longer than the 64-byte block) padded with zeros, exactly as
+/// `sm3::hmac::HmacSm3`; both hashes of a batch of rows run through the multi-lane
+/// `sm3::many::hash_many` (one row per SIMD lane) instead of one row at a time.
 pub fn hmac_sm3(
     key: &[u8],
     col: &Column<'_>,
     threads: Option<usize>,
 ) -> std::result::Result<BinaryOut, RowError> {
-    let mac = HmacSm3::new(key);
-    run_rows(
+    const BATCH: usize = 1024;
+    let mut k0 = [0u8; 64];
+    if key.len() > 64 {
+        k0[..32].copy_from_slice(&crate::sm3::hash(key));
+    } else {
+        k0[..key.len()].copy_from_slice(key);
+    }
+    let ipad = Zeroizing::new(k0.map(|b| b ^ 0x36));
+    let opad = Zeroizing::new(k0.map(|b| b ^ 0x5c));
+    k0.zeroize();
+    run_parts(
         col.len(),
         threads,
         MIN_ROWS_FAST,
         Shape::Fixed(32),
-        OnError::Raise,
         |i| Ok(col.get(i).map(|_| 32)),
-        |i, slot| {
-            let mut m = mac.clone();
-            m.update(col.get(i).unwrap_or_default());
-            slot.copy_from_slice(&m.finalize());
-            Ok(32)
+        |mut part| {
+            let rows: Vec<usize> = part.rows.clone().filter(|&i| !part.is_null(i)).collect();
+            let mut inner = Zeroizing::new(Vec::new());
+            let mut outer = Zeroizing::new(Vec::with_capacity(BATCH * 96));
+            let mut bounds = Vec::with_capacity(BATCH + 1);
+            for batch in rows.chunks(BATCH) {
+                inner.clear();
+                bounds.clear();
+                for &i in batch {
+                    bounds.push(inner.len());
+                    inner.extend_from_slice(&ipad[..]);
+                    inner.extend_from_slice(col.get(i).unwrap_or_default());
+                }
+                bounds.push(inner.len());
+                let msgs: Vec<&[u8]> = bounds.windows(2).map(|w| &inner[w[0]..w[1]]).collect();
+                let digests = crate::sm3::many::hash_many(&msgs, None);
+                outer.clear();
+                for d in &digests {
+                    outer.extend_from_slice(&opad[..]);
+                    outer.extend_from_slice(d);
+                }
+                let msgs: Vec<&[u8]> = outer.chunks(96).collect();
+                let tags = crate::sm3::many::hash_many(&msgs, None);
+                for (&i, t) in batch.iter().zip(&tags) {
+                    part.slot(i).copy_from_slice(t);
+                }
+            }
+            PartResult::default()
         },
     )
 }
