@@ -209,6 +209,8 @@ def bench_spark(rows: int, size: int, repeat: int) -> list[dict[str, Any]]:
     }
     res = []
     for name, (fast, slow) in cases.items():
+        run(fast())  # warm-up: Python workers started, code paths loaded
+        run(slow())
         tf, ts, tx = [], [], []
         for _ in range(repeat):
             tf.append(timed(lambda fast=fast: run(fast())))  # type: ignore[misc]
@@ -232,15 +234,17 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--no-spark", action="store_true")
+    ap.add_argument("--only-spark", action="store_true")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json")
     args = ap.parse_args()
     div = 10 if args.quick else 1
     print(f"cpus: {os.cpu_count()}", flush=True)
     out: dict[str, Any] = {"columns": [], "rss": [], "spark": []}
-    out["columns"] += bench_columns(1_000_000 // div, 100, args.repeat)
-    out["columns"] += bench_columns(100_000 // div, 4096, args.repeat)
-    out["rss"] = bench_rss(1_000_000 // div, 100)
+    if not args.only_spark:
+        out["columns"] += bench_columns(1_000_000 // div, 100, args.repeat)
+        out["columns"] += bench_columns(100_000 // div, 4096, args.repeat)
+        out["rss"] = bench_rss(1_000_000 // div, 100)
     if not args.no_spark:
         out["spark"] = bench_spark(1_000_000 // div, 100, args.repeat)
     if args.json:

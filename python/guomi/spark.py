@@ -3,9 +3,10 @@
 >>> import guomi.spark as gs                                          # doctest: +SKIP
 >>> enc = gs.encrypt_column(df, "ssn", key=key, output="ssn_enc")    # doctest: +SKIP
 
-Each helper is a ``DataFrame.mapInArrow`` over :mod:`guomi.arrow`: Spark hands each Python
-worker Arrow record batches, the column is processed in Rust without a Python object per
-value, and the batch goes back to the JVM as Arrow. The helpers are stateless, so Spark
+Each helper is an Arrow UDF (``pyspark.sql.functions.arrow_udf``, Spark >= 4.1; on older
+Spark a ``DataFrame.mapInArrow``) over :mod:`guomi.arrow`: Spark hands each Python worker
+the input columns as Arrow arrays, the column is processed in Rust without a Python object
+per value, and the result goes back to the JVM as Arrow. The helpers are stateless, so Spark
 scales them out over its executors; partitioning, scheduling, retries and I/O are Spark's.
 
 Spark's Python workers must import guomi: run them in the environment guomi is installed
@@ -65,15 +66,29 @@ def _schema_with(df: Any, output: str, spark_type: Any) -> Any:
     return StructType(fields)
 
 
-def _map(df: Any, output: str, spark_type: Any, fn: Callable[[Any], Any]) -> Any:
-    """``df`` with column ``output`` set to ``fn(batch)`` (an Arrow array), via mapInArrow."""
+def _map(df: Any, output: str, spark_type: Any, inputs: list[str], fn: Callable[..., Any]) -> Any:
+    """``df`` with column ``output`` set to ``fn(*arrays)`` (one Arrow array per name in
+    ``inputs``). Spark >= 4.1: an Arrow UDF (only the input columns travel to Python);
+    older Spark: ``mapInArrow`` over whole record batches."""
+    from pyspark.sql import functions as F
+
+    if hasattr(F, "arrow_udf"):
+
+        def guomi_column(*arrays: Any) -> Any:
+            return fn(*arrays)
+
+        from pyspark.sql.pandas.functions import ArrowUDFType
+
+        udf = F.arrow_udf(guomi_column, spark_type, ArrowUDFType.SCALAR)
+        return df.withColumn(output, udf(*[F.col(c) for c in inputs]))
+
     schema = _schema_with(df, output, spark_type)
     names = schema.names
 
     def guomi_columns(batches: Iterator[Any]) -> Iterator[Any]:
         pa = _pa()
         for batch in batches:
-            out = fn(batch)
+            out = fn(*[batch.column(c) for c in inputs])
             cols = {n: batch.column(n) for n in batch.schema.names}
             cols[output] = out
             yield pa.RecordBatch.from_arrays([cols[n] for n in names], names=names)
@@ -105,12 +120,10 @@ def encrypt_column(
 
     reveal = _shipped_key(df, key)
 
-    def fn(batch: Any) -> Any:
-        col = batch.column(column)
-        a = None if aad is None else batch.column(aad)
+    def fn(col: Any, a: Any = None) -> Any:
         return _binary_like(ga.sm4_gcm_encrypt(reveal(), col, aad=a, threads=threads), col)
 
-    return _map(df, output or column, BinaryType(), fn)
+    return _map(df, output or column, BinaryType(), [column] + ([aad] if aad else []), fn)
 
 
 def decrypt_column(
@@ -129,24 +142,21 @@ def decrypt_column(
 
     reveal = _shipped_key(df, key)
 
-    def fn(batch: Any) -> Any:
-        col = batch.column(column)
-        a = None if aad is None else batch.column(aad)
+    def fn(col: Any, a: Any = None) -> Any:
         out = ga.sm4_gcm_decrypt(reveal(), col, aad=a, on_error=on_error, threads=threads)
         return _binary_like(out, col)
 
-    return _map(df, output or column, BinaryType(), fn)
+    return _map(df, output or column, BinaryType(), [column] + ([aad] if aad else []), fn)
 
 
 def hash_column(df: Any, column: str, *, output: Optional[str] = None, threads: Optional[int] = None) -> Any:
     """SM3 of every row (32-byte ``BinaryType`` values)."""
     from pyspark.sql.types import BinaryType
 
-    def fn(batch: Any) -> Any:
-        col = batch.column(column)
+    def fn(col: Any) -> Any:
         return _binary_like(ga.sm3(col, threads=threads), col)
 
-    return _map(df, output or column, BinaryType(), fn)
+    return _map(df, output or column, BinaryType(), [column], fn)
 
 
 def hmac_column(
@@ -157,11 +167,10 @@ def hmac_column(
 
     reveal = _shipped_key(df, key)
 
-    def fn(batch: Any) -> Any:
-        col = batch.column(column)
+    def fn(col: Any) -> Any:
         return _binary_like(ga.hmac_sm3(reveal(), col, threads=threads), col)
 
-    return _map(df, output or column, BinaryType(), fn)
+    return _map(df, output or column, BinaryType(), [column], fn)
 
 
 def verify_column(
@@ -182,8 +191,9 @@ def verify_column(
 
     key_bytes = public_key.to_bytes() if hasattr(public_key, "to_bytes") else public_key
 
-    def fn(batch: Any) -> Any:
-        pk = batch.column(key_bytes) if isinstance(key_bytes, str) else key_bytes
-        return ga.sm2_verify(pk, batch.column(signature), batch.column(message), uid=uid, threads=threads)
+    key_col = [key_bytes] if isinstance(key_bytes, str) else []
 
-    return _map(df, output, BooleanType(), fn)
+    def fn(sig: Any, msg: Any, pk: Any = None) -> Any:
+        return ga.sm2_verify(key_bytes if pk is None else pk, sig, msg, uid=uid, threads=threads)
+
+    return _map(df, output, BooleanType(), [signature, message] + key_col, fn)
