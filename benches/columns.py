@@ -208,6 +208,19 @@ def bench_spark(rows: int, size: int, repeat: int) -> list[dict[str, Any]]:
         ),
     }
     res = []
+    # Spark's own ceiling for a column returned through Python: an Arrow UDF that hands back
+    # its input (what any Python-side column function costs at least, end to end).
+    identity = None
+    if hasattr(F, "arrow_udf"):
+        from pyspark.sql.pandas.functions import ArrowUDFType
+
+        identity = F.arrow_udf(lambda v: v, BinaryType(), ArrowUDFType.SCALAR)
+    if identity is not None:
+        run(df.select(identity("v").alias("o")))
+        ti = [timed(lambda: run(df.select(identity("v").alias("o")))) for _ in range(repeat)]
+        ceiling = rows / statistics.median(ti)
+        print(f"spark ceiling (identity Arrow UDF) {ceiling:10,.0f} rows/s", flush=True)
+        res.append({"op": "identity", "rows": rows, "size": size, "arrow_udf": ceiling})
     for name, (fast, slow) in cases.items():
         run(fast())  # warm-up: Python workers started, code paths loaded
         run(slow())
