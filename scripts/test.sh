@@ -15,7 +15,7 @@ fi
 # Independent implementations the tests cross-check against (each test skips if its peer is absent).
 .venv/bin/python -m pip install --quiet cryptography gmssl gmalg gmalglib tongsuopy gmssl-pyx
 # Column API and engines (guomi.arrow, guomi.dask, guomi.spark; each test skips without its engine).
-.venv/bin/python -m pip install --quiet pyarrow polars pandas "dask[dataframe]" distributed pyspark
+.venv/bin/python -m pip install --quiet pyarrow polars pandas "dask[dataframe]" distributed pyspark duckdb
 cargo test --workspace --quiet
 # maturin develop installs into $VIRTUAL_ENV: point it at .venv whatever the caller's shell has active.
 VIRTUAL_ENV="$PWD/.venv" .venv/bin/maturin develop --release --quiet

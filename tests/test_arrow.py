@@ -348,9 +348,12 @@ def test_polars_series() -> None:
 
 def test_duckdb_result() -> None:
     duckdb = pytest.importorskip("duckdb", reason="duckdb not installed")
-    rel = duckdb.sql("select 'v' || i::varchar as v from range(5) t(i)")
-    got = ga.sm3(rel.arrow()["v"]).to_pylist()
-    assert got == [sm3.hash(f"v{i}".encode()) for i in range(5)]
+    rel = duckdb.sql("select 'v' || i::varchar as v from range(5) t(i) order by i")
+    want = [sm3.hash(f"v{i}".encode()) for i in range(5)]
+    # The relation itself (an Arrow stream of one-column record batches) ...
+    assert ga.sm3(rel).to_pylist() == want
+    # ... and a column of its Arrow table.
+    assert ga.sm3(rel.fetch_arrow_table()["v"]).to_pylist() == want
 
 
 def test_misaligned_buffers_are_read() -> None:
