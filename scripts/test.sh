@@ -38,6 +38,8 @@ fi
 if [ "$quick" = 0 ]; then
     # Independent implementations the tests cross-check against (each test skips if its peer is absent).
     .venv/bin/python -m pip install --quiet cryptography gmssl gmalg gmalglib tongsuopy gmssl-pyx
+    # Column API and engines (guomi.arrow, guomi.dask, guomi.spark; each test skips without its engine).
+    .venv/bin/python -m pip install --quiet pyarrow polars pandas "dask[dataframe]" distributed pyspark duckdb
     cargo test --workspace --quiet
 fi
 if [ -z "$wheel" ]; then

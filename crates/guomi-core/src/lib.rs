@@ -17,6 +17,7 @@
 #![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod columns;
 pub mod cpu;
 pub mod envelope;
 pub mod error;

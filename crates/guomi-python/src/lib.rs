@@ -2,6 +2,7 @@
 //! No algorithm logic lives here. Each algorithm family is one submodule of
 //! `guomi._native`, registered by its own file.
 
+mod arrow;
 mod buf;
 mod cpu;
 mod envelope;
@@ -108,6 +109,13 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "SM2 X.509 certificates, certification paths, PKCS#10 requests and protected\n\
          private keys (see `guomi.x509` and `guomi.keys`).",
         x509::register,
+    )?;
+    add_submodule(
+        m,
+        "arrow",
+        "Column operations over Apache Arrow arrays through the Arrow C data interface\n\
+         (see `guomi.arrow`).",
+        arrow::register,
     )?;
     Ok(())
 }

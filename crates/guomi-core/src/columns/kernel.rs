@@ -1,0 +1,389 @@
+//! The row loop shared by every column kernel: per-row output sizes, one preallocated
+//! values buffer, disjoint slices of it handed to the threads of [`crate::parallel`], then
+//! (only when some rows came out shorter than their slot) one compaction pass.
+
+use crate::error::Error;
+use std::ops::Range;
+use std::sync::Mutex;
+use zeroize::Zeroize;
+
+/// What a kernel does with a row whose operation fails (decryption that does not
+/// authenticate, bad padding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnError {
+    /// Stop and report the first failing row.
+    Raise,
+    /// Make the failing row null and go on.
+    Null,
+}
+
+/// A kernel failure: the error and, when one row caused it, that row's index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowError {
+    /// The row (in the whole column) that failed, if the failure belongs to one row.
+    pub row: Option<usize>,
+    /// What went wrong.
+    pub error: Error,
+}
+
+impl From<Error> for RowError {
+    fn from(error: Error) -> Self {
+        RowError { row: None, error }
+    }
+}
+
+pub(crate) fn at_row(row: usize) -> impl FnOnce(Error) -> RowError {
+    move |error| RowError {
+        row: Some(row),
+        error,
+    }
+}
+
+/// A column of byte strings in Arrow layout.
+#[derive(Debug, Default)]
+pub struct BinaryOut {
+    /// Number of rows.
+    pub len: usize,
+    /// The values of every row, back to back.
+    pub data: Vec<u8>,
+    /// `len + 1` row boundaries into `data` (variable width); empty when `width` is set.
+    pub offsets: Vec<usize>,
+    /// `Some(w)`: every row is `w` bytes (`fixed_size_binary(w)`; null rows are zeros).
+    pub width: Option<usize>,
+    /// Validity bitmap (LSB first), `None` when no row is null.
+    pub validity: Option<Vec<u8>>,
+    /// Number of null rows.
+    pub null_count: usize,
+}
+
+/// A column of booleans in Arrow layout.
+#[derive(Debug, Default)]
+pub struct BoolOut {
+    /// Number of rows.
+    pub len: usize,
+    /// Value bitmap (LSB first).
+    pub values: Vec<u8>,
+    /// Validity bitmap, `None` when no row is null.
+    pub validity: Option<Vec<u8>>,
+    /// Number of null rows.
+    pub null_count: usize,
+}
+
+#[derive(Clone, Copy)]
+pub(crate) enum Shape {
+    Fixed(usize),
+    Var,
+}
+
+fn clear_bit(bits: &mut [u8], i: usize) {
+    bits[i >> 3] &= !(1u8 << (i & 7));
+}
+
+fn bit(bits: &[u8], i: usize) -> bool {
+    (bits[i >> 3] >> (i & 7)) & 1 == 1
+}
+
+/// The part of the output one thread writes: rows `rows`, whose slots are `buf`
+/// (starting at byte `base` of the whole values buffer).
+pub(crate) struct Part<'a> {
+    pub rows: Range<usize>,
+    pub base: usize,
+    pub buf: &'a mut [u8],
+    pub offsets: &'a [usize],
+    pub validity: &'a [u8],
+}
+
+impl Part<'_> {
+    /// Whether row `i` (a row of the whole column) is null in the input.
+    pub fn is_null(&self, i: usize) -> bool {
+        !bit(self.validity, i)
+    }
+
+    /// The output slot of row `i`.
+    pub fn slot(&mut self, i: usize) -> &mut [u8] {
+        let (a, b) = (self.offsets[i] - self.base, self.offsets[i + 1] - self.base);
+        &mut self.buf[a..b]
+    }
+}
+
+/// What one part reports back.
+#[derive(Default)]
+pub(crate) struct PartResult {
+    /// The first failing row under `OnError::Raise`.
+    pub error: Option<RowError>,
+    /// Rows that failed under `OnError::Null`.
+    pub failed: Vec<usize>,
+    /// Rows that used fewer bytes than their slot: (row, bytes used).
+    pub short: Vec<(usize, usize)>,
+}
+
+/// The whole loop. `size(i)`: the slot size of row `i`, `None` for a null row (an error
+/// there always stops the kernel: it is a malformed input, not a failed row). `work`
+/// fills one part.
+pub(crate) fn run_parts(
+    n: usize,
+    threads: Option<usize>,
+    min_len: usize,
+    shape: Shape,
+    mut size: impl FnMut(usize) -> Result<Option<usize>, RowError>,
+    work: impl Fn(Part<'_>) -> PartResult + Sync,
+) -> Result<BinaryOut, RowError> {
+    let mut validity = vec![0xffu8; n.div_ceil(8)];
+    let mut null_count = 0usize;
+    let mut offsets = Vec::with_capacity(n + 1);
+    let mut at = 0usize;
+    offsets.push(0);
+    let too_big = || Error::InvalidValue("column output too large");
+    for i in 0..n {
+        let s = match size(i)? {
+            Some(s) => s,
+            None => {
+                clear_bit(&mut validity, i);
+                null_count += 1;
+                match shape {
+                    Shape::Fixed(w) => w,
+                    Shape::Var => 0,
+                }
+            }
+        };
+        at = at.checked_add(s).ok_or_else(too_big)?;
+        offsets.push(at);
+    }
+    if isize::try_from(at).is_err() {
+        return Err(too_big().into());
+    }
+    let mut data = vec![0u8; at];
+
+    let threads = crate::parallel::threads(threads);
+    let parts = threads.min(n / min_len.max(1)).max(1);
+    let ranges: Vec<Range<usize>> = crate::parallel::split(n, parts).collect();
+    let mut slots = Vec::with_capacity(ranges.len());
+    let mut rest: &mut [u8] = &mut data;
+    for r in &ranges {
+        let (mine, tail) = rest.split_at_mut(offsets[r.end] - offsets[r.start]);
+        slots.push(Mutex::new(Some((r.clone(), mine))));
+        rest = tail;
+    }
+    let results: Vec<PartResult> =
+        crate::parallel::map_ranges(slots.len(), ranges.len(), 1, |ps| {
+            ps.map(|p| {
+                let taken = slots[p].lock().unwrap_or_else(|e| e.into_inner()).take();
+                match taken {
+                    Some((rows, buf)) => work(Part {
+                        base: offsets[rows.start],
+                        rows,
+                        buf,
+                        offsets: &offsets,
+                        validity: &validity,
+                    }),
+                    None => PartResult::default(),
+                }
+            })
+            .collect()
+        });
+    drop(slots);
+
+    let mut short = Vec::new();
+    for r in results {
+        if let Some(e) = r.error {
+            data.zeroize();
+            return Err(e);
+        }
+        for i in r.failed {
+            clear_bit(&mut validity, i);
+            null_count += 1;
+            let slot = &mut data[offsets[i]..offsets[i + 1]];
+            slot.zeroize();
+            if let Shape::Var = shape {
+                short.push((i, 0));
+            }
+        }
+        short.extend(r.short);
+    }
+    if !short.is_empty() {
+        short.sort_unstable();
+        compact(&mut data, &mut offsets, &short);
+    }
+    let (offsets, width) = match shape {
+        Shape::Fixed(w) => (Vec::new(), Some(w)),
+        Shape::Var => (offsets, None),
+    };
+    Ok(BinaryOut {
+        len: n,
+        data,
+        offsets,
+        width,
+        validity: (null_count > 0).then_some(validity),
+        null_count,
+    })
+}
+
+/// Moves every row down to close the gaps left by rows shorter than their slot.
+fn compact(data: &mut Vec<u8>, offsets: &mut [usize], short: &[(usize, usize)]) {
+    let n = offsets.len() - 1;
+    let mut s = 0;
+    let mut to = offsets[0];
+    for i in 0..n {
+        let from = offsets[i];
+        let mut len = offsets[i + 1] - from;
+        if s < short.len() && short[s].0 == i {
+            len = short[s].1;
+            s += 1;
+        }
+        data.copy_within(from..from + len, to);
+        offsets[i] = to;
+        to += len;
+    }
+    // Wipe the tail that held moved or dropped bytes before cutting it off.
+    data[to..].zeroize();
+    data.truncate(to);
+    offsets[n] = to;
+}
+
+/// [`run_parts`] with one call per non-null row: `work(i, slot)` fills row `i`'s slot and
+/// returns the bytes it used; its errors follow `on_error`.
+pub(crate) fn run_rows(
+    n: usize,
+    threads: Option<usize>,
+    min_len: usize,
+    shape: Shape,
+    on_error: OnError,
+    size: impl FnMut(usize) -> Result<Option<usize>, RowError>,
+    work: impl Fn(usize, &mut [u8]) -> crate::Result<usize> + Sync,
+) -> Result<BinaryOut, RowError> {
+    run_parts(n, threads, min_len, shape, size, |mut part| {
+        let mut res = PartResult::default();
+        for i in part.rows.clone() {
+            if part.is_null(i) {
+                continue;
+            }
+            let slot = part.slot(i);
+            let cap = slot.len();
+            match work(i, slot) {
+                Ok(used) if used == cap => {}
+                Ok(used) => res.short.push((i, used)),
+                Err(e) => match on_error {
+                    OnError::Raise => {
+                        res.error = Some(at_row(i)(e));
+                        return res;
+                    }
+                    OnError::Null => res.failed.push(i),
+                },
+            }
+        }
+        res
+    })
+}
+
+/// A boolean column from `f(i)` (`None`: null), rows spread over threads.
+pub(crate) fn run_bool(
+    n: usize,
+    threads: Option<usize>,
+    min_len: usize,
+    f: impl Fn(usize) -> Option<bool> + Sync,
+) -> BoolOut {
+    let threads = crate::parallel::threads(threads);
+    let rows = crate::parallel::map_ranges(n, threads, min_len, |r| r.map(&f).collect());
+    let mut values = vec![0u8; n.div_ceil(8)];
+    let mut validity = vec![0xffu8; n.div_ceil(8)];
+    let mut null_count = 0;
+    for (i, v) in rows.into_iter().enumerate() {
+        match v {
+            Some(true) => values[i >> 3] |= 1 << (i & 7),
+            Some(false) => {}
+            None => {
+                clear_bit(&mut validity, i);
+                null_count += 1;
+            }
+        }
+    }
+    BoolOut {
+        len: n,
+        values,
+        validity: (null_count > 0).then_some(validity),
+        null_count,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(out: &BinaryOut) -> Vec<Option<Vec<u8>>> {
+        (0..out.len)
+            .map(|i| {
+                if out.validity.as_ref().is_some_and(|v| !bit(v, i)) {
+                    return None;
+                }
+                Some(match out.width {
+                    Some(w) => out.data[i * w..(i + 1) * w].to_vec(),
+                    None => out.data[out.offsets[i]..out.offsets[i + 1]].to_vec(),
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn short_failed_and_null_rows_for_every_thread_count() {
+        // Row i: null if i % 7 == 3; fails if i % 5 == 1; otherwise i % 4 bytes of value i
+        // in a slot of 3 bytes.
+        let n = 103;
+        for threads in [None, Some(2), Some(0), Some(8)] {
+            let out = run_rows(
+                n,
+                threads,
+                4,
+                Shape::Var,
+                OnError::Null,
+                |i| Ok((i % 7 != 3).then_some(3)),
+                |i, slot| {
+                    if i % 5 == 1 {
+                        slot.fill(0xee);
+                        return Err(Error::InvalidTag);
+                    }
+                    let k = i % 4;
+                    slot[..k.min(3)].fill(i as u8);
+                    Ok(k.min(3))
+                },
+            )
+            .unwrap();
+            let want: Vec<Option<Vec<u8>>> = (0..n)
+                .map(|i| (i % 7 != 3 && i % 5 != 1).then(|| vec![i as u8; (i % 4).min(3)]))
+                .collect();
+            assert_eq!(rows(&out), want, "threads {threads:?}");
+            assert_eq!(out.null_count, want.iter().filter(|r| r.is_none()).count());
+        }
+    }
+
+    #[test]
+    fn raise_names_the_first_failing_row() {
+        for threads in [None, Some(0), Some(3)] {
+            let err = run_rows(
+                50,
+                threads,
+                1,
+                Shape::Fixed(2),
+                OnError::Raise,
+                |_| Ok(Some(2)),
+                |i, _| {
+                    if i == 17 || i == 40 {
+                        Err(Error::InvalidTag)
+                    } else {
+                        Ok(2)
+                    }
+                },
+            )
+            .unwrap_err();
+            assert_eq!(err.row, Some(17));
+            assert_eq!(err.error, Error::InvalidTag);
+        }
+    }
+
+    #[test]
+    fn bools_keep_nulls() {
+        let out = run_bool(10, Some(0), 1, |i| (i != 4).then_some(i % 2 == 0));
+        assert_eq!(out.null_count, 1);
+        assert_eq!(out.values, vec![0b0100_0101, 0b01]);
+        assert_eq!(out.validity, Some(vec![0b1110_1111, 0xff]));
+    }
+}
