@@ -36,7 +36,8 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 # The native submodule; its stubs are python/guomi/_native/arrow.pyi.
-from guomi._native import arrow as _arrow  # type: ignore[attr-defined,unused-ignore]
+from guomi._native import arrow as _arrow
+from guomi._typing import BytesLike
 from guomi.exceptions import InvalidArgument
 
 if TYPE_CHECKING:
@@ -65,7 +66,6 @@ GCM_NONCE_SIZE: int = 12
 #: Bytes an SM4-GCM row grows by: 12-byte nonce and 16-byte tag.
 GCM_OVERHEAD: int = 28
 
-BytesLike = Union[bytes, bytearray, memoryview]
 #: Any column argument: a pyarrow array, chunked array, polars Series, an object with the
 #: Arrow PyCapsule interface, or a list/pandas Series that ``pyarrow.array`` accepts.
 ColumnLike = Any

@@ -3,6 +3,7 @@ submodule per algorithm family. Use the documented `guomi.*` modules instead; th
 module's layout may change between releases.
 """
 
+from guomi._native import arrow as arrow
 from guomi._native import cpu as cpu
 from guomi._native import envelope as envelope
 from guomi._native import sm2 as sm2
@@ -23,6 +24,7 @@ __all__ = [
     "sm2",
     "sm9",
     "x509",
+    "arrow",
 ]
 
 __version__: str

@@ -1,4 +1,4 @@
-"""Backend and variant detection and forcing: the native layer of guomi.backend."""
+"""CPU feature detection and backend selection (see `guomi.backend`)."""
 
 from typing import Optional
 

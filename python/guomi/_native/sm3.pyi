@@ -1,4 +1,4 @@
-"""SM3 (GB/T 32905-2016), HMAC-SM3 and the SM3 KDFs: the native layer of guomi.sm3."""
+"""SM3 hash (GB/T 32905), HMAC-SM3 and the SM3-based KDFs (see `guomi.sm3`)."""
 
 from collections.abc import Sequence
 from typing import Optional, final

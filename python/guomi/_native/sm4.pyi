@@ -1,4 +1,6 @@
-"""SM4 (GB/T 32907-2016) and its modes: ECB/CBC/CTR/CFB/OFB, GCM, CCM and XTS: the native layer of guomi.sm4."""
+"""SM4 block cipher (GB/T 32907): ECB, CBC, CTR, CFB, OFB, GCM, CCM and XTS
+(see `guomi.sm4`).
+"""
 
 from typing import Optional, final
 

@@ -1,4 +1,6 @@
-"""SM9 identity-based cryptography (GM/T 0044-2016): the native layer of guomi.sm9."""
+"""SM9 identity-based cryptography (GB/T 38635): signatures, encryption, KEM and key
+exchange (see `guomi.sm9`).
+"""
 
 from typing import Optional, final
 

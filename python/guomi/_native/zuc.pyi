@@ -1,4 +1,4 @@
-"""ZUC (GM/T 0001-2012), 128-EEA3/EIA3, ZUC-256 and the batch calls: the native layer of guomi.zuc."""
+"""ZUC stream cipher (GB/T 33133), 128-EEA3/128-EIA3 and ZUC-256 (see `guomi.zuc`)."""
 
 from collections.abc import Iterable
 from typing import final
