@@ -1,6 +1,8 @@
 //! Hedged nonces and ephemerals: candidates
 //!
-//!     T_i = HMAC-SM3(key = secret, len(context) || context || extra || i),  i = 0, 1, ...
+//! ```text
+//! T_i = HMAC-SM3(key = secret, len(context) || context || extra || i),  i = 0, 1, ...
+//! ```
 //!
 //! (len a 4-byte big-endian byte count, i a 4-byte big-endian counter), the first T_i with
 //! 1 <= T_i <= n - 1 accepted. This is the hedge of RFC 6979 §3.6 (and of XEdDSA and
