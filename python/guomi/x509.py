@@ -489,7 +489,6 @@ class Certificate:
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
-            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
             >>> b = x509.CertificateBuilder(subject='CN=s').with_extended_key_usage(['serverAuth'])
             >>> c = b.self_sign(key)
             >>> c.extended_key_usage
@@ -509,7 +508,6 @@ class Certificate:
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
-            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
             >>> b = x509.CertificateBuilder(subject='CN=s').with_subject_alternative_names(['ip:127.0.0.1'])
             >>> c = b.self_sign(key)
             >>> c.subject_alternative_names
