@@ -10,7 +10,7 @@
 //! truncated or tampered envelope fails.
 #![no_main]
 
-use guomi_core::envelope::{self, Header, Kem, Opener};
+use guomi_formats::envelope::{self, Header, Kem, Opener};
 use guomi_core::Error;
 use guomi_fuzz::*;
 use libfuzzer_sys::fuzz_target;

@@ -12,7 +12,7 @@
 #![no_main]
 
 use guomi_core::sm2::Sm2p256;
-use guomi_core::x509::{self, Prf};
+use guomi_formats::x509::{self, Prf};
 use guomi_fuzz::*;
 use libfuzzer_sys::fuzz_target;
 

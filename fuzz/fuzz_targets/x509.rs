@@ -11,7 +11,7 @@
 
 use guomi_core::sm2::{PublicKey as Pk, Sm2p256};
 use guomi_core::sm3;
-use guomi_core::x509::{oid, verify_chain, Certificate, CertificateBuilder, CertificateRequest};
+use guomi_formats::x509::{oid, verify_chain, Certificate, CertificateBuilder, CertificateRequest};
 use guomi_fuzz::*;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;

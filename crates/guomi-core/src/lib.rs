@@ -5,7 +5,9 @@
 //! * ZUC stream cipher (GM/T 0001-2012, 3GPP 128-EEA3/EIA3, ZUC-256).
 //! * SM2 elliptic-curve signatures, encryption and key exchange (GB/T 32918).
 //! * SM9 identity-based cryptography over a BN curve (GM/T 0044-2016).
-//! * [`envelope`]: a versioned streaming format (KEM + SM4-GCM chunks) for data of any size.
+//!
+//! Formats built on these (X.509, PKCS#8 and encrypted keys, the envelope, CMS, PKCS#12)
+//! live in the `guomi-formats` crate; this one holds the primitives only.
 //!
 //! This crate has no Python dependency; `guomi-python` binds it. Backends (portable,
 //! AVX2, AVX-512) are chosen at run time, see [`cpu`].
@@ -19,7 +21,6 @@
 
 pub mod columns;
 pub mod cpu;
-pub mod envelope;
 pub mod error;
 pub mod parallel;
 pub mod rand;
@@ -27,7 +28,6 @@ pub mod sm2;
 pub mod sm3;
 pub mod sm4;
 pub mod sm9;
-pub mod x509;
 pub mod zuc;
 
 pub use error::{Error, Result};

@@ -6,7 +6,7 @@
 use crate::buf::Bytes;
 use crate::error::IntoPy;
 use guomi_core::sm2::{PrivateKey, PublicKey};
-use guomi_core::x509::{
+use guomi_formats::x509::{
     self as core_x509, Certificate, CertificateBuilder, CertificateRequest, GeneralNameValue,
     KeyUsageFlags, RequestBuilder,
 };

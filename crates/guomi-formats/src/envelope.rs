@@ -19,9 +19,9 @@
 //! `UnsupportedFormat` before any key derivation runs. Buffered plaintext (the sealer's
 //! pending chunk) lives in zeroizing memory that is allocated once and never grows.
 
-use crate::error::{Error, Result};
-use crate::sm3::kdf::{self, hkdf, pbkdf2_hmac_sm3};
-use crate::sm4::gcm::Sm4Gcm;
+use guomi_core::error::{Error, Result};
+use guomi_core::sm3::kdf::{self, hkdf, pbkdf2_hmac_sm3};
+use guomi_core::sm4::gcm::Sm4Gcm;
 use zeroize::Zeroizing;
 
 /// First bytes of every envelope.
@@ -98,7 +98,7 @@ impl Header {
             ))?;
             kdf::check_pbkdf2_iterations(u64::from(iterations))?;
         }
-        let salt = crate::rand::bytes::<16>()?;
+        let salt = guomi_core::rand::bytes::<16>()?;
         let mut bytes = Vec::with_capacity(FIXED_HEADER + kem_data.len());
         bytes.extend_from_slice(MAGIC);
         bytes.extend_from_slice(&[VERSION, kem as u8, chunk_log2, 0]);
@@ -388,7 +388,7 @@ pub const SM2_SECRET_LEN: usize = 32;
 impl Sealer {
     /// A sealer to an SM2 public key: K, C1 = SM2-KEM(recipient) (GB/T 32918.4 A1-A5 with
     /// klen = 256 bits); the header carries C1 (65 bytes, 04 || x || y), K is the secret.
-    pub fn to_sm2(recipient: &crate::sm2::PublicKey, chunk_log2: u8) -> Result<Sealer> {
+    pub fn to_sm2(recipient: &guomi_core::sm2::PublicKey, chunk_log2: u8) -> Result<Sealer> {
         let (secret, c1) = recipient.encapsulate(SM2_SECRET_LEN)?;
         let header = Header::new(Kem::Sm2, chunk_log2, c1.to_vec())?;
         Sealer::new(header, &secret)
@@ -399,7 +399,7 @@ impl Opener<'static> {
     /// An opener for envelopes sealed to `key`'s public key: K = SM2-KEM-decapsulate(C1).
     /// Any other key type, a malformed C1 or a wrong key is the one opaque
     /// `DecryptionFailed`.
-    pub fn with_sm2(key: crate::sm2::PrivateKey) -> Opener<'static> {
+    pub fn with_sm2(key: guomi_core::sm2::PrivateKey) -> Opener<'static> {
         Opener::new(Box::new(move |h: &Header| {
             if h.kem != Kem::Sm2 || h.kem_data.len() != 65 || h.kem_data[0] != 0x04 {
                 return Err(Error::DecryptionFailed);
@@ -417,7 +417,7 @@ impl Sealer {
     /// user_id) (GM/T 0044 Part 4 §6.2); the header carries C (65 bytes, 04 || x || y),
     /// K is the secret. The identity itself is not written.
     pub fn to_sm9(
-        master: &crate::sm9::EncMasterPublicKey,
+        master: &guomi_core::sm9::EncMasterPublicKey,
         user_id: &[u8],
         chunk_log2: u8,
     ) -> Result<Sealer> {
@@ -430,7 +430,7 @@ impl Sealer {
 impl Opener<'static> {
     /// An opener for envelopes sealed to `key`'s identity: K = SM9-KEM-decapsulate(C).
     /// Any other key type, a malformed C or a wrong key is the opaque `DecryptionFailed`.
-    pub fn with_sm9(key: std::sync::Arc<crate::sm9::EncUserKey>) -> Opener<'static> {
+    pub fn with_sm9(key: std::sync::Arc<guomi_core::sm9::EncUserKey>) -> Opener<'static> {
         Opener::new(Box::new(move |h: &Header| {
             if h.kem != Kem::Sm9 || h.kem_data.len() != 65 || h.kem_data[0] != 0x04 {
                 return Err(Error::DecryptionFailed);
@@ -470,14 +470,14 @@ mod tests {
 
     #[test]
     fn sm9_recipient() {
-        let master = crate::sm9::EncMasterKey::generate().unwrap();
-        let bob = std::sync::Arc::new(master.extract(b"bob", crate::sm9::HID_ENCRYPT).unwrap());
+        let master = guomi_core::sm9::EncMasterKey::generate().unwrap();
+        let bob = std::sync::Arc::new(master.extract(b"bob", guomi_core::sm9::HID_ENCRYPT).unwrap());
         let mut s = Sealer::to_sm9(&master.public_key(), b"bob", 10).unwrap();
         let mut env = Vec::new();
         s.update(&[7u8; 3000], &mut env).unwrap();
         s.finalize(&mut env).unwrap();
         assert_eq!(env[9], Kem::Sm9 as u8);
-        let open = |key: std::sync::Arc<crate::sm9::EncUserKey>| {
+        let open = |key: std::sync::Arc<guomi_core::sm9::EncUserKey>| {
             let mut o = Opener::with_sm9(key);
             let mut out = Vec::new();
             o.update(&env, &mut out)?;
@@ -485,7 +485,7 @@ mod tests {
             Ok::<_, Error>(out)
         };
         assert_eq!(open(bob).unwrap(), vec![7u8; 3000]);
-        let eve = std::sync::Arc::new(master.extract(b"eve", crate::sm9::HID_ENCRYPT).unwrap());
+        let eve = std::sync::Arc::new(master.extract(b"eve", guomi_core::sm9::HID_ENCRYPT).unwrap());
         assert_eq!(open(eve), Err(Error::DecryptionFailed));
     }
 
@@ -638,7 +638,7 @@ mod tests {
 
     #[test]
     fn sm2_recipient_round_trip_and_failures() {
-        let key = crate::sm2::PrivateKey::generate().unwrap();
+        let key = guomi_core::sm2::PrivateKey::generate().unwrap();
         let data: Vec<u8> = (0..3000u32).map(|i| i as u8).collect();
         let mut s = Sealer::to_sm2(key.public_key(), 10).unwrap();
         let mut env = Vec::new();
@@ -646,7 +646,7 @@ mod tests {
         s.finalize(&mut env).unwrap();
         assert_eq!(env[9], Kem::Sm2 as u8);
         assert_eq!(u16::from_be_bytes([env[28], env[29]]), 65);
-        let open = |k: crate::sm2::PrivateKey, env: &[u8]| {
+        let open = |k: guomi_core::sm2::PrivateKey, env: &[u8]| {
             let mut o = Opener::with_sm2(k);
             let mut out = Vec::new();
             o.update(env, &mut out)?;
@@ -654,7 +654,7 @@ mod tests {
             Ok::<_, Error>(out)
         };
         assert_eq!(open(key.clone(), &env).unwrap(), data);
-        let other = crate::sm2::PrivateKey::generate().unwrap();
+        let other = guomi_core::sm2::PrivateKey::generate().unwrap();
         assert_eq!(open(other, &env), Err(Error::DecryptionFailed));
         // A C1 moved off the curve, or a flipped chunk bit.
         for pos in [FIXED_HEADER + 10, env.len() - 5] {

@@ -1,7 +1,7 @@
 //! X.509, PKCS#10 and protected keys: build, parse, verify, and every failure path.
 
 use guomi_core::sm2::PrivateKey;
-use guomi_core::x509::{
+use guomi_formats::x509::{
     verify_chain, Certificate, CertificateBuilder, CertificateRequest, GeneralNameValue,
     RequestBuilder,
 };
@@ -49,7 +49,7 @@ fn build_parse_and_inspect() {
         GeneralNameValue::Ip(vec![127, 0, 0, 1]),
         GeneralNameValue::Email("a@b.example".into()),
     ];
-    b.extended_key_usage = vec![guomi_core::x509::oid::SERVER_AUTH];
+    b.extended_key_usage = vec![guomi_formats::x509::oid::SERVER_AUTH];
     b.serial = Some(vec![0x01, 0x02]);
     let c = b.self_sign(&k).unwrap();
     assert_eq!(c.subject(), "CN=leaf.example,O=Example,C=CN");
@@ -214,7 +214,7 @@ fn chain_ok_and_every_failure() {
     )
     .unwrap();
     kb.ca(None);
-    kb.key_usage = Some(guomi_core::x509::KeyUsageFlags(1));
+    kb.key_usage = Some(guomi_formats::x509::KeyUsageFlags(1));
     let nosign = kb.sign(&root, &rk).unwrap();
     let mut lb =
         CertificateBuilder::new("CN=leaf3", lk.public_key().clone(), NOW - DAY, NOW + DAY).unwrap();
@@ -227,14 +227,14 @@ fn chain_ok_and_every_failure() {
     let mut pb =
         CertificateBuilder::new("CN=client", lk.public_key().clone(), NOW - DAY, NOW + DAY)
             .unwrap();
-    pb.extended_key_usage = vec![guomi_core::x509::oid::CLIENT_AUTH];
+    pb.extended_key_usage = vec![guomi_formats::x509::oid::CLIENT_AUTH];
     let client = pb.sign(&int, &ik).unwrap();
     let e = verify_chain(
         &client,
         std::slice::from_ref(&int),
         std::slice::from_ref(&root),
         NOW,
-        Some(guomi_core::x509::oid::SERVER_AUTH),
+        Some(guomi_formats::x509::oid::SERVER_AUTH),
     )
     .unwrap_err();
     assert!(e.reason.contains("serverAuth"), "{e}");
@@ -243,7 +243,7 @@ fn chain_ok_and_every_failure() {
         std::slice::from_ref(&int),
         std::slice::from_ref(&root),
         NOW,
-        Some(guomi_core::x509::oid::CLIENT_AUTH),
+        Some(guomi_formats::x509::oid::CLIENT_AUTH),
     )
     .unwrap();
 }
@@ -294,7 +294,7 @@ const OPENSSL_CHAIN: [&str; 3] = ["-----BEGIN CERTIFICATE-----\nMIIBdDCCARugAwIB
 
 #[test]
 fn openssl_written_protected_keys() {
-    use guomi_core::x509::load_private_key_pem;
+    use guomi_formats::x509::load_private_key_pem;
     for text in [OPENSSL_LEGACY_SM4, OPENSSL_PBES2_SHA256] {
         let k = load_private_key_pem(text, Some(b"pw")).unwrap();
         assert_eq!(hex::encode(&k.to_bytes()[..]), OPENSSL_D);
@@ -376,7 +376,7 @@ fn a_dozen_same_name_same_key_cas_answer_quickly() {
 
 #[test]
 fn cross_signed_cas_with_distinct_keys_hit_the_work_cap() {
-    use guomi_core::x509::chain::GAVE_UP;
+    use guomi_formats::x509::chain::GAVE_UP;
     // 12 keys under one name, every key certified by every other: 132 certificates and
     // 12!-ish loop-free orderings.
     let keys: Vec<PrivateKey> = (0..12).map(|_| PrivateKey::generate().unwrap()).collect();
@@ -406,7 +406,7 @@ fn cross_signed_cas_with_distinct_keys_hit_the_work_cap() {
 
 #[test]
 fn too_many_certificates_and_too_long_paths_are_refused() {
-    use guomi_core::x509::chain::{MAX_CERTIFICATES, MAX_PATH_LEN};
+    use guomi_formats::x509::chain::{MAX_CERTIFICATES, MAX_PATH_LEN};
     let rk = PrivateKey::generate().unwrap();
     let root = ca("CN=Root", &rk, None);
     let lk = PrivateKey::generate().unwrap();
@@ -478,7 +478,7 @@ fn inject(der: &[u8], extra: &[u8]) -> Vec<u8> {
 #[test]
 fn key_formats_reject_trailing_data() {
     use guomi_core::sm2::PublicKey;
-    use guomi_core::x509::{
+    use guomi_formats::x509::{
         decrypt_private_key_der, encrypt_private_key_der, load_private_key_der, Prf,
     };
     let k = PrivateKey::generate().unwrap();

@@ -27,7 +27,7 @@
 
 use super::cert::Certificate;
 use super::oid;
-use crate::sm2::PublicKey;
+use guomi_core::sm2::PublicKey;
 use der::asn1::ObjectIdentifier;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -290,7 +290,7 @@ impl<'a> Search<'a> {
                 }
                 match self.nodes[child].cert.verify_signature_with(&key) {
                     Ok(()) => Signed::Yes,
-                    Err(crate::Error::UnsupportedFormat(m)) => Signed::Unsupported(m),
+                    Err(guomi_core::Error::UnsupportedFormat(m)) => Signed::Unsupported(m),
                     Err(_) => Signed::No,
                 }
             }

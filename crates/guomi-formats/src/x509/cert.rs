@@ -6,8 +6,8 @@
 //! `SEQUENCE { r, s }` inside the BIT STRING.
 
 use super::{der_err, oid};
-use crate::error::{Error, Result};
-use crate::sm2::{PrivateKey, PublicKey, Signature, DEFAULT_UID};
+use guomi_core::error::{Error, Result};
+use guomi_core::sm2::{PrivateKey, PublicKey, Signature, DEFAULT_UID};
 use der::asn1::{BitString, GeneralizedTime, Ia5String, ObjectIdentifier, OctetString, UtcTime};
 use der::{Decode, Encode, Reader, SliceReader, Tagged};
 use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
@@ -393,7 +393,7 @@ impl Certificate {
 
     /// SM3 of the DER certificate.
     pub fn fingerprint_sm3(&self) -> [u8; 32] {
-        crate::sm3::hash(&self.der)
+        guomi_core::sm3::hash(&self.der)
     }
 
     /// Every extension: (OID, critical, extnValue content).
@@ -508,7 +508,7 @@ impl Eq for Certificate {}
 /// Key identifier of an SM2 public key: the first 20 bytes of SM3 of the
 /// subjectPublicKey bits (RFC 5280 §4.2.1.2 method (1) with SM3 in place of SHA-1).
 pub fn key_identifier(key: &PublicKey) -> Vec<u8> {
-    crate::sm3::hash(&key.to_uncompressed())[..20].to_vec()
+    guomi_core::sm3::hash(&key.to_uncompressed())[..20].to_vec()
 }
 
 /// What to put in a new certificate. Build with [`CertificateBuilder::new`], adjust the
@@ -581,7 +581,7 @@ impl CertificateBuilder {
                 v
             }
             None => {
-                let mut r = crate::rand::bytes::<16>()?.to_vec();
+                let mut r = guomi_core::rand::bytes::<16>()?.to_vec();
                 r[0] = (r[0] & 0x7f) | 0x40;
                 r
             }

@@ -24,11 +24,11 @@
 //! never garbage key material.
 
 use super::{der_err, oid};
-use crate::error::{Error, Result};
-use crate::sm2::PrivateKey;
-use crate::sm3::kdf::pbkdf2_hmac_sm3;
-use crate::sm4::modes::{self, Mode, Padding};
-use crate::sm4::Sm4;
+use guomi_core::error::{Error, Result};
+use guomi_core::sm2::PrivateKey;
+use guomi_core::sm3::kdf::pbkdf2_hmac_sm3;
+use guomi_core::sm4::modes::{self, Mode, Padding};
+use guomi_core::sm4::Sm4;
 use der::asn1::{AnyRef, Null, ObjectIdentifier, OctetStringRef};
 use der::{Decode, Encode, Sequence, Tagged};
 use sha2::Digest;
@@ -38,8 +38,8 @@ use zeroize::{Zeroize, Zeroizing};
 /// PBKDF2 iterations written unless told otherwise (GmSSL 3 writes 65536; OpenSSL 2048).
 pub const DEFAULT_ITERATIONS: u32 = 65_536;
 /// Largest iteration count accepted, written or read (a hostile file must not stall us):
-/// [`crate::sm3::kdf::MAX_PBKDF2_ITERATIONS`], the bound every PBKDF2 in guomi honours.
-pub const MAX_ITERATIONS: u32 = crate::sm3::kdf::MAX_PBKDF2_ITERATIONS;
+/// [`guomi_core::sm3::kdf::MAX_PBKDF2_ITERATIONS`], the bound every PBKDF2 in guomi honours.
+pub const MAX_ITERATIONS: u32 = guomi_core::sm3::kdf::MAX_PBKDF2_ITERATIONS;
 
 /// The PBKDF2 pseudo-random function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,8 +178,8 @@ pub fn encrypt_private_key_der(
     if iterations == 0 || iterations > MAX_ITERATIONS {
         return Err(Error::InvalidValue("iterations must be 1 to 10000000"));
     }
-    let salt = crate::rand::bytes::<16>()?;
-    let iv = crate::rand::bytes::<16>()?;
+    let salt = guomi_core::rand::bytes::<16>()?;
+    let iv = guomi_core::rand::bytes::<16>()?;
     let sm4_key = derive_key(prf, password, &salt, iterations)?;
     let info = key.to_pkcs8_der();
     let body = modes::encrypt(
@@ -502,7 +502,7 @@ pub fn load_private_key_der(der: &[u8], password: Option<&[u8]>) -> Result<Priva
     match password {
         Some(pw) => {
             let encrypted = EncryptedPrivateKeyInfo::from_der(der).is_ok();
-            if !encrypted && PrivateKey::<crate::sm2::Sm2p256>::from_der(der).is_ok() {
+            if !encrypted && PrivateKey::<guomi_core::sm2::Sm2p256>::from_der(der).is_ok() {
                 return Err(Error::InvalidValue(
                     "a password was given but the private key is not encrypted",
                 ));

@@ -79,12 +79,12 @@ pub const EKU_NAMES: &[(&str, ObjectIdentifier)] = &[
 ];
 
 /// Parses an extended key usage given by short name (`serverAuth`) or dotted OID.
-pub fn parse_eku(name: &str) -> crate::Result<ObjectIdentifier> {
+pub fn parse_eku(name: &str) -> guomi_core::Result<ObjectIdentifier> {
     if let Some((_, o)) = EKU_NAMES.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
         return Ok(*o);
     }
     ObjectIdentifier::new(name).map_err(|_| {
-        crate::Error::InvalidValue(
+        guomi_core::Error::InvalidValue(
             "unknown extended key usage: give serverAuth, clientAuth, codeSigning, \
              emailProtection, timeStamping, OCSPSigning, anyExtendedKeyUsage or a dotted OID",
         )
@@ -101,6 +101,6 @@ pub fn eku_name(o: &ObjectIdentifier) -> String {
 }
 
 /// `der` errors: malformed encodings.
-pub(crate) fn der_err(_: der::Error) -> crate::Error {
-    crate::Error::UnsupportedFormat("malformed DER")
+pub(crate) fn der_err(_: der::Error) -> guomi_core::Error {
+    guomi_core::Error::UnsupportedFormat("malformed DER")
 }

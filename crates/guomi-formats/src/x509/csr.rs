@@ -10,8 +10,8 @@
 
 use super::cert::{check_sm2_signature, parse_name, signed_range, GeneralNameValue};
 use super::{der_err, oid};
-use crate::error::{Error, Result};
-use crate::sm2::{PrivateKey, PublicKey, DEFAULT_UID};
+use guomi_core::error::{Error, Result};
+use guomi_core::sm2::{PrivateKey, PublicKey, DEFAULT_UID};
 use der::asn1::{BitString, OctetString, SetOfVec};
 use der::oid::AssociatedOid;
 use der::{Decode, Encode};
