@@ -39,18 +39,24 @@ from guomi.exceptions import CertificateVerificationError, InvalidArgument, Inva
 
 __all__ = [
     "BasicConstraints",
+    "CRLBuilder",
     "Certificate",
     "CertificateBuilder",
+    "CertificateRevocationList",
     "CertificateSigningRequest",
     "CertificateSigningRequestBuilder",
     "CertificateVerificationError",
     "Extension",
     "MAX_CANDIDATE_STEPS",
     "MAX_CERTIFICATES",
+    "MAX_CRLS",
     "MAX_PATH_LEN",
     "MAX_SIGNATURE_CHECKS",
+    "REVOCATION_REASONS",
+    "RevokedCertificate",
     "SIGNATURE_ALGORITHM_OID",
     "load_pem_certificates",
+    "load_pem_crls",
     "verify_chain",
 ]
 
@@ -644,6 +650,8 @@ def verify_chain(
     *,
     at: Optional[datetime] = None,
     purpose: Optional[str] = None,
+    crls: Sequence[CertificateRevocationList] = (),
+    require_crls: bool = False,
 ) -> list[Certificate]:
     """Validates ``leaf`` up to one of ``trust_roots`` (RFC 5280 §6 subset) and returns the
     path, leaf first.
@@ -654,7 +662,17 @@ def verify_chain(
     ``purpose`` (``"serverAuth"``, ``"clientAuth"``, ``"codeSigning"``, ... or a dotted
     OID) the leaf's extKeyUsage, when present, must allow it. Raises
     :class:`~guomi.exceptions.CertificateVerificationError` whose ``subject``, ``reason``
-    and ``depth`` name the failing certificate. Revocation is not checked.
+    and ``depth`` name the failing certificate.
+
+    Revocation (RFC 5280 §6.3, base CRLs): with ``crls``, every certificate below the
+    trust root is looked up in the CRLs whose issuer is its issuer on the path. Such a
+    CRL must verify with that issuer's key, the issuer must allow cRLSign (when it has
+    keyUsage), the CRL must be current at ``at`` (last update ≤ ``at`` ≤ next update)
+    and carry no critical extension guomi does not implement (delta, partitioned,
+    indirect CRLs); otherwise the path fails, closed. A listed certificate fails with the
+    reason "revoked on <date> (CRL of ..., reason ...)". A certificate whose issuer has no
+    CRL among ``crls`` is not checked, unless ``require_crls`` is true (then it fails).
+    OCSP is not implemented.
 
     The work is bounded whatever the input: the cheap checks run before any signature,
     each (certificate, issuer key) signature is checked once, loops (a repeated subject
@@ -671,6 +689,10 @@ def verify_chain(
         trust_roots: the trusted certificates.
         at: the time to check validity at (``datetime``, naive means UTC); default now.
         purpose: ``None``, an extended key usage short name or a dotted OID.
+        crls: :class:`CertificateRevocationList` objects to check revocation against (at
+            most :data:`MAX_CRLS`; their signature checks count against
+            :data:`MAX_SIGNATURE_CHECKS`).
+        require_crls: fail a certificate whose issuer has no CRL in ``crls``.
 
     Returns:
         list[Certificate]: the path, leaf first, trust root last.
@@ -692,7 +714,13 @@ def verify_chain(
     """
     when = _secs(at) if at is not None else _secs(datetime.now(timezone.utc))
     path = _x509.verify_chain(
-        leaf._n, [c._n for c in intermediates], [c._n for c in trust_roots], when, purpose
+        leaf._n,
+        [c._n for c in intermediates],
+        [c._n for c in trust_roots],
+        when,
+        purpose,
+        [c._n for c in crls],
+        require_crls,
     )
     return [Certificate(n) for n in path]
 
@@ -1210,3 +1238,460 @@ class CertificateBuilder:
         if self.csr is None and self.public_key is None:
             raise ValueError("a public key is needed (public_key=... or from_csr)")
         return self._build(issuer_key, issuer)
+
+
+#: The revocation reasons of RFC 5280 §5.3.1, by name.
+REVOCATION_REASONS: tuple[str, ...] = (
+    "unspecified",
+    "keyCompromise",
+    "cACompromise",
+    "affiliationChanged",
+    "superseded",
+    "cessationOfOperation",
+    "certificateHold",
+    "removeFromCRL",
+    "privilegeWithdrawn",
+    "aACompromise",
+)
+
+#: :func:`verify_chain` takes at most this many CRLs (256).
+MAX_CRLS: int = _x509.MAX_CRLS
+
+
+@dataclasses.dataclass(frozen=True)
+class RevokedCertificate:
+    """One entry of a :class:`CertificateRevocationList`.
+
+    Attributes:
+        serial_number: the revoked certificate's serial number.
+        revocation_date: when it was revoked (aware ``datetime``, UTC).
+        reason: the reasonCode name (one of :data:`REVOCATION_REASONS`), or ``None``.
+        invalidity_date: the invalidityDate (aware ``datetime``, UTC), or ``None``.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+        >>> crl = x509.CRLBuilder().revoke(42, reason="keyCompromise").sign(ca, key)
+        >>> entry = crl.revoked_certificates[0]
+        >>> entry.serial_number, entry.reason
+        (42, 'keyCompromise')
+    """
+
+    serial_number: int
+    revocation_date: datetime
+    reason: Optional[str] = None
+    invalidity_date: Optional[datetime] = None
+
+
+class CertificateRevocationList:
+    """An X.509 CRL (RFC 5280 §5; immutable, compared by its DER, hashable).
+
+    Read one with :meth:`from_pem`, :meth:`from_der` or :func:`load_pem_crls`; issue one
+    with :class:`CRLBuilder`; give them to :func:`verify_chain` (``crls=``) to reject
+    revoked certificates. v1 and v2 CRLs are read; delta, partitioned and indirect CRLs
+    parse but :func:`verify_chain` refuses to rely on them (a critical extension it does
+    not implement fails the path, closed).
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+        >>> crl = x509.CRLBuilder(crl_number=7).revoke(5).sign(ca, key)
+        >>> crl.issuer, crl.crl_number, crl.get_revoked(5) is not None
+        ('CN=ca', 7, True)
+        >>> x509.CertificateRevocationList.from_pem(crl.to_pem()) == crl
+        True
+    """
+
+    __slots__ = ("_n",)
+
+    def __init__(self, native: _x509.NativeCrl) -> None:
+        self._n = native
+
+    @classmethod
+    def from_pem(cls, data: Union[str, bytes]) -> CertificateRevocationList:
+        """Reads the first ``X509 CRL`` block of PEM text.
+
+        Args:
+            data: PEM, ``str`` or ``bytes`` (other blocks before it are skipped).
+
+        Returns:
+            CertificateRevocationList: the CRL.
+
+        Raises:
+            UnsupportedFormat: no CRL block, bad base64 or malformed DER.
+            TypeError: ``data`` is neither ``str`` nor bytes.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> pem = x509.CRLBuilder().sign(ca, key).to_pem()
+            >>> x509.CertificateRevocationList.from_pem(pem).issuer
+            'CN=ca'
+        """
+        return cls(_x509.NativeCrl.from_pem(data))
+
+    @classmethod
+    def from_der(cls, data: BytesLike) -> CertificateRevocationList:
+        """Reads a DER CRL (strict DER).
+
+        Args:
+            data: bytes-like DER.
+
+        Returns:
+            CertificateRevocationList: the CRL.
+
+        Raises:
+            UnsupportedFormat: malformed DER, or a version other than v1/v2.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> der = x509.CRLBuilder().sign(ca, key).to_der()
+            >>> x509.CertificateRevocationList.from_der(der).version
+            2
+        """
+        return cls(_x509.NativeCrl.from_der(data))
+
+    def to_pem(self) -> str:
+        """The CRL as a PEM ``X509 CRL`` block.
+
+        Returns:
+            str: the PEM text.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> x509.CRLBuilder().sign(ca, key).to_pem().splitlines()[0]
+            '-----BEGIN X509 CRL-----'
+        """
+        return self._n.to_pem()
+
+    def to_der(self) -> bytes:
+        """The DER encoding, exactly as read or built.
+
+        Returns:
+            bytes: the DER.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> x509.CRLBuilder().sign(ca, key).to_der()[0]
+            48
+        """
+        return self._n.to_der()
+
+    @property
+    def version(self) -> int:
+        """1 (no version field) or 2 (CRLs guomi issues are v2)."""
+        return self._n.version
+
+    @property
+    def issuer(self) -> str:
+        """The issuer name, RFC 4514."""
+        return self._n.issuer
+
+    @property
+    def issuer_der(self) -> bytes:
+        """The issuer name as DER (the ``Name`` structure)."""
+        return self._n.issuer_der()
+
+    @property
+    def last_update(self) -> datetime:
+        """thisUpdate (aware ``datetime``, UTC)."""
+        return _dt(self._n.this_update)
+
+    @property
+    def next_update(self) -> Optional[datetime]:
+        """nextUpdate (aware ``datetime``, UTC), or ``None`` when absent."""
+        n = self._n.next_update
+        return None if n is None else _dt(n)
+
+    @property
+    def crl_number(self) -> Optional[int]:
+        """The cRLNumber extension, or ``None`` when absent.
+
+        Raises:
+            UnsupportedFormat: a malformed or repeated extension.
+        """
+        n = self._n.crl_number()
+        return None if n is None else int.from_bytes(n, "big")
+
+    @property
+    def authority_key_identifier(self) -> Optional[bytes]:
+        """The authorityKeyIdentifier's keyIdentifier, or ``None``.
+
+        Raises:
+            UnsupportedFormat: a malformed or repeated extension.
+        """
+        return self._n.authority_key_id()
+
+    @property
+    def signature_algorithm_oid(self) -> str:
+        """The signature algorithm OID, dotted (SM2-with-SM3: ``1.2.156.10197.1.501``)."""
+        return self._n.signature_algorithm
+
+    @property
+    def signature(self) -> bytes:
+        """The signature value (DER ``SEQUENCE { r, s }``)."""
+        return self._n.signature()
+
+    @property
+    def tbs_certlist_bytes(self) -> bytes:
+        """The signed part (TBSCertList), exactly as encoded."""
+        return self._n.tbs_der()
+
+    @property
+    def extensions(self) -> list[Extension]:
+        """Every CRL extension, in order."""
+        return [Extension(o, c, v) for o, c, v in self._n.extensions()]
+
+    @property
+    def revoked_certificates(self) -> list[RevokedCertificate]:
+        """Every entry, in order.
+
+        Raises:
+            UnsupportedFormat: a malformed or repeated entry extension.
+        """
+        return [
+            RevokedCertificate(
+                int.from_bytes(serial, "big", signed=True),
+                _dt(date),
+                reason,
+                None if invalid is None else _dt(invalid),
+            )
+            for serial, date, reason, invalid in self._n.revoked()
+        ]
+
+    def get_revoked(self, certificate: Union[Certificate, int]) -> Optional[RevokedCertificate]:
+        """The entry for a certificate (or a serial number), or ``None`` when not listed.
+
+        The serial number alone identifies the entry: check the CRL's issuer and signature
+        (or use :func:`verify_chain` with ``crls=``) before relying on the answer.
+
+        Args:
+            certificate: a :class:`Certificate` or a serial number.
+
+        Returns:
+            RevokedCertificate | None: the entry.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder().revoke(5).sign(ca, key)
+            >>> crl.get_revoked(5).serial_number, crl.get_revoked(6)
+            (5, None)
+        """
+        serial = certificate.serial_number if isinstance(certificate, Certificate) else certificate
+        for entry in self.revoked_certificates:
+            if entry.serial_number == serial:
+                return entry
+        return None
+
+    def verify_signature(self, issuer: Union[Certificate, sm2.PublicKey]) -> None:
+        """Checks that ``issuer`` signed this CRL (SM2-with-SM3, default signer ID).
+
+        Args:
+            issuer: the issuing CA :class:`Certificate` (its subject must equal the CRL's
+                issuer; with a keyUsage extension it must allow cRLSign), or a bare
+                :class:`guomi.sm2.PublicKey`.
+
+        Raises:
+            InvalidSignature: the signature does not verify (or the names differ).
+            InvalidArgument: the certificate's keyUsage lacks cRLSign.
+            TypeError: ``issuer`` is neither a certificate nor an SM2 public key.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> x509.CRLBuilder().sign(ca, key).verify_signature(ca)
+        """
+        if isinstance(issuer, Certificate):
+            self._n.verify_signature(issuer._n)
+        elif isinstance(issuer, sm2.PublicKey):
+            self._n.verify_signature_with_key(issuer.to_bytes())
+        else:
+            raise TypeError("issuer must be a Certificate or an sm2.PublicKey")
+
+    def is_signature_valid(self, issuer: Union[Certificate, sm2.PublicKey]) -> bool:
+        """Whether ``issuer`` signed this CRL (:meth:`verify_signature` as a bool).
+
+        Args:
+            issuer: the issuing CA :class:`Certificate` or a :class:`guomi.sm2.PublicKey`.
+
+        Returns:
+            bool: ``True`` when the signature verifies.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder().sign(ca, key)
+            >>> crl.is_signature_valid(ca), crl.is_signature_valid(sm2.PrivateKey.generate().public_key())
+            (True, False)
+        """
+        try:
+            self.verify_signature(issuer)
+        except (InvalidSignature, InvalidArgument):
+            return False
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CertificateRevocationList) and self._n == other._n
+
+    def __hash__(self) -> int:
+        return hash(self._n)
+
+    def __repr__(self) -> str:
+        return (
+            f"<guomi.x509.CertificateRevocationList issuer={self.issuer!r} "
+            f"entries={len(self._n.revoked())}>"
+        )
+
+
+def load_pem_crls(data: Union[str, bytes]) -> list[CertificateRevocationList]:
+    """Every ``X509 CRL`` block of PEM text, in order (other blocks are skipped).
+
+    Args:
+        data: PEM, ``str`` or ``bytes``.
+
+    Returns:
+        list[CertificateRevocationList]: the CRLs (empty when there is none).
+
+    Raises:
+        UnsupportedFormat: bad base64 or malformed DER in a CRL block.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+        >>> pem = x509.CRLBuilder().sign(ca, key).to_pem() + ca.to_pem()
+        >>> len(x509.load_pem_crls(pem))
+        1
+    """
+    return [CertificateRevocationList(n) for n in _x509.NativeCrl.all_from_pem(data)]
+
+
+def _serial_bytes(serial: int) -> bytes:
+    if serial <= 0:
+        raise ValueError("serial numbers must be positive")
+    return serial.to_bytes((serial.bit_length() + 7) // 8, "big")
+
+
+@dataclasses.dataclass(frozen=True)
+class CRLBuilder:
+    """Builds v2 CRLs. Each method returns a new builder; finish with :meth:`sign`.
+
+    Defaults: ``last_update`` now, ``next_update`` seven days later, ``crl_number`` the
+    ``last_update`` time in Unix seconds (so later CRLs get larger numbers; set it when
+    your CA keeps its own counter). Each CRL carries cRLNumber and authorityKeyIdentifier;
+    entries carry reasonCode when a reason is given.
+
+    Fields (constructor keywords, or the methods): ``last_update`` / ``next_update``
+    (``datetime``, naive means UTC; ``next_update=None`` with ``days=None`` omits it),
+    ``days`` (the gap to ``next_update`` when that is not set), ``crl_number``
+    (non-negative ``int`` below 2**160), ``revoked`` (``(serial, date, reason)`` tuples;
+    use :meth:`revoke`).
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> ca_key = sm2.PrivateKey.generate()
+        >>> ca = x509.CertificateBuilder(subject="CN=CA").ca().self_sign(ca_key)
+        >>> leaf = x509.CertificateBuilder(subject="CN=leaf",
+        ...     public_key=sm2.PrivateKey.generate().public_key()).sign(ca, ca_key)
+        >>> crl = x509.CRLBuilder().revoke(leaf, reason="keyCompromise").sign(ca, ca_key)
+        >>> try:
+        ...     x509.verify_chain(leaf, [], [ca], crls=[crl])
+        ... except x509.CertificateVerificationError as e:
+        ...     print(e.subject, e.reason.split(" on ")[0])
+        CN=leaf revoked
+    """
+
+    last_update: Optional[datetime] = None
+    next_update: Optional[datetime] = None
+    days: Optional[int] = 7
+    crl_number: Optional[int] = None
+    revoked: tuple[tuple[int, Optional[datetime], Optional[str]], ...] = ()
+
+    def revoke(
+        self,
+        certificate: Union[Certificate, int],
+        *,
+        when: Optional[datetime] = None,
+        reason: Optional[str] = None,
+    ) -> CRLBuilder:
+        """A copy that also lists ``certificate`` (or a serial number) as revoked.
+
+        Args:
+            certificate: a :class:`Certificate` issued by the CA that will sign, or its
+                serial number (a positive ``int``).
+            when: the revocation date (``datetime``, naive means UTC); default the CRL's
+                ``last_update``.
+            reason: one of :data:`REVOCATION_REASONS`, or ``None`` to omit reasonCode.
+
+        Returns:
+            CRLBuilder: the builder.
+
+        Example:
+            >>> from guomi import x509
+            >>> len(x509.CRLBuilder().revoke(1).revoke(2, reason="superseded").revoked)
+            2
+        """
+        serial = certificate.serial_number if isinstance(certificate, Certificate) else certificate
+        return dataclasses.replace(self, revoked=(*self.revoked, (serial, when, reason)))
+
+    def sign(self, issuer: Certificate, issuer_key: sm2.PrivateKey) -> CertificateRevocationList:
+        """The CRL, signed by the CA ``issuer`` with its private key ``issuer_key``.
+
+        Args:
+            issuer: the CA :class:`Certificate` (with keyUsage, it must allow cRLSign).
+            issuer_key: the CA's :class:`guomi.sm2.PrivateKey`; it must match ``issuer``.
+
+        Returns:
+            CertificateRevocationList: the signed CRL.
+
+        Raises:
+            ValueError: a serial number that is not positive, or a negative CRL number.
+            InvalidArgument: an unknown reason, a serial or CRL number over 20 bytes,
+                ``next_update`` before ``last_update``, more than 1048576 entries, or an
+                issuer whose keyUsage lacks cRLSign.
+            InvalidKey: ``issuer_key`` does not match ``issuer``.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> x509.CRLBuilder(crl_number=1).sign(ca, key).crl_number
+            1
+        """
+        start = self.last_update or datetime.now(timezone.utc)
+        end = self.next_update
+        if end is None and self.days is not None:
+            try:
+                end = start + timedelta(days=self.days)
+            except OverflowError:
+                raise InvalidArgument("days: next_update must be by the year 9999") from None
+        number = self.crl_number if self.crl_number is not None else _secs(start)
+        if number < 0:
+            raise ValueError("crl_number must not be negative")
+        if number.bit_length() > 160:
+            raise InvalidArgument("crl_number must be below 2**160 (at most 20 bytes)")
+        revoked = [
+            (_serial_bytes(serial), _secs(when or start), reason) for serial, when, reason in self.revoked
+        ]
+        native = _x509.build_crl(
+            issuer=issuer._n,
+            signing_key=issuer_key.to_bytes(),
+            this_update=_secs(start),
+            next_update=None if end is None else _secs(end),
+            crl_number=number.to_bytes((number.bit_length() + 7) // 8, "big"),
+            revoked=revoked,
+        )
+        return CertificateRevocationList(native)

@@ -7,8 +7,8 @@ use crate::buf::Bytes;
 use crate::error::IntoPy;
 use guomi_core::sm2::{PrivateKey, PublicKey};
 use guomi_formats::x509::{
-    self as core_x509, Certificate, CertificateBuilder, CertificateRequest, GeneralNameValue,
-    KeyUsageFlags, RequestBuilder,
+    self as core_x509, Certificate, CertificateBuilder, CertificateRequest, Crl, CrlBuilder,
+    GeneralNameValue, KeyUsageFlags, RequestBuilder, Revocation,
 };
 use guomi_core::Error;
 use guomi_python_macros::guard_panics;
@@ -642,6 +642,251 @@ impl PyCertificate {
     }
 }
 
+/// A certificate revocation list as parsed by the core (immutable).
+/// `guomi.x509.CertificateRevocationList` wraps it; use that.
+///
+/// There is no constructor: use `from_der`, `from_pem` or `all_from_pem`.
+///
+/// Example:
+///     >>> from guomi import sm2, x509
+///     >>> from guomi._native.x509 import NativeCrl
+///     >>> key = sm2.PrivateKey.generate()
+///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+///     >>> der = x509.CRLBuilder().sign(ca, key).to_der()
+///     >>> NativeCrl.from_der(der).issuer
+///     'CN=ca'
+#[pyclass(module = "guomi.x509", name = "NativeCrl", frozen)]
+pub struct PyCrl(Crl);
+
+#[guard_panics]
+#[pymethods]
+impl PyCrl {
+    /// Parses a DER CRL (v1 or v2).
+    ///
+    /// Args:
+    ///     der: bytes-like DER.
+    ///
+    /// Returns:
+    ///     NativeCrl: the CRL.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: malformed DER.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.x509 import NativeCrl
+    ///     >>> NativeCrl.from_der(b"0")
+    ///     Traceback (most recent call last):
+    ///     ...
+    ///     guomi.exceptions.UnsupportedFormat: malformed DER
+    #[staticmethod]
+    fn from_der(der: Bytes) -> PyResult<Self> {
+        Ok(PyCrl(Crl::from_der(&der).py_err()?))
+    }
+
+    /// Parses the first `X509 CRL` block of PEM text.
+    ///
+    /// Args:
+    ///     pem: `str` or `bytes` (ASCII).
+    ///
+    /// Returns:
+    ///     NativeCrl: the CRL.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: no CRL block, bad base64 or malformed DER.
+    ///     TypeError: `pem` is neither `str` nor bytes.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> from guomi._native.x509 import NativeCrl
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> pem = x509.CRLBuilder().sign(ca, key).to_pem()
+    ///     >>> NativeCrl.from_pem(pem).version
+    ///     2
+    #[staticmethod]
+    fn from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyCrl(Crl::from_pem(&text(pem)?).py_err()?))
+    }
+
+    /// Every `X509 CRL` block of PEM text, in order.
+    ///
+    /// Args:
+    ///     pem: `str` or `bytes` (ASCII).
+    ///
+    /// Returns:
+    ///     list[NativeCrl]: the CRLs (empty when there is none).
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: bad base64 or malformed DER in a CRL block.
+    ///     TypeError: `pem` is neither `str` nor bytes.
+    ///
+    /// Example:
+    ///     >>> from guomi._native.x509 import NativeCrl
+    ///     >>> NativeCrl.all_from_pem("")
+    ///     []
+    #[staticmethod]
+    fn all_from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Vec<Self>> {
+        Ok(Crl::all_from_pem(&text(pem)?)
+            .py_err()?
+            .into_iter()
+            .map(PyCrl)
+            .collect())
+    }
+
+    /// The DER encoding, exactly as parsed or built.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> x509.CRLBuilder().sign(ca, key)._n.to_der()[:1]
+    ///     b'0'
+    fn to_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.0.to_der())
+    }
+
+    /// PEM text (label `X509 CRL`).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> x509.CRLBuilder().sign(ca, key)._n.to_pem().splitlines()[0]
+    ///     '-----BEGIN X509 CRL-----'
+    fn to_pem(&self) -> PyResult<String> {
+        self.0.to_pem().py_err()
+    }
+
+    /// 1 (no version field) or 2.
+    #[getter]
+    fn version(&self) -> u8 {
+        self.0.version()
+    }
+
+    /// The issuer name, RFC 4514.
+    #[getter]
+    fn issuer(&self) -> String {
+        self.0.issuer()
+    }
+
+    /// The issuer name as DER (the `Name` structure).
+    fn issuer_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(py, &self.0.issuer_der().py_err()?))
+    }
+
+    /// thisUpdate, Unix seconds.
+    #[getter]
+    fn this_update(&self) -> i64 {
+        self.0.this_update()
+    }
+
+    /// nextUpdate, Unix seconds, or `None`.
+    #[getter]
+    fn next_update(&self) -> Option<i64> {
+        self.0.next_update()
+    }
+
+    /// The signature algorithm OID, dotted.
+    #[getter]
+    fn signature_algorithm(&self) -> String {
+        self.0.signature_algorithm()
+    }
+
+    /// The signature value (DER `SEQUENCE { r, s }`).
+    fn signature<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.0.signature())
+    }
+
+    /// The signed part (TBSCertList) exactly as encoded.
+    fn tbs_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.0.tbs_der())
+    }
+
+    /// cRLNumber as big-endian bytes, or `None`.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: a malformed or repeated extension.
+    fn crl_number<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        Ok(self.0.crl_number().py_err()?.map(|b| PyBytes::new(py, &b)))
+    }
+
+    /// authorityKeyIdentifier keyIdentifier, or `None`.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: a malformed or repeated extension.
+    fn authority_key_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        Ok(self
+            .0
+            .authority_key_id()
+            .py_err()?
+            .map(|b| PyBytes::new(py, &b)))
+    }
+
+    /// Every CRL extension as `(oid, critical, value)`.
+    fn extensions<'py>(&self, py: Python<'py>) -> Vec<(String, bool, Bound<'py, PyBytes>)> {
+        self.0
+            .extension_list()
+            .into_iter()
+            .map(|(o, c, v)| (o, c, PyBytes::new(py, &v)))
+            .collect()
+    }
+
+    /// The revoked entries as `(serial, revocation_date, reason, invalidity_date)`:
+    /// serial as INTEGER content bytes, dates in Unix seconds, reason a name or `None`.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: a malformed or repeated entry extension.
+    #[allow(clippy::type_complexity)]
+    fn revoked<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Vec<(Bound<'py, PyBytes>, i64, Option<&'static str>, Option<i64>)>> {
+        Ok(self
+            .0
+            .revoked()
+            .py_err()?
+            .into_iter()
+            .map(|e| {
+                (
+                    PyBytes::new(py, &e.serial),
+                    e.revocation_date,
+                    e.reason.and_then(core_x509::crl::reason_name),
+                    e.invalidity_date,
+                )
+            })
+            .collect())
+    }
+
+    /// Checks the CRL's signature against the issuing CA certificate (name, cRLSign,
+    /// SM2-with-SM3 signature).
+    ///
+    /// Raises:
+    ///     InvalidSignature: wrong issuer or the signature does not verify.
+    ///     InvalidArgument: the certificate's keyUsage lacks cRLSign.
+    fn verify_signature(&self, py: Python<'_>, issuer: &PyCertificate) -> PyResult<()> {
+        py.detach(|| self.0.verify_signature(&issuer.0)).py_err()
+    }
+
+    /// Checks the CRL's signature with a bare SM2 public key (65/64/33 bytes).
+    ///
+    /// Raises:
+    ///     InvalidSignature: the signature does not verify.
+    ///     InvalidLength, UnsupportedFormat, InvalidKey: `key` is not a valid point.
+    fn verify_signature_with_key(&self, py: Python<'_>, key: Bytes) -> PyResult<()> {
+        let k = PublicKey::from_bytes(&key).py_err()?;
+        py.detach(|| self.0.verify_signature_with(&k)).py_err()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyCrl>().is_ok_and(|o| o.get().0 == self.0)
+    }
+
+    fn __hash__(&self) -> u64 {
+        let h = guomi_core::sm3::hash(self.0.to_der());
+        u64::from_be_bytes(h[..8].try_into().unwrap())
+    }
+}
+
 /// A PKCS#10 certification request as parsed by the core (immutable).
 /// `guomi.x509.CertificateSigningRequest` wraps it; use that.
 ///
@@ -847,10 +1092,12 @@ impl PyRequest {
 ///
 /// Checked: each signature (SM2-with-SM3), issuer name = next subject, validity at `at`,
 /// no unknown critical extension; on issuers basicConstraints cA, pathLenConstraint and
-/// keyUsage keyCertSign; with `purpose`, the leaf's extKeyUsage (when present). Revocation
-/// is not checked. The work is bounded: at most `MAX_PATH_LEN` (16) certificates on a path,
-/// `MAX_CERTIFICATES` (1024) intermediates and roots together, `MAX_SIGNATURE_CHECKS` (100)
-/// signature checks and `MAX_CANDIDATE_STEPS` (4096) candidates per call.
+/// keyUsage keyCertSign; with `purpose`, the leaf's extKeyUsage (when present); with
+/// `crls`, revocation of every certificate below the root (base CRLs from its issuer on
+/// the path, which must verify, be current and allow cRLSign). The work is bounded: at
+/// most `MAX_PATH_LEN` (16) certificates on a path, `MAX_CERTIFICATES` (1024)
+/// intermediates and roots together, `MAX_CRLS` (256) CRLs, `MAX_SIGNATURE_CHECKS` (100)
+/// signature checks (CRLs included) and `MAX_CANDIDATE_STEPS` (4096) candidates per call.
 ///
 /// Args:
 ///     leaf: the end-entity `NativeCertificate`.
@@ -859,6 +1106,8 @@ impl PyRequest {
 ///     at: the time to check validity at, Unix seconds.
 ///     purpose: `None`, an extended key usage short name (`"serverAuth"`, ...) or a
 ///         dotted OID.
+///     crls: `NativeCrl` objects to check revocation against.
+///     require_crls: fail a certificate whose issuer has no CRL in `crls`.
 ///
 /// Returns:
 ///     list[NativeCertificate]: the path.
@@ -880,7 +1129,8 @@ impl PyRequest {
 ///     ['CN=r']
 #[guard_panics]
 #[pyfunction]
-#[pyo3(signature = (leaf, intermediates, roots, at, purpose=None))]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (leaf, intermediates, roots, at, purpose=None, crls=Vec::new(), require_crls=false))]
 fn verify_chain(
     py: Python<'_>,
     leaf: &PyCertificate,
@@ -888,12 +1138,26 @@ fn verify_chain(
     roots: Vec<PyRef<'_, PyCertificate>>,
     at: i64,
     purpose: Option<&str>,
+    crls: Vec<PyRef<'_, PyCrl>>,
+    require_crls: bool,
 ) -> PyResult<Vec<PyCertificate>> {
     let purpose = purpose.map(core_x509::parse_eku).transpose().py_err()?;
     let ints: Vec<Certificate> = intermediates.iter().map(|c| c.0.clone()).collect();
     let roots: Vec<Certificate> = roots.iter().map(|c| c.0.clone()).collect();
+    let crls: Vec<Crl> = crls.iter().map(|c| c.0.clone()).collect();
     let leaf = leaf.0.clone();
-    match py.detach(|| core_x509::verify_chain(&leaf, &ints, &roots, at, purpose)) {
+    let checked = py.detach(|| {
+        core_x509::chain::verify_chain_with_crls(
+            &leaf,
+            &ints,
+            &roots,
+            at,
+            purpose,
+            &crls,
+            require_crls,
+        )
+    });
+    match checked {
         Ok(path) => Ok(path.into_iter().map(PyCertificate).collect()),
         Err(e) => {
             let err = CertificateVerificationError::new_err(e.to_string());
@@ -1057,9 +1321,75 @@ fn build_request(
     Ok(PyRequest(py.detach(|| b.sign(&key)).py_err()?))
 }
 
+/// Builds and signs a v2 CRL (used by `guomi.x509.CRLBuilder`).
+///
+/// Args:
+///     issuer: the issuing CA `NativeCertificate` (cRLSign when it has keyUsage).
+///     signing_key: the CA's d (32 bytes); it must match `issuer`.
+///     this_update: thisUpdate, Unix seconds.
+///     next_update: nextUpdate, Unix seconds, or `None`.
+///     crl_number: cRLNumber, big-endian bytes (at most 20; empty means 0).
+///     revoked: `(serial, date, reason)` triples: serial big-endian positive bytes (at
+///         most 20), date Unix seconds, reason a name (`"keyCompromise"`, ...) or `None`.
+///
+/// Returns:
+///     NativeCrl: the signed CRL.
+///
+/// Raises:
+///     InvalidArgument: an unknown reason, a bad serial or number, next before this
+///         update, more than 1048576 entries, or an issuer without cRLSign.
+///     InvalidKey: `signing_key` does not match `issuer`.
+///
+/// Example:
+///     >>> from guomi import sm2, x509
+///     >>> from guomi._native.x509 import build_crl
+///     >>> key = sm2.PrivateKey.generate()
+///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+///     >>> crl = build_crl(issuer=ca._n, signing_key=key.to_bytes(), this_update=0,
+///     ...     next_update=None, crl_number=b"\x05", revoked=[(b"\x07", 0, "superseded")])
+///     >>> crl.revoked()
+///     [(b'\x07', 0, 'superseded', None)]
+#[guard_panics]
+#[pyfunction]
+#[pyo3(signature = (*, issuer, signing_key, this_update, next_update, crl_number, revoked))]
+fn build_crl(
+    py: Python<'_>,
+    issuer: &PyCertificate,
+    signing_key: Bytes,
+    this_update: i64,
+    next_update: Option<i64>,
+    crl_number: Bytes,
+    revoked: Vec<(Bytes, i64, Option<String>)>,
+) -> PyResult<PyCrl> {
+    let key = private_key(&signing_key)?;
+    let mut entries = Vec::with_capacity(revoked.len());
+    for (serial, date, reason) in revoked {
+        let reason = reason
+            .map(|r| core_x509::crl::reason_code(&r))
+            .transpose()
+            .py_err()?;
+        entries.push(Revocation {
+            serial: serial.to_vec(),
+            date,
+            reason,
+        });
+    }
+    let b = CrlBuilder {
+        this_update,
+        next_update,
+        crl_number: crl_number.to_vec(),
+        revoked: entries,
+    };
+    let issuer = issuer.0.clone();
+    Ok(PyCrl(py.detach(|| b.sign(&issuer, &key)).py_err()?))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCertificate>()?;
     m.add_class::<PyRequest>()?;
+    m.add_class::<PyCrl>()?;
+    m.add_function(wrap_pyfunction!(build_crl, m)?)?;
+    m.add("MAX_CRLS", core_x509::chain::MAX_CRLS)?;
     m.add_function(wrap_pyfunction!(verify_chain, m)?)?;
     m.add_function(wrap_pyfunction!(build_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(build_request, m)?)?;

@@ -10,15 +10,18 @@ from guomi._typing import BytesLike
 __all__ = [
     "NativeCertificate",
     "NativeCertificateRequest",
+    "NativeCrl",
     "verify_chain",
     "build_certificate",
     "build_request",
+    "build_crl",
     "DEFAULT_ITERATIONS",
     "MAX_ITERATIONS",
     "MAX_PATH_LEN",
     "MAX_CERTIFICATES",
     "MAX_SIGNATURE_CHECKS",
     "MAX_CANDIDATE_STEPS",
+    "MAX_CRLS",
 ]
 
 DEFAULT_ITERATIONS: int
@@ -27,6 +30,7 @@ MAX_PATH_LEN: int
 MAX_CERTIFICATES: int
 MAX_SIGNATURE_CHECKS: int
 MAX_CANDIDATE_STEPS: int
+MAX_CRLS: int
 
 @final
 class NativeCertificate:
@@ -501,6 +505,38 @@ class NativeCertificate:
         """
 
 @final
+class NativeCrl:
+    @staticmethod
+    def from_der(der: BytesLike) -> NativeCrl: ...
+    @staticmethod
+    def from_pem(pem: Union[str, bytes]) -> NativeCrl: ...
+    @staticmethod
+    def all_from_pem(pem: Union[str, bytes]) -> list[NativeCrl]: ...
+    def to_der(self) -> bytes: ...
+    def to_pem(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def issuer(self) -> str: ...
+    def issuer_der(self) -> bytes: ...
+    @property
+    def this_update(self) -> int: ...
+    @property
+    def next_update(self) -> Optional[int]: ...
+    @property
+    def signature_algorithm(self) -> str: ...
+    def signature(self) -> bytes: ...
+    def tbs_der(self) -> bytes: ...
+    def crl_number(self) -> Optional[bytes]: ...
+    def authority_key_id(self) -> Optional[bytes]: ...
+    def extensions(self) -> list[tuple[str, bool, bytes]]: ...
+    def revoked(self) -> list[tuple[bytes, int, Optional[str], Optional[int]]]: ...
+    def verify_signature(self, issuer: NativeCertificate) -> None: ...
+    def verify_signature_with_key(self, key: BytesLike) -> None: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
 class NativeCertificateRequest:
     """A PKCS#10 certification request as parsed by the core (immutable).
     `guomi.x509.CertificateSigningRequest` wraps it; use that.
@@ -675,6 +711,8 @@ def verify_chain(
     roots: Sequence[NativeCertificate],
     at: int,
     purpose: Optional[str] = None,
+    crls: Sequence[NativeCrl] = ...,
+    require_crls: bool = False,
 ) -> list[NativeCertificate]:
     """Validates a certification path from `leaf` to one of `roots` (RFC 5280 §6 subset) and
     returns it, leaf first, trust root last.
@@ -805,3 +843,13 @@ def build_request(
         >>> build_request(subject="CN=a", signing_key=key.to_bytes(), subject_alt_names=[]).subject
         'CN=a'
     """
+
+def build_crl(
+    *,
+    issuer: NativeCertificate,
+    signing_key: BytesLike,
+    this_update: int,
+    next_update: Optional[int],
+    crl_number: BytesLike,
+    revoked: Sequence[tuple[BytesLike, int, Optional[str]]],
+) -> NativeCrl: ...

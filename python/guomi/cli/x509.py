@@ -1,4 +1,4 @@
-"""``guomi x509 req|selfsign|issue|verify|show``: SM2 certificates and requests.
+"""``guomi x509 req|selfsign|issue|crl|verify|show``: SM2 certificates, requests and CRLs.
 
 Signatures are SM2-with-SM3 with the default ID 1234567812345678 (as GmSSL, and OpenSSL
 with ``-sigopt distid:1234567812345678``). Names are RFC 4514 strings
@@ -124,9 +124,52 @@ def _issue(args: argparse.Namespace) -> int:
     return 0
 
 
+def load_crls(path: str) -> list[x509.CertificateRevocationList]:
+    """Every CRL in a PEM file, or one DER CRL."""
+    data = _read(path, "CRL file")
+    try:
+        if b"-----BEGIN " in data:
+            crls = x509.load_pem_crls(data)
+            if not crls:
+                raise UsageError(f"{path}: no X509 CRL block")
+            return crls
+        return [x509.CertificateRevocationList.from_der(data)]
+    except GuomiError as e:
+        raise UsageError(f"{path}: not a CRL: {e}") from e
+
+
+def _crl(args: argparse.Namespace) -> int:
+    ca = load_certificates(args.ca_cert)[0]
+    ca_key = load_private_key(args.ca_key, args)
+    if args.days < 1:
+        raise UsageError("--days must be at least 1")
+    b = x509.CRLBuilder(days=args.days, crl_number=args.crl_number)
+    for item in args.revoke or []:
+        serial_text, _, reason = item.partition(":")
+        try:
+            serial = int(serial_text, 0)
+        except ValueError:
+            raise UsageError(f"--revoke {item}: the serial must be an integer (0x... for hex)") from None
+        b = b.revoke(serial, reason=reason or None)
+    for path in args.revoke_cert or []:
+        for cert in load_certificates(path):
+            if cert.issuer != ca.subject:
+                raise UsageError(f"{path}: issued by {cert.issuer!r}, not by {ca.subject!r}")
+            b = b.revoke(cert, reason=args.reason)
+    try:
+        crl = b.sign(ca, ca_key)
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+    _write(args, crl.to_pem(), crl.to_der())
+    return 0
+
+
 def _verify(args: argparse.Namespace) -> int:
     trusted = [c for path in args.trusted for c in load_certificates(path)]
     untrusted = [c for path in args.untrusted or [] for c in load_certificates(path)]
+    crls = [c for path in args.crl or [] for c in load_crls(path)]
+    if args.crl_check_all and not crls:
+        raise UsageError("--crl-check-all needs at least one --crl")
     at = None
     if args.at:
         try:
@@ -137,7 +180,15 @@ def _verify(args: argparse.Namespace) -> int:
     for path in args.certs:
         leaf = load_certificates(path)[0]
         try:
-            x509.verify_chain(leaf, untrusted, trusted, at=at, purpose=args.purpose)
+            x509.verify_chain(
+                leaf,
+                untrusted,
+                trusted,
+                at=at,
+                purpose=args.purpose,
+                crls=crls,
+                require_crls=args.crl_check_all,
+            )
         except CertificateVerificationError as e:
             print(f"{path}: FAILED: {e}")
             status = 1
@@ -195,6 +246,27 @@ def _show_cert(c: x509.Certificate) -> None:
     print("\n".join(lines))
 
 
+def _show_crl(crl: x509.CertificateRevocationList) -> None:
+    lines = [
+        "Certificate revocation list:",
+        f"  Version:             {crl.version}",
+        f"  Signature algorithm: {_NAMES.get(crl.signature_algorithm_oid, crl.signature_algorithm_oid)}",
+        f"  Issuer:              {crl.issuer}",
+        f"  Last update:         {_fmt_time(crl.last_update)}",
+        f"  Next update:         {'-' if crl.next_update is None else _fmt_time(crl.next_update)}",
+    ]
+    if crl.crl_number is not None:
+        lines.append(f"  CRL number:          {crl.crl_number}")
+    if crl.authority_key_identifier is not None:
+        lines.append(f"  Authority key ID:    {crl.authority_key_identifier.hex()}")
+    entries = crl.revoked_certificates
+    lines.append(f"  Revoked:             {len(entries)}")
+    for e in entries:
+        why = f" {e.reason}" if e.reason else ""
+        lines.append(f"    {e.serial_number:#x}  {_fmt_time(e.revocation_date)}{why}")
+    print("\n".join(lines))
+
+
 def _show(args: argparse.Namespace) -> int:
     for path in args.files:
         data = _read(path, "file")
@@ -211,6 +283,16 @@ def _show(args: argparse.Namespace) -> int:
                 print(f"  Alternative names:   {sans}")
             print(f"  Signature:           {'valid' if csr.is_signature_valid else 'INVALID'}")
             continue
+        if b"X509 CRL-----" in data:
+            for crl in load_crls(path):
+                _show_crl(crl)
+            continue
+        if b"-----BEGIN " not in data:
+            try:
+                _show_crl(x509.CertificateRevocationList.from_der(data))
+                continue
+            except GuomiError:
+                pass  # not a DER CRL: a DER certificate, or an error below
         for c in load_certificates(path):
             _show_cert(c)
     return 0
@@ -292,7 +374,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "verify",
         help="verify certificates against trust roots (exit 0 valid, 1 invalid)",
         description="Validate each certificate's path to a trusted root: signatures, names, validity, "
-        "CA flags, path length, keyCertSign (revocation is not checked).",
+        "CA flags, path length, keyCertSign; with --crl, revocation (base CRLs, which must verify "
+        "and be current).",
     )
     a.add_argument("certs", nargs="+", metavar="CERT", help="certificate(s) to verify")
     a.add_argument(
@@ -301,13 +384,40 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument("--untrusted", action="append", metavar="FILE", help="intermediate certificate(s)")
     a.add_argument("--purpose", metavar="EKU", help="required extended key usage, e.g. serverAuth")
     a.add_argument("--at", metavar="TIME", help="verify at this ISO 8601 time instead of now")
+    a.add_argument("--crl", action="append", metavar="FILE", help="CRL(s) to check revocation against")
+    a.add_argument(
+        "--crl-check-all",
+        action="store_true",
+        help="fail a certificate whose issuer has no CRL among --crl (else it is not checked)",
+    )
     a.add_argument("-q", "--quiet", action="store_true", help="print only failures")
     a.set_defaults(func=_guarded(_verify))
 
     a = actions.add_parser(
-        "show", help="print certificates or requests", description="Print certificate fields."
+        "crl",
+        help="issue a CRL (certificate revocation list)",
+        description="Issue a v2 CRL signed by a CA, listing revoked serial numbers or certificates.",
+    )
+    a.add_argument("--ca-cert", required=True, metavar="FILE", help="the issuing CA certificate")
+    a.add_argument("--ca-key", required=True, metavar="FILE", help="the issuing CA's private key")
+    a.add_argument(
+        "--revoke",
+        action="append",
+        metavar="SERIAL[:REASON]",
+        help="a revoked serial number (decimal or 0x-hex), optionally with a reason, "
+        "e.g. 0x1f:keyCompromise (repeatable)",
+    )
+    a.add_argument("--revoke-cert", action="append", metavar="FILE", help="revoked certificate(s) (repeatable)")
+    a.add_argument("--reason", metavar="REASON", help="reason for --revoke-cert (e.g. superseded)")
+    a.add_argument("--days", type=int, default=7, help="days until the next update (default 7)")
+    a.add_argument("--crl-number", type=int, metavar="N", help="cRLNumber (default: the current Unix time)")
+    _out(a)
+    a.set_defaults(func=_guarded(_crl))
+
+    a = actions.add_parser(
+        "show", help="print certificates, requests or CRLs", description="Print certificate, request or CRL fields."
     )
     a.add_argument(
-        "files", nargs="+", metavar="FILE", help="certificate or request files (PEM or DER, '-': stdin)"
+        "files", nargs="+", metavar="FILE", help="certificate, request or CRL files (PEM or DER, '-': stdin)"
     )
     a.set_defaults(func=_guarded(_show))

@@ -11,8 +11,19 @@
 //! understand (§6.1.3... (o)). With a purpose, a leaf extKeyUsage must list it (or
 //! anyExtendedKeyUsage).
 //!
-//! Not checked: revocation (CRL/OCSP), name constraints and certificate policies (a
-//! critical one fails the path as unsupported).
+//! Revocation: [`verify_chain_with_crls`] checks every certificate below the trust root
+//! against the CRLs given (RFC 5280 §6.3, base CRLs only): a CRL counts for a
+//! certificate when its issuer is the certificate's issuer on the path; it must then
+//! verify with that issuer's key, the issuer must allow cRLSign (when it has keyUsage),
+//! the CRL must be current at the validation time (thisUpdate ≤ time ≤ nextUpdate) and
+//! carry no critical extension guomi does not implement (delta, partitioned and indirect
+//! CRLs) — otherwise the path fails, closed. A listed serial fails the path naming the
+//! certificate, the date and the reason (removeFromCRL entries excepted). With
+//! `require_crls`, a certificate whose issuer has no CRL among those given fails too.
+//! OCSP is not implemented.
+//!
+//! Not checked: name constraints and certificate policies (a critical one fails the path
+//! as unsupported).
 //!
 //! Path building is bounded, whatever the input (in the spirit of RFC 4158):
 //! * for each candidate issuer the cheap checks (name match, validity, extensions,
@@ -22,13 +33,15 @@
 //!   subject name and public key of an issuer on the path (a loop, RFC 4158 §5.2);
 //! * at most [`MAX_CERTIFICATES`] intermediates and roots together, at most
 //!   [`MAX_PATH_LEN`] certificates on a path, at most [`MAX_SIGNATURE_CHECKS`] signature
-//!   verifications and [`MAX_CANDIDATE_STEPS`] candidate examinations per call. Past a
+//!   verifications (CRL signatures included) and [`MAX_CANDIDATE_STEPS`] candidate
+//!   examinations per call, at most [`MAX_CRLS`] CRLs. Past a
 //!   work cap the call fails with a [`ChainError`] whose reason starts with [`GAVE_UP`].
 
 use super::cert::Certificate;
+use super::crl::{reason_name, Crl, KEY_USAGE_CRL_SIGN};
 use super::oid;
-use guomi_core::sm2::PublicKey;
 use der::asn1::ObjectIdentifier;
+use guomi_core::sm2::PublicKey;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -60,6 +73,8 @@ pub const MAX_CERTIFICATES: usize = 1024;
 pub const MAX_SIGNATURE_CHECKS: usize = 100;
 /// At most this many candidate issuers examined per [`verify_chain`] call.
 pub const MAX_CANDIDATE_STEPS: usize = 4096;
+/// At most this many CRLs per [`verify_chain_with_crls`] call.
+pub const MAX_CRLS: usize = 256;
 /// How the reason of every search cut short by a work cap starts.
 pub const GAVE_UP: &str = "certification path building gave up";
 
@@ -183,6 +198,11 @@ struct Node<'a> {
 
 struct Search<'a> {
     nodes: Vec<Node<'a>>,
+    /// The CRLs given, with their issuer Name DER (`None`: unreadable name).
+    crls: Vec<(&'a Crl, Option<Vec<u8>>)>,
+    require_crls: bool,
+    /// (CRL index, issuer's SubjectPublicKeyInfo) -> whether the CRL's signature verifies.
+    crl_signatures: HashMap<(usize, Vec<u8>), bool>,
     /// Subject Name DER -> node indexes (roots first), for issuer lookup.
     by_subject: HashMap<Vec<u8>, Vec<usize>>,
     at: i64,
@@ -200,9 +220,14 @@ impl<'a> Search<'a> {
         intermediates: &'a [Certificate],
         roots: &'a [Certificate],
         at: i64,
+        crls: &'a [Crl],
+        require_crls: bool,
     ) -> Search<'a> {
         let mut search = Search {
             nodes: Vec::with_capacity(1 + roots.len() + intermediates.len()),
+            crls: crls.iter().map(|c| (c, c.issuer_der().ok())).collect(),
+            require_crls,
+            crl_signatures: HashMap::new(),
             by_subject: HashMap::new(),
             at,
             signatures: HashMap::new(),
@@ -263,6 +288,30 @@ impl<'a> Search<'a> {
         })
     }
 
+    /// The SM2 public key of node `i`, parsed once (`None`: not an SM2 key).
+    fn key_of(&mut self, i: usize) -> Option<PublicKey> {
+        match &self.nodes[i].key {
+            Some(k) => k.clone(),
+            None => {
+                let k = self.nodes[i].cert.public_key().ok();
+                self.nodes[i].key = Some(k.clone());
+                k
+            }
+        }
+    }
+
+    /// Counts one signature verification against the budget. `Err`: the budget is spent.
+    fn spend_signature_check(&mut self) -> Result<(), ChainError> {
+        self.signature_checks += 1;
+        if self.signature_checks > MAX_SIGNATURE_CHECKS {
+            return Err(self.gave_up(format!(
+                "more than {MAX_SIGNATURE_CHECKS} signature checks needed (too many \
+                 candidate issuer certificates or CRLs)"
+            )));
+        }
+        Ok(())
+    }
+
     /// Whether `issuer`'s key verifies `child`'s signature: checked once per certificate
     /// and issuer key, within the signature budget. `Err`: the budget is spent.
     fn signed_by(&mut self, child: usize, issuer: usize) -> Result<Signed, ChainError> {
@@ -270,24 +319,10 @@ impl<'a> Search<'a> {
         if let Some(r) = self.signatures.get(&memo) {
             return Ok(*r);
         }
-        let key = match &self.nodes[issuer].key {
-            Some(k) => k.clone(),
-            None => {
-                let k = self.nodes[issuer].cert.public_key().ok();
-                self.nodes[issuer].key = Some(k.clone());
-                k
-            }
-        };
-        let outcome = match key {
+        let outcome = match self.key_of(issuer) {
             None => Signed::NotSm2Key,
             Some(key) => {
-                self.signature_checks += 1;
-                if self.signature_checks > MAX_SIGNATURE_CHECKS {
-                    return Err(self.gave_up(format!(
-                        "more than {MAX_SIGNATURE_CHECKS} signature checks needed (too many \
-                         candidate issuer certificates)"
-                    )));
-                }
+                self.spend_signature_check()?;
                 match self.nodes[child].cert.verify_signature_with(&key) {
                     Ok(()) => Signed::Yes,
                     Err(guomi_core::Error::UnsupportedFormat(m)) => Signed::Unsupported(m),
@@ -297,6 +332,111 @@ impl<'a> Search<'a> {
         };
         self.signatures.insert(memo, outcome);
         Ok(outcome)
+    }
+
+    /// Checks `child` against the CRLs issued by `issuer` (the next certificate on the
+    /// path). `Ok(Err(e))`: the path fails here (revoked, or an unusable CRL); `Err`: the
+    /// signature budget is spent.
+    fn revocation(
+        &mut self,
+        child: usize,
+        issuer: usize,
+        depth: usize,
+    ) -> Result<Result<(), ChainError>, ChainError> {
+        let cert = self.nodes[child].cert;
+        let issuer_cert = self.nodes[issuer].cert;
+        let name = self.nodes[issuer].subject.clone();
+        let mine: Vec<usize> = (0..self.crls.len())
+            .filter(|&i| self.crls[i].1.as_deref() == Some(name.as_slice()))
+            .collect();
+        if mine.is_empty() {
+            if self.require_crls {
+                let reason = format!(
+                    "no CRL from its issuer \"{}\" among the CRLs given",
+                    issuer_cert.subject()
+                );
+                return Ok(Err(fail(cert, depth, reason)));
+            }
+            return Ok(Ok(()));
+        }
+        let crl_fail = |reason: String| Ok(Err(fail(issuer_cert, depth + 1, reason)));
+        if issuer_cert
+            .key_usage()
+            .ok()
+            .flatten()
+            .is_some_and(|k| k.0 & KEY_USAGE_CRL_SIGN == 0)
+        {
+            return crl_fail("issued a CRL but its keyUsage does not allow cRLSign".into());
+        }
+        for i in mine {
+            let crl = self.crls[i].0;
+            if let Some(ext) = crl.unknown_critical_extension() {
+                return crl_fail(format!(
+                    "its CRL carries the unsupported critical extension {ext} (delta, \
+                     partitioned and indirect CRLs are not supported)"
+                ));
+            }
+            let memo = (i, self.nodes[issuer].spki.clone());
+            let good = match self.crl_signatures.get(&memo) {
+                Some(g) => *g,
+                None => {
+                    let g = match self.key_of(issuer) {
+                        None => false,
+                        Some(key) => {
+                            self.spend_signature_check()?;
+                            crl.verify_signature_with(&key).is_ok()
+                        }
+                    };
+                    self.crl_signatures.insert(memo, g);
+                    g
+                }
+            };
+            if !good {
+                return crl_fail("its CRL's signature does not verify with its key".into());
+            }
+            if self.at < crl.this_update() {
+                return crl_fail(format!(
+                    "its CRL is not yet valid (thisUpdate {})",
+                    date(crl.this_update())
+                ));
+            }
+            if let Some(next) = crl.next_update() {
+                if self.at > next {
+                    return crl_fail(format!(
+                        "its CRL is out of date (nextUpdate {})",
+                        date(next)
+                    ));
+                }
+            }
+            let entry = match crl.find(cert.serial()) {
+                Ok(e) => e,
+                Err(_) => return crl_fail("its CRL has a malformed entry".into()),
+            };
+            if let Some(e) = entry {
+                if e.unknown_critical {
+                    return crl_fail(
+                        "its CRL has an entry with an unsupported critical extension (indirect \
+                         CRLs are not supported)"
+                            .into(),
+                    );
+                }
+                if e.reason == Some(8) {
+                    continue; // removeFromCRL: not a revocation
+                }
+                let why = e
+                    .reason
+                    .and_then(reason_name)
+                    .map(|n| format!(", reason {n}"))
+                    .unwrap_or_default();
+                let reason = format!(
+                    "revoked on {} (CRL of \"{}\"{why})",
+                    date(e.revocation_date),
+                    crl.issuer()
+                );
+                return Ok(Err(fail(cert, depth, reason)));
+            }
+        }
+        Ok(Ok(()))
     }
 
     /// Extends `path` (node indexes, leaf first) up to a trust root. `Ok(false)`: no path
@@ -376,6 +516,10 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
+            if let Err(e) = self.revocation(cur, cand, depth)? {
+                self.note(e);
+                continue;
+            }
             path.push(cand);
             if self.extend(path)? {
                 return Ok(true);
@@ -400,6 +544,29 @@ pub fn verify_chain(
     at: i64,
     purpose: Option<ObjectIdentifier>,
 ) -> Result<Vec<Certificate>, ChainError> {
+    verify_chain_with_crls(leaf, intermediates, roots, at, purpose, &[], false)
+}
+
+/// [`verify_chain`], and every certificate below the trust root checked against `crls`
+/// (see the module documentation): a revoked certificate fails the path, naming it. With
+/// `require_crls`, a certificate whose issuer has no CRL in `crls` fails too. At most
+/// [`MAX_CRLS`] CRLs; their signature checks count against [`MAX_SIGNATURE_CHECKS`].
+pub fn verify_chain_with_crls(
+    leaf: &Certificate,
+    intermediates: &[Certificate],
+    roots: &[Certificate],
+    at: i64,
+    purpose: Option<ObjectIdentifier>,
+    crls: &[Crl],
+    require_crls: bool,
+) -> Result<Vec<Certificate>, ChainError> {
+    if crls.len() > MAX_CRLS {
+        return Err(fail(
+            leaf,
+            0,
+            format!("too many CRLs given ({}; at most {MAX_CRLS})", crls.len()),
+        ));
+    }
     if roots.is_empty() {
         return Err(fail(leaf, 0, "no trust roots given"));
     }
@@ -429,7 +596,7 @@ pub fn verify_chain(
             _ => {}
         }
     }
-    let mut search = Search::new(leaf, intermediates, roots, at);
+    let mut search = Search::new(leaf, intermediates, roots, at, crls, require_crls);
     let mut path = vec![0];
     if search.extend(&mut path)? {
         return Ok(path.iter().map(|&i| search.nodes[i].cert.clone()).collect());

@@ -13,17 +13,21 @@
 //!   SM2 PKIs): signatures, name chaining, validity, CA flag, path length, keyCertSign,
 //!   extended key usage.
 //! * [`csr`]: PKCS#10 certification requests (RFC 2986): build, parse, verify.
+//! * [`crl`]: certificate revocation lists (RFC 5280 §5): parse, verify, build; used by
+//!   [`chain::verify_chain_with_crls`].
 //!
 //! The ASN.1 structures come from RustCrypto's `der`/`spki`/`x509-cert` crates; every
 //! cryptographic operation (SM2, SM3, SM4, PBKDF2-HMAC-SM3) is guomi's own.
 
 pub mod cert;
 pub mod chain;
+pub mod crl;
 pub mod csr;
 pub mod keys;
 
 pub use cert::{Certificate, CertificateBuilder, GeneralNameValue, KeyUsageFlags};
-pub use chain::{verify_chain, ChainError};
+pub use chain::{verify_chain, verify_chain_with_crls, ChainError};
+pub use crl::{Crl, CrlBuilder, Revocation, RevokedEntry};
 pub use csr::{CertificateRequest, RequestBuilder};
 pub use der::oid::ObjectIdentifier;
 pub use keys::{
