@@ -1551,8 +1551,7 @@ class CertificateRevocationList:
 
     def __repr__(self) -> str:
         return (
-            f"<guomi.x509.CertificateRevocationList issuer={self.issuer!r} "
-            f"entries={len(self._n.revoked())}>"
+            f"<guomi.x509.CertificateRevocationList issuer={self.issuer!r} entries={len(self._n.revoked())}>"
         )
 
 

@@ -506,33 +506,159 @@ class NativeCertificate:
 
 @final
 class NativeCrl:
+    """A certificate revocation list as parsed by the core (immutable).
+    `guomi.x509.CertificateRevocationList` wraps it; use that.
+
+    There is no constructor: use `from_der`, `from_pem` or `all_from_pem`.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> from guomi._native.x509 import NativeCrl
+        >>> key = sm2.PrivateKey.generate()
+        >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+        >>> der = x509.CRLBuilder().sign(ca, key).to_der()
+        >>> NativeCrl.from_der(der).issuer
+        'CN=ca'
+    """
     @staticmethod
-    def from_der(der: BytesLike) -> NativeCrl: ...
+    def from_der(der: BytesLike) -> NativeCrl:
+        """Parses a DER CRL (v1 or v2).
+
+        Args:
+            der: bytes-like DER.
+
+        Returns:
+            NativeCrl: the CRL.
+
+        Raises:
+            UnsupportedFormat: malformed DER.
+
+        Example:
+            >>> from guomi._native.x509 import NativeCrl
+            >>> NativeCrl.from_der(b"0")
+            Traceback (most recent call last):
+            ...
+            guomi.exceptions.UnsupportedFormat: malformed DER
+        """
     @staticmethod
-    def from_pem(pem: Union[str, bytes]) -> NativeCrl: ...
+    def from_pem(pem: Union[str, bytes]) -> NativeCrl:
+        """Parses the first `X509 CRL` block of PEM text.
+
+        Args:
+            pem: `str` or `bytes` (ASCII).
+
+        Returns:
+            NativeCrl: the CRL.
+
+        Raises:
+            UnsupportedFormat: no CRL block, bad base64 or malformed DER.
+            TypeError: `pem` is neither `str` nor bytes.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> from guomi._native.x509 import NativeCrl
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> pem = x509.CRLBuilder().sign(ca, key).to_pem()
+            >>> NativeCrl.from_pem(pem).version
+            2
+        """
     @staticmethod
-    def all_from_pem(pem: Union[str, bytes]) -> list[NativeCrl]: ...
-    def to_der(self) -> bytes: ...
-    def to_pem(self) -> str: ...
+    def all_from_pem(pem: Union[str, bytes]) -> list[NativeCrl]:
+        """Every `X509 CRL` block of PEM text, in order.
+
+        Args:
+            pem: `str` or `bytes` (ASCII).
+
+        Returns:
+            list[NativeCrl]: the CRLs (empty when there is none).
+
+        Raises:
+            UnsupportedFormat: bad base64 or malformed DER in a CRL block.
+            TypeError: `pem` is neither `str` nor bytes.
+
+        Example:
+            >>> from guomi._native.x509 import NativeCrl
+            >>> NativeCrl.all_from_pem("")
+            []
+        """
+    def to_der(self) -> bytes:
+        """The DER encoding, exactly as parsed or built.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> x509.CRLBuilder().sign(ca, key)._n.to_der()[:1]
+            b'0'
+        """
+    def to_pem(self) -> str:
+        """PEM text (label `X509 CRL`).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> x509.CRLBuilder().sign(ca, key)._n.to_pem().splitlines()[0]
+            '-----BEGIN X509 CRL-----'
+        """
     @property
-    def version(self) -> int: ...
+    def version(self) -> int:
+        """1 (no version field) or 2."""
     @property
-    def issuer(self) -> str: ...
-    def issuer_der(self) -> bytes: ...
+    def issuer(self) -> str:
+        """The issuer name, RFC 4514."""
+    def issuer_der(self) -> bytes:
+        """The issuer name as DER (the `Name` structure)."""
     @property
-    def this_update(self) -> int: ...
+    def this_update(self) -> int:
+        """thisUpdate, Unix seconds."""
     @property
-    def next_update(self) -> Optional[int]: ...
+    def next_update(self) -> Optional[int]:
+        """nextUpdate, Unix seconds, or `None`."""
     @property
-    def signature_algorithm(self) -> str: ...
-    def signature(self) -> bytes: ...
-    def tbs_der(self) -> bytes: ...
-    def crl_number(self) -> Optional[bytes]: ...
-    def authority_key_id(self) -> Optional[bytes]: ...
-    def extensions(self) -> list[tuple[str, bool, bytes]]: ...
-    def revoked(self) -> list[tuple[bytes, int, Optional[str], Optional[int]]]: ...
-    def verify_signature(self, issuer: NativeCertificate) -> None: ...
-    def verify_signature_with_key(self, key: BytesLike) -> None: ...
+    def signature_algorithm(self) -> str:
+        """The signature algorithm OID, dotted."""
+    def signature(self) -> bytes:
+        """The signature value (DER `SEQUENCE { r, s }`)."""
+    def tbs_der(self) -> bytes:
+        """The signed part (TBSCertList) exactly as encoded."""
+    def crl_number(self) -> Optional[bytes]:
+        """cRLNumber as big-endian bytes, or `None`.
+
+        Raises:
+            UnsupportedFormat: a malformed or repeated extension.
+        """
+    def authority_key_id(self) -> Optional[bytes]:
+        """authorityKeyIdentifier keyIdentifier, or `None`.
+
+        Raises:
+            UnsupportedFormat: a malformed or repeated extension.
+        """
+    def extensions(self) -> list[tuple[str, bool, bytes]]:
+        """Every CRL extension as `(oid, critical, value)`."""
+    def revoked(self) -> list[tuple[bytes, int, Optional[str], Optional[int]]]:
+        """The revoked entries as `(serial, revocation_date, reason, invalidity_date)`:
+        serial as INTEGER content bytes, dates in Unix seconds, reason a name or `None`.
+
+        Raises:
+            UnsupportedFormat: a malformed or repeated entry extension.
+        """
+    def verify_signature(self, issuer: NativeCertificate) -> None:
+        """Checks the CRL's signature against the issuing CA certificate (name, cRLSign,
+        SM2-with-SM3 signature).
+
+        Raises:
+            InvalidSignature: wrong issuer or the signature does not verify.
+            InvalidArgument: the certificate's keyUsage lacks cRLSign.
+        """
+    def verify_signature_with_key(self, key: BytesLike) -> None:
+        """Checks the CRL's signature with a bare SM2 public key (65/64/33 bytes).
+
+        Raises:
+            InvalidSignature: the signature does not verify.
+            InvalidLength, UnsupportedFormat, InvalidKey: `key` is not a valid point.
+        """
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -719,10 +845,12 @@ def verify_chain(
 
     Checked: each signature (SM2-with-SM3), issuer name = next subject, validity at `at`,
     no unknown critical extension; on issuers basicConstraints cA, pathLenConstraint and
-    keyUsage keyCertSign; with `purpose`, the leaf's extKeyUsage (when present). Revocation
-    is not checked. The work is bounded: at most `MAX_PATH_LEN` (16) certificates on a path,
-    `MAX_CERTIFICATES` (1024) intermediates and roots together, `MAX_SIGNATURE_CHECKS` (100)
-    signature checks and `MAX_CANDIDATE_STEPS` (4096) candidates per call.
+    keyUsage keyCertSign; with `purpose`, the leaf's extKeyUsage (when present); with
+    `crls`, revocation of every certificate below the root (base CRLs from its issuer on
+    the path, which must verify, be current and allow cRLSign). The work is bounded: at
+    most `MAX_PATH_LEN` (16) certificates on a path, `MAX_CERTIFICATES` (1024)
+    intermediates and roots together, `MAX_CRLS` (256) CRLs, `MAX_SIGNATURE_CHECKS` (100)
+    signature checks (CRLs included) and `MAX_CANDIDATE_STEPS` (4096) candidates per call.
 
     Args:
         leaf: the end-entity `NativeCertificate`.
@@ -731,6 +859,8 @@ def verify_chain(
         at: the time to check validity at, Unix seconds.
         purpose: `None`, an extended key usage short name (`"serverAuth"`, ...) or a
             dotted OID.
+        crls: `NativeCrl` objects to check revocation against.
+        require_crls: fail a certificate whose issuer has no CRL in `crls`.
 
     Returns:
         list[NativeCertificate]: the path.
@@ -852,4 +982,33 @@ def build_crl(
     next_update: Optional[int],
     crl_number: BytesLike,
     revoked: Sequence[tuple[BytesLike, int, Optional[str]]],
-) -> NativeCrl: ...
+) -> NativeCrl:
+    r"""Builds and signs a v2 CRL (used by `guomi.x509.CRLBuilder`).
+
+    Args:
+        issuer: the issuing CA `NativeCertificate` (cRLSign when it has keyUsage).
+        signing_key: the CA's d (32 bytes); it must match `issuer`.
+        this_update: thisUpdate, Unix seconds.
+        next_update: nextUpdate, Unix seconds, or `None`.
+        crl_number: cRLNumber, big-endian bytes (at most 20; empty means 0).
+        revoked: `(serial, date, reason)` triples: serial big-endian positive bytes (at
+            most 20), date Unix seconds, reason a name (`"keyCompromise"`, ...) or `None`.
+
+    Returns:
+        NativeCrl: the signed CRL.
+
+    Raises:
+        InvalidArgument: an unknown reason, a bad serial or number, next before this
+            update, more than 1048576 entries, or an issuer without cRLSign.
+        InvalidKey: `signing_key` does not match `issuer`.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> from guomi._native.x509 import build_crl
+        >>> key = sm2.PrivateKey.generate()
+        >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+        >>> crl = build_crl(issuer=ca._n, signing_key=key.to_bytes(), this_update=0,
+        ...     next_update=None, crl_number=b"\x05", revoked=[(b"\x07", 0, "superseded")])
+        >>> crl.revoked()
+        [(b'\x07', 0, 'superseded', None)]
+    """

@@ -407,7 +407,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="a revoked serial number (decimal or 0x-hex), optionally with a reason, "
         "e.g. 0x1f:keyCompromise (repeatable)",
     )
-    a.add_argument("--revoke-cert", action="append", metavar="FILE", help="revoked certificate(s) (repeatable)")
+    a.add_argument(
+        "--revoke-cert", action="append", metavar="FILE", help="revoked certificate(s) (repeatable)"
+    )
     a.add_argument("--reason", metavar="REASON", help="reason for --revoke-cert (e.g. superseded)")
     a.add_argument("--days", type=int, default=7, help="days until the next update (default 7)")
     a.add_argument("--crl-number", type=int, metavar="N", help="cRLNumber (default: the current Unix time)")
@@ -415,7 +417,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.set_defaults(func=_guarded(_crl))
 
     a = actions.add_parser(
-        "show", help="print certificates, requests or CRLs", description="Print certificate, request or CRL fields."
+        "show",
+        help="print certificates, requests or CRLs",
+        description="Print certificate, request or CRL fields.",
     )
     a.add_argument(
         "files", nargs="+", metavar="FILE", help="certificate, request or CRL files (PEM or DER, '-': stdin)"
