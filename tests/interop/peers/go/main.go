@@ -300,10 +300,17 @@ func pbesOpts(r req) *pkcs.PBES2Opts {
 	}
 	iters := r.int("iterations", 2048)
 	var kdf pkcs.PBKDF2Opts
-	if r.str("prf") == "hmac-sha256" {
+	switch r.str("prf") {
+	case "hmac-sha256":
 		kdf = pkcs.NewPBKDF2Opts(pkcs.SHA256, 16, iters)
-	} else {
+	case "hmac-sm3":
+		// PKCS#5 PBKDF2 OID with the hmacWithSM3 PRF (1.2.156.10197.1.401.2)
+		kdf = pkcs.NewPBKDF2Opts(pkcs.SM3, 16, iters)
+	case "sm-pbkdf":
+		// GM/T 0091's own KDF OID 1.2.156.10197.6.4.1.5.1 (PBKDF2 with HMAC-SM3 implied)
 		kdf = pkcs.NewSMPBKDF2Opts(16, iters)
+	default:
+		panic("unknown prf " + r.str("prf"))
 	}
 	return &pkcs.PBES2Opts{Cipher: c, KDFOpts: kdf}
 }
@@ -790,7 +797,16 @@ func handle(r req) (out res) {
 		return res{"priv": h(k.D.FillBytes(make([]byte, 32))), "pub": h(pubBytes(&k.PublicKey))}
 	case "sm2_sign":
 		priv := sm2Priv(r, "priv")
-		sig, err := priv.Sign(rand.Reader, r.hex("data"), sm2.NewSM2SignerOption(true, uid(r)))
+		data := r.hex("data")
+		if len(data) == 0 {
+			// priv.Sign refuses an empty message ("hash cannot be empty"): sign e = SM3(Z || M).
+			e, err := sm2.CalculateSM2Hash(&priv.PublicKey, data, uid(r))
+			must(err)
+			sig, err := sm2.SignASN1(rand.Reader, priv, e, nil)
+			must(err)
+			return res{"sig": h(sig), "note": "empty message signed through CalculateSM2Hash + SignASN1"}
+		}
+		sig, err := priv.Sign(rand.Reader, data, sm2.NewSM2SignerOption(true, uid(r)))
 		must(err)
 		return res{"sig": h(sig)}
 	case "sm2_verify":

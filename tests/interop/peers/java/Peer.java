@@ -129,12 +129,14 @@ public class Peer {
     static byte[] pointOf(byte[] d) { return DOMAIN.getG().multiply(new BigInteger(1, d)).normalize().getEncoded(false); }
 
     static KeyFactory kf() throws Exception { return KeyFactory.getInstance("EC", "BC"); }
+    // The named-curve spec, so that getEncoded() writes the sm2p256v1 OID (not explicit parameters).
+    static final org.bouncycastle.jce.spec.ECNamedCurveParameterSpec SPEC = org.bouncycastle.jce.ECNamedCurveTable.getParameterSpec("sm2p256v1");
     static PrivateKey jcaPriv(byte[] d) throws Exception {
-        org.bouncycastle.jce.spec.ECParameterSpec spec = new org.bouncycastle.jce.spec.ECParameterSpec(SM2.getCurve(), SM2.getG(), SM2.getN(), SM2.getH());
+        org.bouncycastle.jce.spec.ECParameterSpec spec = SPEC;
         return kf().generatePrivate(new org.bouncycastle.jce.spec.ECPrivateKeySpec(new BigInteger(1, d), spec));
     }
     static PublicKey jcaPub(byte[] point) throws Exception {
-        org.bouncycastle.jce.spec.ECParameterSpec spec = new org.bouncycastle.jce.spec.ECParameterSpec(SM2.getCurve(), SM2.getG(), SM2.getN(), SM2.getH());
+        org.bouncycastle.jce.spec.ECParameterSpec spec = SPEC;
         return kf().generatePublic(new org.bouncycastle.jce.spec.ECPublicKeySpec(SM2.getCurve().decodePoint(point), spec));
     }
     static byte[] privOf(PrivateKey k) { return scalar(((java.security.interfaces.ECPrivateKey) k).getS()); }
