@@ -691,7 +691,9 @@ func opPKCS7(r req) res {
 		var sd *pkcs7.SignedData
 		var err error
 		if r.str("flavour") == "std" {
+			// PKCS #7 content-type OIDs, SM3 digest (NewSignedData's default SHA-1 does not verify with SM2)
 			sd, err = pkcs7.NewSignedData(r.hex("data"))
+			sd.SetDigestAlgorithm(pkcs7.OIDDigestAlgorithmSM3)
 		} else {
 			sd, err = pkcs7.NewSMSignedData(r.hex("data"))
 		}
@@ -730,6 +732,8 @@ func opPKCS7(r req) res {
 		case "std":
 			der, err = pkcs7.Encrypt(pkcsCipher(r.str("cipher")), r.hex("data"), certs)
 		case "cfca":
+			der, err = pkcs7.EncryptCFCA(pkcsCipher(r.str("cipher")), r.hex("data"), certs)
+		case "cfca_asn1":
 			der, err = pkcs7.EnvelopeMessageCFCA(pkcsCipher(r.str("cipher")), r.hex("data"), certs)
 		default:
 			der, err = pkcs7.EncryptSM(pkcsCipher(r.str("cipher")), r.hex("data"), certs)

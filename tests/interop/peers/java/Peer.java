@@ -419,19 +419,27 @@ public class Peer {
             }
             case "cms_verify": {
                 CMSSignedData sd = r.has("data") ? new CMSSignedData(new CMSProcessableByteArray(r.hex("data")), r.hex("der")) : new CMSSignedData(r.hex("der"));
-                boolean all = true; List<Object> algs = new ArrayList<>();
+                boolean all = true; List<Object> algs = new ArrayList<>(); String error = null;
                 for (SignerInformation si : sd.getSignerInfos().getSigners()) {
                     X509Certificate c = r.has("cert") ? cert(r.hex("cert")) : new JcaX509CertificateConverter().setProvider("BC")
                         .getCertificate((X509CertificateHolder) sd.getCertificates().getMatches(si.getSID()).iterator().next());
                     algs.add(si.getEncryptionAlgOID());
-                    all &= si.verify(new JcaSimpleSignerInfoVerifierBuilder().setProvider("BC").build(c));
+                    try {
+                        all &= si.verify(new JcaSimpleSignerInfoVerifierBuilder().setProvider("BC").build(c));
+                    } catch (CMSException e) { all = false; error = e.toString(); }
                 }
                 Object content = sd.getSignedContent() == null ? null : (byte[]) sd.getSignedContent().getContent();
-                return res("valid", all, "content", content, "sig_algs", algs);
+                return res("valid", all, "error", error, "content", content, "sig_algs", algs);
             }
             case "cms_envelope": {
                 CMSEnvelopedDataGenerator g = new CMSEnvelopedDataGenerator();
-                for (byte[] c : r.list("certs")) g.addRecipientInfoGenerator(new JceKeyTransRecipientInfoGenerator(cert(c)).setProvider("BC"));
+                for (byte[] c : r.list("certs")) {
+                    // SM2 key transport: the GM/T 0010 OID 1.2.156.10197.1.301.3, mapped to the JCE cipher "SM2"
+                    // (BouncyCastle's JCE SM2 cipher writes C1C2C3).
+                    JceKeyTransRecipientInfoGenerator rg = new JceKeyTransRecipientInfoGenerator(cert(c), new AlgorithmIdentifier(GMObjectIdentifiers.sm2encrypt));
+                    rg.setAlgorithmMapping(GMObjectIdentifiers.sm2encrypt, "SM2");
+                    g.addRecipientInfoGenerator(rg.setProvider("BC"));
+                }
                 ASN1ObjectIdentifier alg = r.str("cipher").equals("sm4-gcm") ? GMObjectIdentifiers.sms4_gcm : GMObjectIdentifiers.sms4_cbc;
                 CMSEnvelopedData ed = g.generate(new CMSProcessableByteArray(r.hex("data")), new JceCMSContentEncryptorBuilder(alg).setProvider("BC").build());
                 return res("der", ed.getEncoded());
@@ -439,13 +447,18 @@ public class Peer {
             case "cms_decrypt": {
                 CMSEnvelopedData ed = new CMSEnvelopedData(r.hex("der"));
                 RecipientInformation ri = ed.getRecipientInfos().getRecipients().iterator().next();
-                return res("data", ri.getContent(new JceKeyTransEnvelopedRecipient(jcaPriv(r.hex("priv"))).setProvider("BC")),
+                JceKeyTransEnvelopedRecipient rec = new JceKeyTransEnvelopedRecipient(jcaPriv(r.hex("priv")));
+                rec.setAlgorithmMapping(GMObjectIdentifiers.sm2encrypt, "SM2");
+                return res("data", ri.getContent(rec.setProvider("BC")),
                     "key_alg", ri.getKeyEncryptionAlgOID(), "content_alg", ed.getEncryptionAlgOID());
             }
             case "pkcs12_create": {
                 X509Certificate c = cert(r.hex("cert"));
                 char[] pw = r.str("password").toCharArray();
                 PKCS12SafeBagBuilder certBag = new JcaPKCS12SafeBagBuilder(c);
+                org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils eu = new org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils();
+                DEROctetString localKeyId = new DEROctetString(eu.createSubjectKeyIdentifier(c.getPublicKey()).getKeyIdentifier());
+                certBag.addBagAttribute(org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers.pkcs_9_at_localKeyId, localKeyId);
                 certBag.addBagAttribute(org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers.pkcs_9_at_friendlyName, new DERBMPString(r.str("name")));
                 ASN1ObjectIdentifier enc = r.str("cipher").equals("aes-256-cbc") ? org.bouncycastle.asn1.nist.NISTObjectIdentifiers.id_aes256_CBC : GMObjectIdentifiers.sms4_cbc;
                 JcePKCSPBEOutputEncryptorBuilder eb = new JcePKCSPBEOutputEncryptorBuilder(enc).setProvider("BC").setIterationCount(r.num("iterations", 2048));
@@ -453,6 +466,7 @@ public class Peer {
                 else eb.setPRF(new AlgorithmIdentifier(org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers.id_hmacWithSHA256, DERNull.INSTANCE));
                 PKCS12SafeBagBuilder keyBag = new JcaPKCS12SafeBagBuilder(jcaPriv(r.hex("priv")), eb.build(pw));
                 keyBag.addBagAttribute(org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers.pkcs_9_at_friendlyName, new DERBMPString(r.str("name")));
+                keyBag.addBagAttribute(org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers.pkcs_9_at_localKeyId, localKeyId);
                 PKCS12PfxPduBuilder pb = new PKCS12PfxPduBuilder();
                 pb.addData(keyBag.build());
                 pb.addEncryptedData(eb.build(pw), certBag.build());
@@ -468,8 +482,8 @@ public class Peer {
                 List<Object> aliases = new ArrayList<>(); byte[] d = null, c = null;
                 for (String a : Collections.list(ks.aliases())) {
                     aliases.add(a);
-                    if (ks.isKeyEntry(a)) { d = privOf((PrivateKey) ks.getKey(a, pw)); c = ks.getCertificate(a).getEncoded(); }
-                    else if (c == null) c = ks.getCertificate(a).getEncoded();
+                    if (ks.isKeyEntry(a)) { d = privOf((PrivateKey) ks.getKey(a, pw)); if (ks.getCertificate(a) != null) c = ks.getCertificate(a).getEncoded(); }
+                    else if (c == null && ks.getCertificate(a) != null) c = ks.getCertificate(a).getEncoded();
                 }
                 return res("aliases", aliases, "priv", d, "cert", c);
             }
