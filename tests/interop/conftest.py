@@ -9,7 +9,6 @@ into a failure.
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Iterator
 from typing import Any
 

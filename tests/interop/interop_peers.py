@@ -33,11 +33,13 @@ BUILD_DIR = HERE / ".build"
 VERSIONS = {"bc": "1.87", "gmsm": "v0.44.0", "smjs": "1.15.1"}
 
 #: Maven Central artifacts of the BouncyCastle peer, pinned by version and SHA-256.
-BC_JARS = {
-    "org.bouncycastle:bcprov-jdk18on:1.87": "12d2d3dd82a9ec15e92ec7c7943ee64f6097c6dc12c07e984f1693b77565b9aa",
-    "org.bouncycastle:bcpkix-jdk18on:1.87": "a44be2660d72ed88673372b8cc2d53a25a5aaf27122fb803ed93f07147536aa1",
-    "org.bouncycastle:bcutil-jdk18on:1.87": "af46dd381553fdc466cd0c18f8bf2144c7dbcb7337eee3e16cab15e96613ddf0",
+BC_VERSION = "1.87"
+BC_SHA256 = {
+    "bcprov-jdk18on": "12d2d3dd82a9ec15e92ec7c7943ee64f6097c6dc12c07e984f1693b77565b9aa",
+    "bcpkix-jdk18on": "a44be2660d72ed88673372b8cc2d53a25a5aaf27122fb803ed93f07147536aa1",
+    "bcutil-jdk18on": "af46dd381553fdc466cd0c18f8bf2144c7dbcb7337eee3e16cab15e96613ddf0",
 }
+BC_JARS = {f"org.bouncycastle:{a}:{BC_VERSION}": h for a, h in BC_SHA256.items()}
 
 #: Time limits (seconds): a fetch or compile step, and one request to a running peer.
 BUILD_TIMEOUT = 600
@@ -82,7 +84,13 @@ def _tool_version(argv: list[str]) -> str:
 def _run(argv: list[str], cwd: Path, what: str, env: Optional[dict[str, str]] = None) -> None:
     try:
         out = subprocess.run(
-            argv, cwd=cwd, capture_output=True, text=True, timeout=BUILD_TIMEOUT, env=env, stdin=subprocess.DEVNULL
+            argv,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=BUILD_TIMEOUT,
+            env=env,
+            stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired as e:
         raise PeerUnavailable(f"{what}: timed out after {BUILD_TIMEOUT} s") from e
@@ -144,7 +152,11 @@ def build_java() -> list[str]:
     shutil.rmtree(classes, ignore_errors=True)
     classes.mkdir()
     cp = os.pathsep.join(str(j) for j in jars)
-    _run(["javac", "-nowarn", "-encoding", "UTF-8", "-d", str(classes), "-cp", cp, str(src)], out, "javac Peer.java")
+    _run(
+        ["javac", "-nowarn", "-encoding", "UTF-8", "-d", str(classes), "-cp", cp, str(src)],
+        out,
+        "javac Peer.java",
+    )
     _write_stamp(out, digest)
     return argv
 
@@ -178,7 +190,11 @@ def build_node() -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     for f in files:
         shutil.copyfile(f, out / f.name)
-    _run(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], out, "npm ci (sm-crypto-v2)")
+    _run(
+        ["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
+        out,
+        "npm ci (sm-crypto-v2)",
+    )
     _write_stamp(out, digest)
     return argv
 
@@ -276,8 +292,9 @@ def build_all(names: list[str]) -> dict[str, Any]:
 def peer_param(*names: str) -> Any:
     """``@peer_param("bc", "gmsm")``: runs the test once per peer, ids carry the pinned
     version (e.g. ``gmsm-v0.44.0``); the test takes a ``peer`` argument."""
-    return pytest.mark.parametrize("peer", list(names), ids=[f"{n}-{VERSIONS[n]}" for n in names], indirect=True)
-
+    return pytest.mark.parametrize(
+        "peer", list(names), ids=[f"{n}-{VERSIONS[n]}" for n in names], indirect=True
+    )
 
 
 def rng(seed: str) -> random.Random:

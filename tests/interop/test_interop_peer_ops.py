@@ -40,9 +40,14 @@ def test_bc_cms_signed_data(bc: Peer, gmsm: Peer, pki: tuple, detached: bool) ->
     assert bytes.fromhex(got["content"]) == data
     assert not bc.call("cms_verify", der=der, data=b"other")["valid"]
     # gmsm's pkcs7 knows only GM/T 0010's signature OID, not 1.2.156.10197.1.501
-    assert "unsupported algorithm" in gmsm.call("pkcs7_verify", der=der, data=data if detached else None)["error"]
+    assert (
+        "unsupported algorithm"
+        in gmsm.call("pkcs7_verify", der=der, data=data if detached else None)["error"]
+    )
     # with BouncyCastle writing the GM/T 0010 OID, gmsm verifies it (BouncyCastle itself cannot)
-    der = bc.get("cms_sign", "der", cert=ee.to_der(), priv=ee_key.to_bytes(), data=data, sig_oid=SM2_SIGN_OID_GMT0010)
+    der = bc.get(
+        "cms_sign", "der", cert=ee.to_der(), priv=ee_key.to_bytes(), data=data, sig_oid=SM2_SIGN_OID_GMT0010
+    )
     assert gmsm.call("pkcs7_verify", der=der)["valid"]
     with pytest.raises(PeerError, match="Unknown signature type"):
         bc.call("cms_verify", der=der)
@@ -60,7 +65,9 @@ def test_gmsm_pkcs7_signed_data(gmsm: Peer, pki: tuple, flavour: str) -> None:  
     assert not gmsm.call("pkcs7_verify", der=der, data=data + b"!")["valid"]
 
 
-@pytest.mark.parametrize("cipher, oid", [("sm4-cbc", "1.2.156.10197.1.104.2"), ("sm4-gcm", "1.2.156.10197.1.104.8")])
+@pytest.mark.parametrize(
+    "cipher, oid", [("sm4-cbc", "1.2.156.10197.1.104.2"), ("sm4-gcm", "1.2.156.10197.1.104.8")]
+)
 def test_bc_cms_enveloped_data(bc: Peer, pki: tuple, cipher: str, oid: str) -> None:  # type: ignore[type-arg]
     _, _, ee, ee_key = pki
     for m in messages(f"cms-env-{cipher}", [1, 16, 1000]):
@@ -77,7 +84,11 @@ def test_gmsm_pkcs7_enveloped_data(gmsm: Peer, pki: tuple, flavour: str, cipher:
     m = b"enveloped content"
     der = gmsm.get("pkcs7_envelope", "der", certs=[ee.to_der()], data=m, cipher=cipher, flavour=flavour)
     got = gmsm.get(
-        "pkcs7_decrypt", "data", der=der, cert=ee.to_der(), priv=ee_key.to_bytes(),
+        "pkcs7_decrypt",
+        "data",
+        der=der,
+        cert=ee.to_der(),
+        priv=ee_key.to_bytes(),
         flavour="cfca" if flavour == "cfca" else None,
     )
     assert got == m
@@ -86,19 +97,42 @@ def test_gmsm_pkcs7_enveloped_data(gmsm: Peer, pki: tuple, flavour: str, cipher:
 def test_bc_pkcs12(bc: Peer, pki: tuple) -> None:  # type: ignore[type-arg]
     _, _, ee, ee_key = pki
     der = bc.get(
-        "pkcs12_create", "der", cert=ee.to_der(), priv=ee_key.to_bytes(), password="pw", name="ee",
-        prf="hmac-sha256", cipher="aes-256-cbc", mac="sha256",
+        "pkcs12_create",
+        "der",
+        cert=ee.to_der(),
+        priv=ee_key.to_bytes(),
+        password="pw",
+        name="ee",
+        prf="hmac-sha256",
+        cipher="aes-256-cbc",
+        mac="sha256",
     )
     got = bc.call("pkcs12_read", der=der, password="pw")
     assert bytes.fromhex(got["priv"]) == ee_key.to_bytes()
     assert bytes.fromhex(got["cert"]) == ee.to_der()
     # BouncyCastle 1.87 has no HMAC-SM3 PBKDF2 PRF and no SM3 PKCS#12 MAC
     with pytest.raises(PeerError, match="no prf for algorithm"):
-        bc.call("pkcs12_create", cert=ee.to_der(), priv=ee_key.to_bytes(), password="pw", name="ee",
-                prf="hmac-sm3", cipher="sm4-cbc", mac="sha256")
+        bc.call(
+            "pkcs12_create",
+            cert=ee.to_der(),
+            priv=ee_key.to_bytes(),
+            password="pw",
+            name="ee",
+            prf="hmac-sm3",
+            cipher="sm4-cbc",
+            mac="sha256",
+        )
     with pytest.raises(PeerError, match="MAC calculator"):
-        bc.call("pkcs12_create", cert=ee.to_der(), priv=ee_key.to_bytes(), password="pw", name="ee",
-                prf="hmac-sha256", cipher="aes-256-cbc", mac="sm3")
+        bc.call(
+            "pkcs12_create",
+            cert=ee.to_der(),
+            priv=ee_key.to_bytes(),
+            password="pw",
+            name="ee",
+            prf="hmac-sha256",
+            cipher="aes-256-cbc",
+            mac="sm3",
+        )
 
 
 def test_sm4_cmac_and_cbcmac_agree(bc: Peer, gmsm: Peer) -> None:
@@ -109,7 +143,10 @@ def test_sm4_cmac_and_cbcmac_agree(bc: Peer, gmsm: Peer) -> None:
         key = r.randbytes(16)
         for size in (16, 8, 4):
             cmac = bc.get("sm4_mac", "mac", variant="cmac", key=key, data=m, size=size)
-            assert gmsm.get("cbcmac", "mac", variant="cmac", key=key, data=m, size=size) == cmac, (len(m), size)
+            assert gmsm.get("cbcmac", "mac", variant="cmac", key=key, data=m, size=size) == cmac, (
+                len(m),
+                size,
+            )
         cbc = bc.get("sm4_mac", "mac", variant="cbcmac_iso7816", key=key, data=m)
         assert gmsm.get("cbcmac", "mac", variant="cbcmac", key=key, data=m) == cbc, len(m)
 
@@ -128,9 +165,13 @@ def test_crls_cross_verify(bc: Peer, gmsm: Peer, pki: tuple) -> None:  # type: i
     ca, ca_key, ee, _ = pki
     serials = [ee.serial_number.to_bytes(16, "big").lstrip(b"\0"), b"\x05"]
     for maker in (bc, gmsm):
-        crl = maker.get("x509_crl_create", "crl", issuer_cert=ca.to_der(), issuer_priv=ca_key.to_bytes(), serials=serials)
+        crl = maker.get(
+            "x509_crl_create", "crl", issuer_cert=ca.to_der(), issuer_priv=ca_key.to_bytes(), serials=serials
+        )
         for checker in (bc, gmsm):
             got = checker.call("x509_crl_verify", crl=crl, issuer=ca.to_der())
             assert got["valid"], (maker.name, checker.name, got)
-            assert sorted(int(s, 16) for s in got["serials"]) == sorted(int.from_bytes(s, "big") for s in serials)
+            assert sorted(int(s, 16) for s in got["serials"]) == sorted(
+                int.from_bytes(s, "big") for s in serials
+            )
         assert not gmsm.call("x509_crl_verify", crl=crl, issuer=ee.to_der())["valid"]

@@ -35,7 +35,9 @@ def _cases(table: dict[str, list[str]], xfail: dict[tuple[str, str], str] = {}) 
     """(peer, case) parameters; ``xfail`` maps (peer, case) to a recorded disagreement."""
     return [
         pytest.param(
-            p, c, id=f"{p}-{VERSIONS[p]}-{c}",
+            p,
+            c,
+            id=f"{p}-{VERSIONS[p]}-{c}",
             marks=[pytest.mark.xfail(strict=True, reason=xfail[p, c])] if (p, c) in xfail else [],
         )
         for p, cs in table.items()
@@ -141,7 +143,9 @@ COMPRESSED_C1 = (
 
 @pytest.mark.parametrize(
     "peer, case",
-    _cases(PEER_ENC, {("gmsm", "c1c3c2-compressed"): COMPRESSED_C1, ("gmsm", "c1c2c3-compressed"): COMPRESSED_C1}),
+    _cases(
+        PEER_ENC, {("gmsm", "c1c3c2-compressed"): COMPRESSED_C1, ("gmsm", "c1c2c3-compressed"): COMPRESSED_C1}
+    ),
     indirect=["peer"],
 )
 def test_sm2_peer_encrypts_guomi_decrypts(peer: Peer, case: str) -> None:
@@ -150,7 +154,9 @@ def test_sm2_peer_encrypts_guomi_decrypts(peer: Peer, case: str) -> None:
     for m in messages(f"peer-enc-{case}", ENC_LENGTHS):
         ct = peer.get("sm2_encrypt", "ct", pub=pub, data=m, format=fmt, point=point or None)
         if fmt != "der":
-            assert len(ct) == len(m) + 32 + {"": 65, "compressed": 33, "hybrid": 65}[point] - (peer.name == "smjs")
+            assert len(ct) == len(m) + 32 + {"": 65, "compressed": 33, "hybrid": 65}[point] - (
+                peer.name == "smjs"
+            )
             assert ours.decrypt(ct, format=fmt) == m, len(m)
         else:
             assert ours.decrypt(ct) == m, len(m)  # DER detected
@@ -190,7 +196,13 @@ KEY_TO_PEER = {
 KEY_FROM_PEER = {
     "bc": ["pkcs8", "sec1", "spki", "pkcs8-sha256-aes"],
     "gmsm": [
-        "pkcs8", "sec1", "spki", "pkcs8-sm3-sm4", "pkcs8-sha256-sm4", "pkcs8-sha256-aes", "pkcs8-sm3-aes",
+        "pkcs8",
+        "sec1",
+        "spki",
+        "pkcs8-sm3-sm4",
+        "pkcs8-sha256-sm4",
+        "pkcs8-sha256-aes",
+        "pkcs8-sm3-aes",
         "pkcs8-smpbkdf-sm4",
     ],
 }
@@ -235,8 +247,14 @@ def test_sm2_peer_key_read_by_guomi(peer: Peer, case: str) -> None:
     if case.startswith("pkcs8-"):
         _, prf, cipher = case.split("-")
         der = peer.get(
-            "sm2_key_export", "der", priv=key.to_bytes(), format="pkcs8_encrypted", password="pw",
-            prf=PRF[prf], cipher=CIPHER[cipher], iterations=1000,
+            "sm2_key_export",
+            "der",
+            priv=key.to_bytes(),
+            format="pkcs8_encrypted",
+            password="pw",
+            prf=PRF[prf],
+            cipher=CIPHER[cipher],
+            iterations=1000,
         )
         assert keys.load_der_private_key(der, password=b"pw") == key
         pem = "-----BEGIN ENCRYPTED PRIVATE KEY-----\n" + _b64(der) + "-----END ENCRYPTED PRIVATE KEY-----\n"
@@ -245,9 +263,9 @@ def test_sm2_peer_key_read_by_guomi(peer: Peer, case: str) -> None:
     der = peer.get("sm2_key_export", "der", priv=key.to_bytes(), format=case)
     if case == "spki":
         assert sm2.PublicKey.from_der(der) == key.public_key()
-        assert sm2.PublicKey.from_pem("-----BEGIN PUBLIC KEY-----\n" + _b64(der) + "-----END PUBLIC KEY-----\n") == (
-            key.public_key()
-        )
+        assert sm2.PublicKey.from_pem(
+            "-----BEGIN PUBLIC KEY-----\n" + _b64(der) + "-----END PUBLIC KEY-----\n"
+        ) == (key.public_key())
         assert der == key.public_key().to_der(), "SPKI is canonical DER: the same bytes"
     else:
         assert sm2.PrivateKey.from_der(der) == key
@@ -255,14 +273,23 @@ def test_sm2_peer_key_read_by_guomi(peer: Peer, case: str) -> None:
         assert sm2.PrivateKey.from_pem(f"-----BEGIN {label}-----\n{_b64(der)}-----END {label}-----\n") == key
 
 
-@pytest.mark.parametrize("prf, cipher", [("hmac-sm3", "sm4-cbc"), ("hmac-sha256", "sm4-cbc"), ("hmac-sm3", "aes-256-cbc")])
+@pytest.mark.parametrize(
+    "prf, cipher", [("hmac-sm3", "sm4-cbc"), ("hmac-sha256", "sm4-cbc"), ("hmac-sm3", "aes-256-cbc")]
+)
 def test_sm2_bc_cannot_write_sm_pbes2(bc: Peer, prf: str, cipher: str) -> None:
     """BouncyCastle 1.87's PKCS#8 encryptor has no HMAC-SM3 PRF and no SM4-CBC (it reads
     both: test_sm2_guomi_key_read_by_peer[bc-...-pkcs8-sm3-sm4]). If this starts passing,
     add the case to KEY_FROM_PEER."""
     with pytest.raises(PeerError, match="no prf for algorithm|No such algorithm"):
-        bc.call("sm2_key_export", priv=_key("bc-pbes2").to_bytes(), format="pkcs8_encrypted", password="pw",
-                prf=prf, cipher=cipher, iterations=1000)
+        bc.call(
+            "sm2_key_export",
+            priv=_key("bc-pbes2").to_bytes(),
+            format="pkcs8_encrypted",
+            password="pw",
+            prf=prf,
+            cipher=cipher,
+            iterations=1000,
+        )
 
 
 def _b64(der: bytes) -> str:
@@ -299,9 +326,16 @@ def test_sm2_kex_guomi_initiator(peer: Peer, case: str) -> None:
     init = sm2.KeyExchangeInitiator(a, b.public_key(), uid=uid_a, peer_uid=uid_b)
     handle_reply = peer.call("sm2_kex_ephemeral")
     reply = peer.call(
-        "sm2_kex_finish", handle=handle_reply["handle"], responder=True, priv=b.to_bytes(),
-        peer_pub=a.public_key().to_bytes(), peer_R=init.ephemeral_public_key, uid=uid_b, peer_uid=uid_a,
-        key_length=klen, confirm=confirm_flag,
+        "sm2_kex_finish",
+        handle=handle_reply["handle"],
+        responder=True,
+        priv=b.to_bytes(),
+        peer_pub=a.public_key().to_bytes(),
+        peer_R=init.ephemeral_public_key,
+        uid=uid_b,
+        peer_uid=uid_a,
+        key_length=klen,
+        confirm=confirm_flag,
     )
     r_b = bytes.fromhex(handle_reply["R"])
     if confirm_flag:
@@ -322,9 +356,17 @@ def test_sm2_kex_guomi_responder(peer: Peer, case: str) -> None:
     resp = sm2.KeyExchangeResponder(b, a.public_key(), uid=uid_b, peer_uid=uid_a)
     r_b, key_b, s_b = resp.respond(bytes.fromhex(eph["R"]), klen)
     reply = peer.call(
-        "sm2_kex_finish", handle=eph["handle"], responder=False, priv=a.to_bytes(),
-        peer_pub=b.public_key().to_bytes(), peer_R=r_b, uid=uid_a, peer_uid=uid_b,
-        key_length=klen, confirm=confirm_flag, peer_S=s_b if confirm_flag else None,
+        "sm2_kex_finish",
+        handle=eph["handle"],
+        responder=False,
+        priv=a.to_bytes(),
+        peer_pub=b.public_key().to_bytes(),
+        peer_R=r_b,
+        uid=uid_a,
+        peer_uid=uid_b,
+        key_length=klen,
+        confirm=confirm_flag,
+        peer_S=s_b if confirm_flag else None,
     )
     assert bytes.fromhex(reply["key"]) == key_b
     if confirm_flag:
@@ -339,8 +381,14 @@ def test_sm2_kex_wrong_confirmation_bc(bc: Peer) -> None:
     r_b, _, s_b = resp.respond(bytes.fromhex(eph["R"]), 16)
     with pytest.raises(PeerError):
         bc.call(
-            "sm2_kex_finish", handle=eph["handle"], responder=False, priv=a.to_bytes(),
-            peer_pub=b.public_key().to_bytes(), peer_R=r_b, key_length=16, confirm=True,
+            "sm2_kex_finish",
+            handle=eph["handle"],
+            responder=False,
+            priv=a.to_bytes(),
+            peer_pub=b.public_key().to_bytes(),
+            peer_R=r_b,
+            key_length=16,
+            confirm=True,
             peer_S=bytes(32),
         )
     from guomi.exceptions import InvalidTag

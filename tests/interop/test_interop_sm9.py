@@ -60,7 +60,10 @@ def test_sm9_gmsm_master_keys_load_in_guomi(gmsm: Peer) -> None:
     k = gmsm.call("sm9_enc_user_key", master=e["master"], uid=b"bob")
     assert sm9.EncUserKey.from_bytes(bytes.fromhex(k["user_key"]), b"bob", enc.public_key()).user_id == b"bob"
     k = gmsm.call("sm9_sign_user_key", master=s["master"], uid=b"alice")
-    assert sm9.SignUserKey.from_bytes(bytes.fromhex(k["user_key"]), b"alice", sign.public_key()).user_id == b"alice"
+    assert (
+        sm9.SignUserKey.from_bytes(bytes.fromhex(k["user_key"]), b"alice", sign.public_key()).user_id
+        == b"alice"
+    )
 
 
 LENGTHS = [0, 1, 15, 16, 17, 1000]
@@ -104,11 +107,19 @@ def test_sm9_encryption_both_ways(gmsm: Peer, cipher: str, fmt: str) -> None:
     for m in messages(f"sm9-enc-{cipher}-{fmt}", [1, 15, 16, 17, 1000]):  # gmsm refuses an empty plaintext
         ct = mpk.encrypt(m, b"bob", cipher=cipher, format=fmt)
         got = gmsm.get(
-            "sm9_decrypt", "data", master_pub=mpk.to_bytes(), user_key=bob.to_bytes(), uid=b"bob", ct=ct,
-            cipher=cipher, format=fmt,
+            "sm9_decrypt",
+            "data",
+            master_pub=mpk.to_bytes(),
+            user_key=bob.to_bytes(),
+            uid=b"bob",
+            ct=ct,
+            cipher=cipher,
+            format=fmt,
         )
         assert got == m, len(m)
-        theirs = gmsm.get("sm9_encrypt", "ct", master_pub=mpk.to_bytes(), uid=b"bob", data=m, cipher=cipher, format=fmt)
+        theirs = gmsm.get(
+            "sm9_encrypt", "ct", master_pub=mpk.to_bytes(), uid=b"bob", data=m, cipher=cipher, format=fmt
+        )
         assert bob.decrypt(theirs, cipher=None if fmt == "der" else cipher, format=fmt) == m, len(m)
 
 
@@ -119,7 +130,12 @@ def test_sm9_kem_both_ways(gmsm: Peer, klen: int) -> None:
     bob = master.extract(b"bob")
     key, c = mpk.encapsulate(b"bob", klen)
     got = gmsm.get(
-        "sm9_kem_decapsulate", "key", master_pub=mpk.to_bytes(), user_key=bob.to_bytes(), uid=b"bob", c=c[1:],
+        "sm9_kem_decapsulate",
+        "key",
+        master_pub=mpk.to_bytes(),
+        user_key=bob.to_bytes(),
+        uid=b"bob",
+        c=c[1:],
         key_length=klen,
     )
     assert got == key
@@ -135,7 +151,12 @@ def test_sm9_key_exchange_guomi_initiator(gmsm: Peer, klen: int) -> None:
     kb = master.extract(b"bob", hid=sm9.HID_EXCHANGE)
     a = sm9.KeyExchange(ka, b"bob", initiator=True)
     handle = gmsm.call(
-        "sm9_kex_new", master_pub=mpk, user_key=kb.to_bytes(), uid=b"bob", peer_uid=b"alice", key_length=klen,
+        "sm9_kex_new",
+        master_pub=mpk,
+        user_key=kb.to_bytes(),
+        uid=b"bob",
+        peer_uid=b"alice",
+        key_length=klen,
         confirm=True,
     )["handle"]
     resp = gmsm.call("sm9_kex_respond", handle=handle, peer_R=a.ephemeral)
@@ -151,7 +172,12 @@ def test_sm9_key_exchange_guomi_responder(gmsm: Peer, klen: int) -> None:
     ka = master.extract(b"alice", hid=sm9.HID_EXCHANGE)
     kb = master.extract(b"bob", hid=sm9.HID_EXCHANGE)
     handle = gmsm.call(
-        "sm9_kex_new", master_pub=mpk, user_key=ka.to_bytes(), uid=b"alice", peer_uid=b"bob", key_length=klen,
+        "sm9_kex_new",
+        master_pub=mpk,
+        user_key=ka.to_bytes(),
+        uid=b"alice",
+        peer_uid=b"bob",
+        key_length=klen,
         confirm=True,
     )["handle"]
     r_a = gmsm.get("sm9_kex_init", "R", handle=handle)

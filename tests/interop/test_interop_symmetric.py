@@ -64,7 +64,9 @@ def test_sm4_modes(peer: Peer, mode: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "peer, mode", _sm4_cases({"bc": ["ecb", "cbc"], "gmsm": ["ecb", "cbc"], "smjs": ["ecb", "cbc"]}), indirect=["peer"]
+    "peer, mode",
+    _sm4_cases({"bc": ["ecb", "cbc"], "gmsm": ["ecb", "cbc"], "smjs": ["ecb", "cbc"]}),
+    indirect=["peer"],
 )
 def test_sm4_no_padding(peer: Peer, mode: str) -> None:
     r = rng(f"sm4-nopad-{mode}")
@@ -72,8 +74,12 @@ def test_sm4_no_padding(peer: Peer, mode: str) -> None:
     for n in (0, 16, 32, 1008):
         m = r.randbytes(n)
         ours = sm4.encrypt(key, m, mode=mode, iv=iv, padding="none")
-        assert peer.get("sm4", "data", mode=mode, encrypt=True, key=key, iv=iv, data=m, padding="none") == ours
-        assert peer.get("sm4", "data", mode=mode, encrypt=False, key=key, iv=iv, data=ours, padding="none") == m
+        assert (
+            peer.get("sm4", "data", mode=mode, encrypt=True, key=key, iv=iv, data=m, padding="none") == ours
+        )
+        assert (
+            peer.get("sm4", "data", mode=mode, encrypt=False, key=key, iv=iv, data=ours, padding="none") == m
+        )
 
 
 @peer_param("bc", "gmsm", "smjs")
@@ -87,7 +93,9 @@ def test_sm4_gcm(peer: Peer) -> None:
         ours = gcm.encrypt(nonce, m, aad)
         theirs = peer.get("sm4", "data", mode="gcm", encrypt=True, key=key, nonce=nonce, aad=aad, data=m)
         assert theirs == ours, len(m)
-        assert peer.get("sm4", "data", mode="gcm", encrypt=False, key=key, nonce=nonce, aad=aad, data=ours) == m
+        assert (
+            peer.get("sm4", "data", mode="gcm", encrypt=False, key=key, nonce=nonce, aad=aad, data=ours) == m
+        )
         assert gcm.decrypt(nonce, theirs, aad) == m
 
 
@@ -99,7 +107,9 @@ def test_sm4_gcm_other_nonce_lengths(peer: Peer) -> None:
     for n in (8, 16, 60):
         nonce, m, aad = r.randbytes(n), r.randbytes(33), r.randbytes(7)
         ours = gcm.encrypt(nonce, m, aad)
-        assert peer.get("sm4", "data", mode="gcm", encrypt=True, key=key, nonce=nonce, aad=aad, data=m) == ours, n
+        assert (
+            peer.get("sm4", "data", mode="gcm", encrypt=True, key=key, nonce=nonce, aad=aad, data=m) == ours
+        ), n
 
 
 @peer_param("bc", "gmsm")
@@ -140,7 +150,13 @@ def _eea3_iv(count: int, bearer: int, direction: int) -> bytes:
 
 def _eia3_iv(count: int, bearer: int, direction: int) -> bytes:
     c = count.to_bytes(4, "big")
-    return c + bytes([bearer << 3, 0, 0, 0]) + bytes([c[0] ^ (direction << 7)]) + c[1:] + bytes([bearer << 3, 0, direction << 7, 0])
+    return (
+        c
+        + bytes([bearer << 3, 0, 0, 0])
+        + bytes([c[0] ^ (direction << 7)])
+        + c[1:]
+        + bytes([bearer << 3, 0, direction << 7, 0])
+    )
 
 
 def _zuc_params(seed: str) -> list[tuple[bytes, int, int, int, bytes]]:
@@ -181,14 +197,18 @@ def test_zuc_eia3_gmsm(gmsm: Peer) -> None:
 def test_zuc_eia3_bc(bc: Peer) -> None:
     for key, count, bearer, direction, m in _zuc_params("eia3-bc"):
         iv = _eia3_iv(count, bearer, direction)
-        assert bc.get("zuc128_mac", "mac", key=key, iv=iv, data=m) == zuc.eia3(key, count, bearer, direction, m)
+        assert bc.get("zuc128_mac", "mac", key=key, iv=iv, data=m) == zuc.eia3(
+            key, count, bearer, direction, m
+        )
 
 
 def test_zuc128_keystream_bc(bc: Peer) -> None:
     r = rng("zuc128")
     for words in (1, 2, 16, 100):
         key, iv = r.randbytes(16), r.randbytes(16)
-        assert bc.get("zuc128_keystream", "keystream", key=key, iv=iv, words=words) == zuc.keystream(key, iv, words)
+        assert bc.get("zuc128_keystream", "keystream", key=key, iv=iv, words=words) == zuc.keystream(
+            key, iv, words
+        )
 
 
 def _zuc256_iv(r: random.Random) -> tuple[bytes, bytes]:
@@ -220,7 +240,10 @@ def _zuc256_mac_check(peer: Peer, seed: str, tag_bits: int, lengths: list[int]) 
         ours = zuc.zuc256_mac(key, iv25, m, tag_bits=tag_bits)
         assert zuc.zuc256_mac(key, iv23, m, tag_bits=tag_bits) == ours
         iv = iv25 if peer.name == "bc" else iv23
-        assert peer.get("zuc256_mac", "mac", key=key, iv=iv, data=m, tag_bits=tag_bits) == ours, (tag_bits, len(m))
+        assert peer.get("zuc256_mac", "mac", key=key, iv=iv, data=m, tag_bits=tag_bits) == ours, (
+            tag_bits,
+            len(m),
+        )
 
 
 @pytest.mark.parametrize("tag_bits", [32, 64, 128])

@@ -18,7 +18,12 @@ def _key(seed: str) -> sm2.PrivateKey:
 def guomi_chain() -> tuple[x509.Certificate, x509.Certificate, x509.Certificate, sm2.PrivateKey]:
     """root -> intermediate -> leaf, all made by guomi; and the leaf's key."""
     root_key, inter_key, leaf_key = _key("x509-root"), _key("x509-inter"), _key("x509-leaf")
-    root = x509.CertificateBuilder(subject="CN=guomi interop root,O=guomi").valid_for_days(30).ca().self_sign(root_key)
+    root = (
+        x509.CertificateBuilder(subject="CN=guomi interop root,O=guomi")
+        .valid_for_days(30)
+        .ca()
+        .self_sign(root_key)
+    )
     inter = (
         x509.CertificateBuilder(subject="CN=guomi interop intermediate,O=guomi")
         .with_public_key(inter_key.public_key())
@@ -52,12 +57,16 @@ def test_guomi_certificates_verify_in_peer(peer: Peer, guomi_chain: tuple) -> No
 
 def test_guomi_chain_verifies_in_gmsm(gmsm: Peer, guomi_chain: tuple) -> None:  # type: ignore[type-arg]
     root, inter, leaf, _ = guomi_chain
-    got = gmsm.call("x509_chain_verify", cert=leaf.to_der(), intermediates=[inter.to_der()], roots=[root.to_der()])
+    got = gmsm.call(
+        "x509_chain_verify", cert=leaf.to_der(), intermediates=[inter.to_der()], roots=[root.to_der()]
+    )
     assert got["valid"], got
     # PEM as guomi writes it goes through gmsm's ParseCertificatePEM
     got = gmsm.call("x509_cert_verify", cert=leaf.to_pem().encode(), issuer=inter.to_pem().encode())
     assert got["valid"], got
-    assert not gmsm.call("x509_chain_verify", cert=leaf.to_der(), intermediates=[], roots=[root.to_der()])["valid"]
+    assert not gmsm.call("x509_chain_verify", cert=leaf.to_der(), intermediates=[], roots=[root.to_der()])[
+        "valid"
+    ]
 
 
 @peer_param("bc", "gmsm")
@@ -76,14 +85,24 @@ def test_peer_certificates_verify_in_guomi(peer: Peer) -> None:
     ca_key, leaf_key = _key(f"peer-ca-{peer.name}"), _key(f"peer-leaf-{peer.name}")
     root = x509.Certificate.from_der(
         peer.get(
-            "x509_cert_create", "cert", pub=ca_key.public_key().to_bytes(), issuer_priv=ca_key.to_bytes(),
-            subject_cn=f"{peer.name} interop root", ca=True, serial=1,
+            "x509_cert_create",
+            "cert",
+            pub=ca_key.public_key().to_bytes(),
+            issuer_priv=ca_key.to_bytes(),
+            subject_cn=f"{peer.name} interop root",
+            ca=True,
+            serial=1,
         )
     )
     leaf = x509.Certificate.from_der(
         peer.get(
-            "x509_cert_create", "cert", pub=leaf_key.public_key().to_bytes(), issuer_priv=ca_key.to_bytes(),
-            issuer_cert=root.to_der(), subject_cn=f"{peer.name} interop leaf", serial=2,
+            "x509_cert_create",
+            "cert",
+            pub=leaf_key.public_key().to_bytes(),
+            issuer_priv=ca_key.to_bytes(),
+            issuer_cert=root.to_der(),
+            subject_cn=f"{peer.name} interop leaf",
+            serial=2,
         )
     )
     assert root.signature_algorithm_oid == "1.2.156.10197.1.501"
