@@ -8,24 +8,14 @@ into a failure.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from interop_peers import BUILDERS, VERSIONS, Peer, PeerUnavailable, build_all
-
-REQUIRED = os.environ.get("GUOMI_INTEROP_REQUIRED") == "1"
+from interop_peers import BUILDERS, VERSIONS, Peer, PeerUnavailable, build_all, unavailable
 
 _builds: dict[str, Any] = {}
 _running: dict[str, Peer] = {}
-
-
-def unavailable(reason: str) -> None:
-    """Skips (or, with GUOMI_INTEROP_REQUIRED=1, fails) the current test."""
-    if REQUIRED:
-        pytest.fail(f"GUOMI_INTEROP_REQUIRED=1 and an interop peer is unavailable: {reason}", pytrace=False)
-    pytest.skip(reason)
 
 
 def _peer(name: str) -> Peer:

@@ -107,6 +107,25 @@ def _require(*tools: str) -> None:
         raise PeerUnavailable(f"toolchain missing: {', '.join(missing)} not on PATH")
 
 
+def check_pin(path: Path, sha256: str) -> None:
+    """Raises (and deletes ``path``) unless the file's SHA-256 is the pinned one. A wrong
+    download is an error, never a skip: it is not used."""
+    got = _sha256_file(path)
+    if got != sha256:
+        path.unlink()
+        raise RuntimeError(f"{path.name}: SHA-256 {got} does not match the pin {sha256}")
+
+
+REQUIRED = os.environ.get("GUOMI_INTEROP_REQUIRED") == "1"
+
+
+def unavailable(reason: str, required: bool = REQUIRED) -> None:
+    """Skips the current test, or with ``GUOMI_INTEROP_REQUIRED=1`` fails it."""
+    if required:
+        pytest.fail(f"GUOMI_INTEROP_REQUIRED=1 and an interop peer is unavailable: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
 def _stamp_ok(out: Path, digest: str) -> bool:
     stamp = out / "stamp"
     return stamp.is_file() and stamp.read_text() == digest
@@ -145,10 +164,7 @@ def build_java() -> list[str]:
     for coord, jar in zip(BC_JARS, jars):
         if not jar.is_file():
             raise PeerUnavailable(f"{coord}: {jar.name} was not fetched")
-        got = _sha256_file(jar)
-        if got != BC_JARS[coord]:
-            jar.unlink()
-            raise RuntimeError(f"{coord}: SHA-256 {got} does not match the pin {BC_JARS[coord]}")
+        check_pin(jar, BC_JARS[coord])
     shutil.rmtree(classes, ignore_errors=True)
     classes.mkdir()
     cp = os.pathsep.join(str(j) for j in jars)
