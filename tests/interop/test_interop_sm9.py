@@ -139,6 +139,16 @@ def test_sm9_kem_both_ways(gmsm: Peer, klen: int) -> None:
         key_length=klen,
     )
     assert got == key
+    got65 = gmsm.get(
+        "sm9_kem_decapsulate",
+        "key",
+        master_pub=mpk.to_bytes(),
+        user_key=bob.to_bytes(),
+        uid=b"bob",
+        c=c,
+        key_length=klen,
+    )
+    assert got65 == key
     theirs = gmsm.call("sm9_kem_encapsulate", master_pub=mpk.to_bytes(), uid=b"bob", key_length=klen)
     assert bob.decapsulate(bytes.fromhex(theirs["c"]), klen) == bytes.fromhex(theirs["key"])
 
