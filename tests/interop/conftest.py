@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from interop_peers import BUILDERS, VERSIONS, Peer, PeerUnavailable, build_all, unavailable
+
+from .interop_peers import BUILDERS, VERSIONS, Peer, PeerUnavailable, build_all, unavailable
 
 _builds: dict[str, Any] = {}
 _running: dict[str, Peer] = {}

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from interop_peers import BC_JARS, PeerUnavailable, check_pin, unavailable
+
+from .interop_peers import BC_JARS, PeerUnavailable, check_pin, unavailable
 
 
 def test_unavailable_skips_or_fails() -> None:
@@ -27,7 +28,7 @@ def test_jar_pin_is_checked(tmp_path: Path) -> None:
 
 
 def test_missing_toolchain_is_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
-    import interop_peers
+    from . import interop_peers
 
     monkeypatch.setenv("PATH", "")
     for build in interop_peers.BUILDERS.values():

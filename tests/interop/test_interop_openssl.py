@@ -9,9 +9,10 @@ import shutil
 import subprocess
 
 import pytest
-from interop_peers import messages, rng, unavailable
 
 from guomi import sm3, sm4
+
+from .interop_peers import messages, rng, unavailable
 
 
 @pytest.fixture(scope="module")

@@ -7,9 +7,10 @@ disagree with each other, the test pins down how (see the README's "Peer quirks"
 from __future__ import annotations
 
 import pytest
-from interop_peers import Peer, PeerError, messages, rng
 
 from guomi import sm2, x509
+
+from .interop_peers import Peer, PeerError, messages, rng
 
 SM2_SIGN_OID_GMT0010 = "1.2.156.10197.1.301.1"
 

@@ -4,9 +4,10 @@ empty IDs), encryption in every ciphertext form, key formats and the key exchang
 from __future__ import annotations
 
 import pytest
-from interop_peers import VERSIONS, Peer, PeerError, messages, peer_param, rng
 
 from guomi import keys, sm2
+
+from .interop_peers import VERSIONS, Peer, PeerError, messages, peer_param, rng
 
 ALICE = b"alice@example.com"
 SIGN_LENGTHS = [0, 1, 15, 16, 17, 1000]

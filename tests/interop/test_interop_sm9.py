@@ -5,9 +5,10 @@ cipher gmsm offers (raw and DER), the KEM and the key exchange with confirmation
 from __future__ import annotations
 
 import pytest
-from interop_peers import Peer, messages, rng
 
 from guomi import sm9
+
+from .interop_peers import Peer, messages, rng
 
 UIDS = [b"alice@example.com", b"b", bytes(range(40))]
 

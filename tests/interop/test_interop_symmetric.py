@@ -7,9 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from interop_peers import VERSIONS, Peer, messages, peer_param, rng
 
 from guomi import sm3, sm4, zuc
+
+from .interop_peers import VERSIONS, Peer, messages, peer_param, rng
 
 
 @peer_param("bc", "gmsm", "smjs")

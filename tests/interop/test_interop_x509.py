@@ -4,9 +4,10 @@ certificates and CSRs verified by the peers, and the peers' verified by guomi.""
 from __future__ import annotations
 
 import pytest
-from interop_peers import Peer, peer_param, rng
 
 from guomi import sm2, x509
+
+from .interop_peers import Peer, peer_param, rng
 
 
 def _key(seed: str) -> sm2.PrivateKey:
