@@ -396,3 +396,31 @@ def test_sm2_kex_wrong_confirmation_bc(bc: Peer) -> None:
 
     with pytest.raises(InvalidTag):
         resp.confirm(bytes(32))
+
+
+@pytest.mark.parametrize(
+    "fmt, label", [("pkcs8", "PRIVATE KEY"), ("sec1", "EC PRIVATE KEY"), ("spki", "PUBLIC KEY")]
+)
+def test_sm2_pem_keys_bc(bc: Peer, fmt: str, label: str) -> None:
+    """PEM both ways through bcpkix's PEMParser and JcaPEMWriter."""
+    key = _key(f"pem-{fmt}")
+    pem = key.public_key().to_pem() if fmt == "spki" else key.to_pem(format=fmt)
+    assert pem.startswith(f"-----BEGIN {label}-----")
+    got = bc.call("sm2_pem_import", pem=pem)
+    assert bytes.fromhex(got["pub"]) == key.public_key().to_bytes()
+    if fmt != "spki":
+        assert bytes.fromhex(got["priv"]) == key.to_bytes()
+    theirs = bc.call("sm2_pem_export", priv=key.to_bytes(), format=fmt)["pem"]
+    assert theirs.startswith(f"-----BEGIN {label}-----")
+    if fmt == "spki":
+        assert sm2.PublicKey.from_pem(theirs) == key.public_key()
+    else:
+        assert sm2.PrivateKey.from_pem(theirs) == key
+
+
+@pytest.mark.parametrize("prf", ["hmac-sm3", "hmac-sha256"])
+def test_sm2_encrypted_pem_read_by_bc(bc: Peer, prf: str) -> None:
+    key = _key(f"pem-enc-{prf}")
+    pem = key.to_pem(password="pw", prf=prf, iterations=1000)
+    assert pem.startswith("-----BEGIN ENCRYPTED PRIVATE KEY-----")
+    assert bytes.fromhex(bc.call("sm2_pem_import", pem=pem, password="pw")["priv"]) == key.to_bytes()

@@ -303,6 +303,29 @@ public class Peer {
                     }
                 }
             }
+            case "sm2_pem_import": {  // bcpkix PEMParser: PRIVATE KEY, EC PRIVATE KEY, ENCRYPTED PRIVATE KEY, PUBLIC KEY
+                Object o = new org.bouncycastle.openssl.PEMParser(new StringReader(r.str("pem"))).readObject();
+                org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter conv = new org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter().setProvider("BC");
+                if (o instanceof PKCS8EncryptedPrivateKeyInfo)
+                    o = ((PKCS8EncryptedPrivateKeyInfo) o).decryptPrivateKeyInfo(new JceOpenSSLPKCS8DecryptorProviderBuilder().setProvider("BC").build(r.str("password").toCharArray()));
+                if (o instanceof org.bouncycastle.asn1.x509.SubjectPublicKeyInfo)
+                    return res("pub", pubOf(conv.getPublicKey((org.bouncycastle.asn1.x509.SubjectPublicKeyInfo) o)), "type", "spki");
+                PrivateKey k = o instanceof org.bouncycastle.openssl.PEMKeyPair ? conv.getKeyPair((org.bouncycastle.openssl.PEMKeyPair) o).getPrivate()
+                    : conv.getPrivateKey((PrivateKeyInfo) o);
+                byte[] d = privOf(k);
+                return res("priv", d, "pub", pointOf(d), "type", o.getClass().getSimpleName());
+            }
+            case "sm2_pem_export": {  // bcpkix JcaPEMWriter
+                StringWriter sw = new StringWriter();
+                try (org.bouncycastle.openssl.jcajce.JcaPEMWriter w = new org.bouncycastle.openssl.jcajce.JcaPEMWriter(sw)) {
+                    switch (r.str("format")) {
+                        case "spki": w.writeObject(jcaPub(pointOf(r.hex("priv")))); break;
+                        case "sec1": w.writeObject(jcaPriv(r.hex("priv"))); break;  // JcaMiscPEMGenerator: EC PRIVATE KEY
+                        default: w.writeObject(new org.bouncycastle.openssl.jcajce.JcaPKCS8Generator(jcaPriv(r.hex("priv")), null));
+                    }
+                }
+                return res("pem", sw.toString());
+            }
             case "sm2_kex_ephemeral": {
                 BigInteger d = BigIntegers(r);
                 int h = nextHandle++;
