@@ -56,6 +56,18 @@ def peer(request: pytest.FixtureRequest) -> Peer:
     return _peer(request.param)
 
 
+@pytest.fixture(autouse=True)
+def _record_peer_versions(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Records the peers (library, version, runtime) each test ran against in its
+    ``user_properties`` (shown in JUnit XML reports)."""
+    yield
+    for name in ("bc", "gmsm", "smjs", "peer"):
+        if name in request.fixturenames and name in request.node.funcargs:
+            p = request.node.funcargs[name]
+            if isinstance(p, Peer):
+                request.node.user_properties.append(("interop_peer", p.label))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _close_peers() -> Iterator[None]:
     yield
