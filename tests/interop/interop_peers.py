@@ -144,7 +144,9 @@ def build_java() -> list[str]:
     digest = _inputs_hash(src, json.dumps(BC_JARS, sort_keys=True), _tool_version(["javac", "-version"]))
     jars = [lib / ("{1}-{2}.jar".format(*coord.split(":"))) for coord in BC_JARS]
     classpath = os.pathsep.join([str(classes)] + [str(j) for j in jars])
-    argv = ["java", "-cp", classpath, "Peer"]
+    # BouncyCastle's SM9 key-usage guard refuses one user key for both decryption and KEM in
+    # one JVM; the tests reuse keys across ops on purpose.
+    argv = ["java", "-Dorg.bouncycastle.sm9.allow_multi_use=true", "-cp", classpath, "Peer"]
     if _stamp_ok(out, digest) and all(j.is_file() for j in jars):
         return argv
     lib.mkdir(parents=True, exist_ok=True)

@@ -420,6 +420,79 @@ public class Peer {
         throw new IllegalArgumentException("unknown op");
     }
 
+    // ---- SM9 (lightweight API: SM9Signer, SM9Engine, SM9KEMGenerator/Extractor, SM9KeyExchange) ----
+    static SM9SigMasterPublicKeyParameters sigMpk(Req r) { return SM9SigMasterPublicKeyParameters.fromEncoded(r.hex("master_pub")); }
+    static SM9EncMasterPublicKeyParameters encMpk(Req r) { return SM9EncMasterPublicKeyParameters.fromEncoded(r.hex("master_pub")); }
+    static SM9EncPrivateKeyParameters encUser(Req r, int usage) {
+        return SM9EncPrivateKeyParameters.fromEncoded(r.hex("user_key"), encMpk(r), r.hex("uid"), (byte) r.num("hid", 3), usage);
+    }
+
+    static Map<String, Object> sm9(Req r) throws Exception {
+        switch (r.str("op")) {
+            case "sm9_sign_user_key": {
+                SM9SigMasterPrivateKeyParameters m = SM9SigMasterPrivateKeyParameters.fromEncoded(r.hex("master"));
+                return res("user_key", m.generateUserKey(r.hex("uid")).getEncoded(), "master_pub", m.getPublicKeyParameters().getEncoded());
+            }
+            case "sm9_enc_user_key": {
+                SM9EncMasterPrivateKeyParameters m = SM9EncMasterPrivateKeyParameters.fromEncoded(r.hex("master"));
+                SM9EncPrivateKeyParameters k = r.num("hid", 3) == 2 ? m.generateExchangeKey(r.hex("uid")) : m.generateUserKey(r.hex("uid"), (byte) r.num("hid", 3));
+                return res("user_key", k.getEncoded(), "master_pub", m.getPublicKeyParameters().getEncoded());
+            }
+            case "sm9_sign": {
+                SM9Signer s = new SM9Signer();
+                SM9SigPrivateKeyParameters k = SM9SigPrivateKeyParameters.fromEncoded(r.hex("user_key"), sigMpk(r), r.hex("uid"));
+                s.init(true, new ParametersWithRandom(k, RNG));
+                byte[] d = r.hex("data"); s.update(d, 0, d.length);
+                return res("sig", s.generateSignature());
+            }
+            case "sm9_verify": {
+                SM9Signer s = new SM9Signer();
+                s.init(false, new ParametersWithID(sigMpk(r), r.hex("uid")));
+                byte[] d = r.hex("data"); s.update(d, 0, d.length);
+                boolean ok;
+                try { ok = s.verifySignature(r.hex("sig")); } catch (RuntimeException e) { ok = false; }
+                return res("valid", ok);
+            }
+            case "sm9_encrypt": {
+                SM9Engine e = new SM9Engine(r.str("mode").equals("sm4") ? SM9Engine.Mode.SM4 : SM9Engine.Mode.STREAM);
+                e.init(true, new ParametersWithRandom(encMpk(r).getUserPublicKey(r.hex("uid")), RNG));
+                byte[] d = r.hex("data");
+                return res("ct", e.processBlock(d, 0, d.length));
+            }
+            case "sm9_decrypt": {
+                SM9Engine e = new SM9Engine(r.str("mode").equals("sm4") ? SM9Engine.Mode.SM4 : SM9Engine.Mode.STREAM);
+                e.init(false, encUser(r, SM9EncPrivateKeyParameters.USAGE_DECRYPTION));
+                byte[] c = r.hex("ct");
+                return res("data", e.processBlock(c, 0, c.length));
+            }
+            case "sm9_kem_encapsulate": {
+                SecretWithEncapsulation sw = new org.bouncycastle.crypto.kems.SM9KEMGenerator(8 * r.num("key_length", 16), RNG)
+                    .generateEncapsulated(encMpk(r).getUserPublicKey(r.hex("uid")));
+                return res("key", sw.getSecret(), "c", sw.getEncapsulation());
+            }
+            case "sm9_kem_decapsulate": {
+                return res("key", new org.bouncycastle.crypto.kems.SM9KEMExtractor(encUser(r, SM9EncPrivateKeyParameters.USAGE_KEM),
+                    8 * r.num("key_length", 16)).extractSecret(r.hex("c")));  // bits
+            }
+            case "sm9_kex_new": {
+                SM9EncPrivateKeyParameters k = SM9EncPrivateKeyParameters.fromEncodedExchangeKey(r.hex("user_key"), encMpk(r), r.hex("uid"));
+                org.bouncycastle.crypto.agreement.SM9KeyExchange x = new org.bouncycastle.crypto.agreement.SM9KeyExchange(k, r.hex("peer_uid"), r.bool("initiator"));
+                byte[] R = x.generateEphemeral(RNG).getEncoded(false);
+                int h = nextHandle++;
+                SESSIONS.put(h, new Object[] {x, encMpk(r), r.hex("uid")});
+                return res("handle", h, "R", R);
+            }
+            case "sm9_kex_finish": {
+                Object[] st = (Object[]) SESSIONS.remove(r.num("handle", 0));
+                org.bouncycastle.crypto.agreement.SM9KeyExchange x = (org.bouncycastle.crypto.agreement.SM9KeyExchange) st[0];
+                ECPoint peerR = ((SM9EncMasterPublicKeyParameters) st[1]).recipientPoint((byte[]) st[2]).getCurve().decodePoint(r.hex("peer_R"));
+                byte[] key = x.calculateKey(8 * r.num("key_length", 16), peerR);  // bits
+                return res("key", key, "S_A", x.getInitiatorConfirmation(), "S_B", x.getResponderConfirmation());
+            }
+        }
+        throw new IllegalArgumentException("unknown op");
+    }
+
     static final ASN1ObjectIdentifier SM2_SIGN_301_1 = new ASN1ObjectIdentifier("1.2.156.10197.1.301.1");
 
     static Map<String, Object> cms(Req r) throws Exception {
@@ -526,6 +599,7 @@ public class Peer {
         }
         if (op.startsWith("zuc")) return zuc(r);
         if (op.startsWith("sm2_")) return sm2(r);
+        if (op.startsWith("sm9_")) return sm9(r);
         if (op.startsWith("x509_")) return x509(r);
         if (op.startsWith("cms_") || op.startsWith("pkcs12_")) return cms(r);
         throw new IllegalArgumentException("unknown op " + op);
