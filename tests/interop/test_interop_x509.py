@@ -56,6 +56,19 @@ def test_guomi_certificates_verify_in_peer(peer: Peer, guomi_chain: tuple) -> No
     assert not peer.call("x509_cert_verify", cert=leaf.to_der(), issuer=root.to_der())["valid"]
 
 
+def test_guomi_chain_verifies_in_bc_pkix(bc: Peer, guomi_chain: tuple) -> None:  # type: ignore[type-arg]
+    """BouncyCastle's PKIX CertPathValidator accepts guomi's root -> intermediate -> leaf."""
+    root, inter, leaf, _ = guomi_chain
+    got = bc.call(
+        "x509_chain_verify", cert=leaf.to_der(), intermediates=[inter.to_der()], roots=[root.to_der()]
+    )
+    assert got["valid"], got
+    other = x509.CertificateBuilder(subject="CN=other root").ca().self_sign(_key("x509-other"))
+    assert not bc.call(
+        "x509_chain_verify", cert=leaf.to_der(), intermediates=[inter.to_der()], roots=[other.to_der()]
+    )["valid"]
+
+
 def test_guomi_chain_verifies_in_gmsm(gmsm: Peer, guomi_chain: tuple) -> None:  # type: ignore[type-arg]
     root, inter, leaf, _ = guomi_chain
     got = gmsm.call(

@@ -375,6 +375,22 @@ public class Peer {
                 try { c.verify(cert(r.hex("issuer")).getPublicKey(), "BC"); } catch (Exception e) { jca = e.toString(); }
                 return res("valid", ok, "jca_error", jca, "subject", c.getSubjectX500Principal().getName(), "sig_alg", c.getSigAlgOID());
             }
+            case "x509_chain_verify": {  // PKIX CertPathValidator (provider BC), no revocation checking
+                List<X509Certificate> path = new ArrayList<>();
+                path.add(cert(r.hex("cert")));
+                for (byte[] c : r.list("intermediates")) path.add(cert(c));
+                Set<java.security.cert.TrustAnchor> anchors = new HashSet<>();
+                for (byte[] c : r.list("roots")) anchors.add(new java.security.cert.TrustAnchor(cert(c), null));
+                java.security.cert.PKIXParameters params = new java.security.cert.PKIXParameters(anchors);
+                params.setRevocationEnabled(false);
+                java.security.cert.CertPath cp = CertificateFactory.getInstance("X.509", "BC").generateCertPath(path);
+                try {
+                    java.security.cert.CertPathValidator.getInstance("PKIX", "BC").validate(cp, params);
+                    return res("valid", true, "error", null);
+                } catch (java.security.cert.CertPathValidatorException e) {
+                    return res("valid", false, "error", e.toString());
+                }
+            }
             case "x509_csr_verify": {
                 PKCS10CertificationRequest csr = new PKCS10CertificationRequest(r.hex("csr"));
                 boolean ok = csr.isSignatureValid(new JcaContentVerifierProviderBuilder().setProvider("BC").build(csr.getSubjectPublicKeyInfo()));
