@@ -27,6 +27,8 @@ def _peer(name: str) -> Peer:
     built = _builds[name]
     if isinstance(built, PeerUnavailable):
         unavailable(f"{name} peer: {built}")
+    if isinstance(built, Exception):
+        raise built
     peer = Peer(name, built)
     assert peer.version == VERSIONS[name], f"{name} peer runs {peer.version}, pinned {VERSIONS[name]}"
     _running[name] = peer
