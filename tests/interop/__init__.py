@@ -1,0 +1,1 @@
+"""The live interop suite (see README.md)."""
