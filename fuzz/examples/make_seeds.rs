@@ -2,6 +2,7 @@
 //! Run from `fuzz/` with `cargo run --example make_seeds`. The input layouts here must
 //! match the targets in `fuzz_targets/` (each target documents its layout).
 
+use guomi_formats::sm2_keys::{PrivateKeyEncoding, PublicKeyEncoding};
 use guomi_formats::envelope::{self, Header, Kem, Sealer};
 use guomi_core::sm2::{self, CiphertextFormat, PrivateKey};
 use guomi_core::sm4::{ccm::Sm4Ccm, gcm::Sm4Gcm};

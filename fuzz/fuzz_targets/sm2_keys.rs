@@ -11,6 +11,7 @@
 //! with another password.
 #![no_main]
 
+use guomi_formats::sm2_keys::{PrivateKeyEncoding, PublicKeyEncoding};
 use guomi_core::sm2::Sm2p256;
 use guomi_formats::x509::{self, Prf};
 use guomi_fuzz::*;

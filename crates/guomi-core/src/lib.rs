@@ -21,6 +21,7 @@
 
 pub mod columns;
 pub mod cpu;
+pub mod der;
 pub mod error;
 pub mod parallel;
 pub mod rand;

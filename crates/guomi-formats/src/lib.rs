@@ -2,6 +2,7 @@
 //!
 //! * [`x509`]: SM2 certificates, certificate requests and chain validation (RFC 5280 with
 //!   SM3withSM2), PKCS#8 and encrypted private keys, PEM.
+//! * [`sm2_keys`]: SM2 SubjectPublicKeyInfo, SEC1 and PKCS#8, DER and PEM.
 //! * [`envelope`]: a versioned streaming format (KEM + SM4-GCM chunks) for data of any size.
 //!
 //! The cryptography itself is guomi-core's; this crate only encodes, decodes and checks
@@ -9,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod envelope;
+pub mod sm2_keys;
 pub mod x509;
 
 pub use guomi_core::{Error, Result};

@@ -2,6 +2,7 @@
 
 use guomi_core::sm2::PrivateKey;
 use guomi_core::Error;
+use guomi_formats::sm2_keys::{PrivateKeyEncoding, PublicKeyEncoding};
 use guomi_formats::x509::{
     verify_chain, Certificate, CertificateBuilder, CertificateRequest, GeneralNameValue,
     RequestBuilder,

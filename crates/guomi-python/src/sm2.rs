@@ -9,8 +9,9 @@ use guomi_core::sm2::{
     VerifyItem,
 };
 use guomi_core::sm3::Sm3;
-use guomi_formats::x509::keys;
 use guomi_core::Error;
+use guomi_formats::sm2_keys::{PrivateKeyEncoding, PublicKeyEncoding};
+use guomi_formats::x509::keys;
 use guomi_python_macros::guard_panics;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -344,7 +345,10 @@ impl PyPublicKey {
 
     /// Builds this key's comb table (about 88 KiB), so that later `verify`, `encrypt` and
     /// `encapsulate` with this key run faster. Worth it from a few operations per key on;
-    /// idempotent and thread-safe; runs without the GIL.
+    /// idempotent and thread-safe; runs without the GIL. A key object also builds its table
+    /// by itself at its 4th verification or encryption, as long as the automatically built
+    /// tables of the whole process stay within 64 MiB (several hundred keys); `prepare()`
+    /// is not limited by that budget.
     ///
     /// Returns:
     ///     None
@@ -359,12 +363,15 @@ impl PyPublicKey {
         py.detach(|| self.0.prepare())
     }
 
-    /// Whether `prepare()` has built this key's comb table.
+    /// Whether this key's comb table exists: built by `prepare()`, or automatically at the
+    /// key's 4th verification or encryption.
     ///
     /// Example:
     ///     >>> from guomi import sm2
-    ///     >>> sm2.PrivateKey.generate().public_key().is_prepared
-    ///     False
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> pk, sig = key.public_key(), key.sign(b"m")
+    ///     >>> [pk.verify(sig, b"m") and pk.is_prepared for _ in range(4)]
+    ///     [False, False, False, True]
     #[getter]
     fn is_prepared(&self) -> bool {
         self.0.is_prepared()

@@ -4,11 +4,11 @@
 //! r, s in [1, n-1]; encodings: DER `SEQUENCE { r INTEGER, s INTEGER }` (GM/T 0009 /
 //! GB/T 35276) and raw `r || s` (64 bytes). No low-S normalisation is applied.
 
-use super::asn1::{self, Reader};
 use super::curve::{Curve, Sm2p256};
 use super::field::{limbs_from_be, lt_ct, Fe, Limbs, Modulus};
 use super::keys::{PrivateKey, PublicKey};
 use super::table::{mul_double_vartime, mul_fixed_ct};
+use crate::der::{self as asn1, Reader};
 use crate::error::{Error, Result};
 use crate::sm3::Sm3;
 use subtle::ConstantTimeEq;
@@ -176,7 +176,7 @@ pub(crate) fn verify_e<C: Curve>(key: &PublicKey<C>, e: &[u8; 32], sig: &Signatu
         return false;
     }
     // B6: (x1', y1') = [s]G + [t]P_A.
-    let pt = mul_double_vartime(&s_l, &t.to_limbs(), &key.point, key.table());
+    let pt = mul_double_vartime(&s_l, &t.to_limbs(), &key.point, key.table_for_use());
     // B7: R = (e' + x1') mod n == r. Compare without inverting Z: x1' mod n = r - e'
     // means x1' = c or x1' = c + n (when below p), with c = (r - e') mod n.
     let e_n = Fe::<C::N>::from_bytes_reducing(e);

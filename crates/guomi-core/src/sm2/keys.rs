@@ -6,17 +6,17 @@
 //! * Point encodings (GB/T 32918.1 §4.2.9): uncompressed `04||x||y` (65 bytes), raw
 //!   `x||y` (64 bytes, common in Chinese APIs), compressed `02/03||x` (33 bytes) and
 //!   hybrid `06/07||x||y` (65 bytes, read only).
-//! * Containers: SubjectPublicKeyInfo, SEC1 ECPrivateKey, PKCS#8 (DER or PEM). Both
-//!   `id-ecPublicKey` + `sm2p256v1` and the bare SM2 OID 1.2.156.10197.1.301 are read;
-//!   the first is written.
+//!
+//! Key containers (SubjectPublicKeyInfo, SEC1, PKCS#8, PEM) are formats: they live in
+//! guomi-formats (`guomi_formats::sm2_keys`).
 
-use super::asn1::{self, Reader};
 use super::curve::{Curve, Sm2p256};
 use super::field::{limbs_from_be, limbs_to_be, lt_ct, Fe, Limbs, Modulus};
 use super::point::Affine;
 use super::table::{mul_fixed_ct, CombTable};
 use crate::error::{Error, Result};
 use crate::sm3::Sm3;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 use zeroize::{Zeroize, Zeroizing};
@@ -49,12 +49,43 @@ pub(crate) fn random_scalar<C: Curve>(less: u64) -> Result<Zeroizing<Limbs>> {
     }
 }
 
+/// A [`PublicKey`] object builds its own comb table (as [`PublicKey::prepare`] does) at
+/// its this-many-th verification or encryption, so that keys used repeatedly get the
+/// prepared speed without asking. The first uses run without a table.
+pub const AUTO_PREPARE_AFTER: u32 = 4;
+
+/// At most this many bytes of comb tables built automatically, all keys of the process
+/// together (64 MiB: several hundred keys); past it keys are not prepared automatically
+/// (an explicit [`PublicKey::prepare`] still is). A dropped key gives its share back.
+pub const AUTO_PREPARE_BUDGET: usize = 64 << 20;
+
+/// Bytes of automatically built tables alive now.
+static AUTO_PREPARED_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// Bytes of automatically built comb tables alive in this process now (see
+/// [`AUTO_PREPARE_BUDGET`]).
+pub fn auto_prepared_bytes() -> usize {
+    AUTO_PREPARED_BYTES.load(Ordering::Relaxed)
+}
+
 /// The SM2 public key P = (x, y) of a curve (default: sm2p256v1).
 pub struct PublicKey<C: Curve = Sm2p256> {
     pub(crate) point: Affine<C>,
     encoded: [u8; 65],
     table: OnceLock<Box<CombTable<C>>>,
     z_default: OnceLock<[u8; 32]>,
+    /// Verifications and encryptions so far, counted up to [`AUTO_PREPARE_AFTER`].
+    uses: AtomicU32,
+    /// Whether `table` was built automatically (and so counts in the budget).
+    auto_prepared: AtomicBool,
+}
+
+impl<C: Curve> Drop for PublicKey<C> {
+    fn drop(&mut self) {
+        if *self.auto_prepared.get_mut() {
+            AUTO_PREPARED_BYTES.fetch_sub(core::mem::size_of::<CombTable<C>>(), Ordering::Relaxed);
+        }
+    }
 }
 
 impl<C: Curve> Clone for PublicKey<C> {
@@ -68,6 +99,8 @@ impl<C: Curve> Clone for PublicKey<C> {
             encoded: self.encoded,
             table: OnceLock::new(),
             z_default: z,
+            uses: AtomicU32::new(0),
+            auto_prepared: AtomicBool::new(false),
         }
     }
 }
@@ -107,6 +140,8 @@ impl<C: Curve> PublicKey<C> {
             encoded,
             table: OnceLock::new(),
             z_default: OnceLock::new(),
+            uses: AtomicU32::new(0),
+            auto_prepared: AtomicBool::new(false),
         }
     }
 
@@ -150,7 +185,9 @@ impl<C: Curve> PublicKey<C> {
     }
 
     /// Builds this key's comb table (about 88 KiB) so that later verifications and
-    /// encryptions to this key run about twice as fast. Idempotent and thread-safe.
+    /// encryptions to this key run about twice as fast. Idempotent and thread-safe. A key
+    /// object also prepares itself at its [`AUTO_PREPARE_AFTER`]-th verification or
+    /// encryption, within [`AUTO_PREPARE_BUDGET`].
     pub fn prepare(&self) {
         self.table.get_or_init(|| CombTable::new(&self.point));
     }
@@ -160,8 +197,36 @@ impl<C: Curve> PublicKey<C> {
         self.table.get().is_some()
     }
 
-    pub(crate) fn table(&self) -> Option<&CombTable<C>> {
-        self.table.get().map(|b| &**b)
+    /// The comb table for one more verification or encryption with this key: built now
+    /// when this is the [`AUTO_PREPARE_AFTER`]-th use and the process-wide
+    /// [`AUTO_PREPARE_BUDGET`] allows it. Which path a use takes depends only on how
+    /// often this public key was used, never on secrets.
+    pub(crate) fn table_for_use(&self) -> Option<&CombTable<C>> {
+        if let Some(t) = self.table.get() {
+            return Some(t);
+        }
+        if self.uses.load(Ordering::Relaxed) >= AUTO_PREPARE_AFTER {
+            return None; // the budget was spent when this key reached its turn
+        }
+        if self.uses.fetch_add(1, Ordering::Relaxed) + 1 != AUTO_PREPARE_AFTER {
+            return None;
+        }
+        let size = core::mem::size_of::<CombTable<C>>();
+        if AUTO_PREPARED_BYTES.fetch_add(size, Ordering::Relaxed) + size > AUTO_PREPARE_BUDGET {
+            AUTO_PREPARED_BYTES.fetch_sub(size, Ordering::Relaxed);
+            return None;
+        }
+        let mut built = false;
+        let t = self.table.get_or_init(|| {
+            built = true;
+            CombTable::new(&self.point)
+        });
+        if built {
+            self.auto_prepared.store(true, Ordering::Relaxed);
+        } else {
+            AUTO_PREPARED_BYTES.fetch_sub(size, Ordering::Relaxed);
+        }
+        Some(t)
     }
 
     /// Z_A = SM3(ENTL_A || ID_A || a || b || x_G || y_G || x_A || y_A)
@@ -189,71 +254,6 @@ impl<C: Curve> PublicKey<C> {
         }
         Ok(z)
     }
-
-    /// DER SubjectPublicKeyInfo with id-ecPublicKey + sm2p256v1.
-    pub fn to_spki_der(&self) -> Vec<u8> {
-        let mut alg = asn1::tlv(asn1::TAG_OID, asn1::OID_EC_PUBLIC_KEY);
-        asn1::write_tlv(&mut alg, asn1::TAG_OID, asn1::OID_SM2);
-        let mut bits = vec![0u8];
-        bits.extend_from_slice(&self.encoded);
-        let mut body = asn1::tlv(asn1::TAG_SEQUENCE, &alg);
-        asn1::write_tlv(&mut body, asn1::TAG_BIT_STRING, &bits);
-        asn1::tlv(asn1::TAG_SEQUENCE, &body)
-    }
-
-    /// PEM "PUBLIC KEY" (SubjectPublicKeyInfo).
-    pub fn to_spki_pem(&self) -> String {
-        asn1::pem_encode("PUBLIC KEY", &self.to_spki_der())
-    }
-
-    /// Parses a DER SubjectPublicKeyInfo (id-ecPublicKey + sm2p256v1, or the bare SM2
-    /// OID, with or without a NULL parameter).
-    pub fn from_spki_der(der: &[u8]) -> Result<Self> {
-        let mut outer = Reader::new(der);
-        let mut spki = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
-        outer.finish()?;
-        let mut alg = Reader::new(spki.read(asn1::TAG_SEQUENCE)?);
-        read_algorithm(&mut alg)?;
-        let bits = spki.read(asn1::TAG_BIT_STRING)?;
-        spki.finish()?;
-        if bits.first() != Some(&0) {
-            return Err(Error::UnsupportedFormat(
-                "public key BIT STRING has unused bits",
-            ));
-        }
-        Self::from_bytes(&bits[1..])
-    }
-
-    /// Parses a PEM "PUBLIC KEY" block.
-    pub fn from_spki_pem(pem: &str) -> Result<Self> {
-        let (_, der) = asn1::pem_decode(pem, &["PUBLIC KEY"])?;
-        Self::from_spki_der(&der)
-    }
-}
-
-/// Reads an AlgorithmIdentifier naming SM2 (either form).
-fn read_algorithm(alg: &mut Reader<'_>) -> Result<()> {
-    let oid = alg.read(asn1::TAG_OID)?;
-    if oid == asn1::OID_EC_PUBLIC_KEY {
-        let curve = alg.read(asn1::TAG_OID)?;
-        if curve != asn1::OID_SM2 {
-            return Err(Error::UnsupportedFormat(
-                "EC key on a curve other than sm2p256v1",
-            ));
-        }
-    } else if oid == asn1::OID_SM2 {
-        if alg.peek_tag() == Some(asn1::TAG_NULL) {
-            alg.read(asn1::TAG_NULL)?;
-        } else if alg.peek_tag() == Some(asn1::TAG_OID) && alg.read(asn1::TAG_OID)? != asn1::OID_SM2
-        {
-            return Err(Error::UnsupportedFormat("unexpected SM2 key parameters"));
-        }
-    } else {
-        return Err(Error::UnsupportedFormat(
-            "not an SM2 key (unknown algorithm OID)",
-        ));
-    }
-    alg.finish()
 }
 
 /// Validates affine coordinates (GB/T 32918.1 §6.2 a-c).
@@ -469,144 +469,37 @@ impl<C: Curve> PrivateKey<C> {
         }
         Ok(z)
     }
+}
 
-    /// SEC1 ECPrivateKey DER (RFC 5915), with parameters and public key.
-    pub fn to_sec1_der(&self) -> Zeroizing<Vec<u8>> {
-        let d = self.to_bytes();
-        // Capacity for the whole body up front: growing would free a copy holding d.
-        let mut body = Zeroizing::new(Vec::with_capacity(160));
-        body.extend_from_slice(&[2u8, 1, 1]);
-        asn1::write_tlv(&mut body, asn1::TAG_OCTET_STRING, &d[..]);
-        let params = asn1::tlv(asn1::TAG_OID, asn1::OID_SM2);
-        asn1::write_tlv(&mut body, 0xA0, &params);
-        let mut bits = vec![0u8];
-        bits.extend_from_slice(&self.public.encoded);
-        let pk = asn1::tlv(asn1::TAG_BIT_STRING, &bits);
-        asn1::write_tlv(&mut body, 0xA1, &pk);
-        Zeroizing::new(asn1::tlv(asn1::TAG_SEQUENCE, &body))
-    }
+#[cfg(test)]
+mod auto_prepare_tests {
+    use super::*;
 
-    /// PKCS#8 PrivateKeyInfo DER (RFC 5208), id-ecPublicKey + sm2p256v1, SEC1 inside
-    /// (without the repeated parameters).
-    pub fn to_pkcs8_der(&self) -> Zeroizing<Vec<u8>> {
-        let d = self.to_bytes();
-        // Capacity for the whole body up front: growing would free a copy holding d.
-        let mut inner = Zeroizing::new(Vec::with_capacity(160));
-        inner.extend_from_slice(&[2u8, 1, 1]);
-        asn1::write_tlv(&mut inner, asn1::TAG_OCTET_STRING, &d[..]);
-        let mut bits = vec![0u8];
-        bits.extend_from_slice(&self.public.encoded);
-        let pk = asn1::tlv(asn1::TAG_BIT_STRING, &bits);
-        asn1::write_tlv(&mut inner, 0xA1, &pk);
-        let sec1 = Zeroizing::new(asn1::tlv(asn1::TAG_SEQUENCE, &inner));
-        let mut alg = asn1::tlv(asn1::TAG_OID, asn1::OID_EC_PUBLIC_KEY);
-        asn1::write_tlv(&mut alg, asn1::TAG_OID, asn1::OID_SM2);
-        let mut body = Zeroizing::new(vec![2u8, 1, 0]);
-        asn1::write_tlv(&mut body, asn1::TAG_SEQUENCE, &alg);
-        asn1::write_tlv(&mut body, asn1::TAG_OCTET_STRING, &sec1);
-        Zeroizing::new(asn1::tlv(asn1::TAG_SEQUENCE, &body))
-    }
-
-    /// PEM "EC PRIVATE KEY" (SEC1).
-    pub fn to_sec1_pem(&self) -> Zeroizing<String> {
-        Zeroizing::new(asn1::pem_encode("EC PRIVATE KEY", &self.to_sec1_der()))
-    }
-
-    /// PEM "PRIVATE KEY" (PKCS#8).
-    pub fn to_pkcs8_pem(&self) -> Zeroizing<String> {
-        Zeroizing::new(asn1::pem_encode("PRIVATE KEY", &self.to_pkcs8_der()))
-    }
-
-    /// Parses SEC1 ECPrivateKey DER. An embedded public key must match d·G.
-    pub fn from_sec1_der(der: &[u8]) -> Result<Self> {
-        Self::parse_sec1(der)
-    }
-
-    fn parse_sec1(der: &[u8]) -> Result<Self> {
-        let mut outer = Reader::new(der);
-        let mut r = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
-        outer.finish()?;
-        if r.read(asn1::TAG_INTEGER)? != [1] {
-            return Err(Error::UnsupportedFormat("ECPrivateKey version must be 1"));
+    #[test]
+    fn a_key_prepares_itself_at_its_nth_use_and_gives_the_budget_back() {
+        let key = PrivateKey::<Sm2p256>::generate().unwrap();
+        let sig = key.sign(b"m", DEFAULT_UID).unwrap();
+        let pk = key.public_key().clone();
+        let size = core::mem::size_of::<CombTable<Sm2p256>>();
+        for i in 1..=AUTO_PREPARE_AFTER + 2 {
+            assert!(pk.verify(b"m", DEFAULT_UID, &sig));
+            assert!(!pk.verify(b"n", DEFAULT_UID, &sig));
+            // Two verifications per round: prepared from the round holding the n-th use.
+            assert_eq!(pk.is_prepared(), 2 * i >= AUTO_PREPARE_AFTER, "round {i}");
         }
-        let d = r.read(asn1::TAG_OCTET_STRING)?;
-        if d.len() != 32 {
-            return Err(Error::InvalidLength {
-                what: "ECPrivateKey privateKey",
-                expected: "32 bytes",
-                got: d.len(),
-            });
+        assert!(pk.auto_prepared.load(Ordering::Relaxed));
+        assert!(auto_prepared_bytes() >= size);
+        // Encryption counts too, and a clone starts from zero.
+        let other = pk.clone();
+        assert!(!other.is_prepared());
+        for _ in 0..AUTO_PREPARE_AFTER {
+            let parts = other.encrypt_parts(b"hello").unwrap();
+            assert_eq!(&*key.decrypt_parts(&parts).unwrap(), b"hello");
         }
-        let key = Self::from_bytes(d)?;
-        if r.peek_tag() == Some(0xA0) {
-            let mut p = Reader::new(r.read(0xA0)?);
-            let oid = p.read(asn1::TAG_OID)?;
-            p.finish()?;
-            if oid != asn1::OID_SM2 {
-                return Err(Error::UnsupportedFormat(
-                    "EC private key on a curve other than sm2p256v1",
-                ));
-            }
-        }
-        if r.peek_tag() == Some(0xA1) {
-            let mut p = Reader::new(r.read(0xA1)?);
-            let bits = p.read(asn1::TAG_BIT_STRING)?;
-            p.finish()?;
-            if bits.first() != Some(&0) || PublicKey::<C>::from_bytes(&bits[1..])? != key.public {
-                return Err(Error::InvalidKey(
-                    "embedded public key does not match the private key",
-                ));
-            }
-        }
-        r.finish()?;
-        Ok(key)
-    }
-
-    /// Parses PKCS#8 PrivateKeyInfo DER (version 0 or 1; attributes ignored). Strict: the
-    /// SEC1 key fills its OCTET STRING exactly, only `[0] attributes` and `[1] publicKey`
-    /// may follow it, and nothing may follow the outer SEQUENCE.
-    pub fn from_pkcs8_der(der: &[u8]) -> Result<Self> {
-        let mut outer = Reader::new(der);
-        let mut r = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
-        outer.finish()?;
-        let v = r.read(asn1::TAG_INTEGER)?;
-        if v != [0] && v != [1] {
-            return Err(Error::UnsupportedFormat("unknown PKCS#8 version"));
-        }
-        let mut alg = Reader::new(r.read(asn1::TAG_SEQUENCE)?);
-        read_algorithm(&mut alg)?;
-        let inner = r.read(asn1::TAG_OCTET_STRING)?;
-        // [0] attributes and [1] public key (v2, RFC 5958) may follow; they are not needed,
-        // but nothing else may.
-        if r.peek_tag() == Some(0xA0) {
-            r.read(0xA0)?;
-        }
-        if r.peek_tag() == Some(0x81) {
-            r.read(0x81)?;
-        }
-        r.finish()?;
-        Self::parse_sec1(inner)
-    }
-
-    /// Parses DER: PKCS#8 or SEC1, whichever it is.
-    pub fn from_der(der: &[u8]) -> Result<Self> {
-        Self::from_pkcs8_der(der).or_else(|e| Self::from_sec1_der(der).map_err(|_| e))
-    }
-
-    /// Parses PEM: "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC1). Encrypted keys
-    /// ("ENCRYPTED PRIVATE KEY") are not supported yet.
-    pub fn from_pem(pem: &str) -> Result<Self> {
-        if pem.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") {
-            return Err(Error::UnsupportedFormat(
-                "encrypted PKCS#8 keys are not supported yet",
-            ));
-        }
-        let (label, der) = asn1::pem_decode(pem, &["PRIVATE KEY", "EC PRIVATE KEY"])?;
-        let der = Zeroizing::new(der);
-        if label == "PRIVATE KEY" {
-            Self::from_pkcs8_der(&der)
-        } else {
-            Self::from_sec1_der(&der)
-        }
+        assert!(other.is_prepared());
+        // An explicitly prepared key is not counted in the budget.
+        let explicit = key.public_key().clone();
+        explicit.prepare();
+        assert!(!explicit.auto_prepared.load(Ordering::Relaxed));
     }
 }

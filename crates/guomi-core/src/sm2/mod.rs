@@ -20,7 +20,6 @@
 //! windows, masked table reads, Fermat inversion; only public data (signature
 //! verification, table construction) uses variable-time code.
 
-mod asn1;
 mod curve;
 mod dsa;
 mod field;
@@ -36,7 +35,10 @@ mod x86_avx2;
 pub use curve::{Curve, ExampleCurve, Sm2p256};
 pub use dsa::{message_digest, verify_many, Signature, VerifyItem};
 pub use kex::{ecdh, Exchanged, Initiator, Responder};
-pub use keys::{PrivateKey, PublicKey, DEFAULT_UID, MAX_UID_LEN};
+pub use keys::{
+    auto_prepared_bytes, PrivateKey, PublicKey, AUTO_PREPARE_AFTER, AUTO_PREPARE_BUDGET,
+    DEFAULT_UID, MAX_UID_LEN,
+};
 pub use pke::{convert_ciphertext, CiphertextFormat, CiphertextParts};
 
 /// Longest key accepted by the KEMs ([`PublicKey::encapsulate`],

@@ -11,12 +11,12 @@
 //! (bad encoding, C1 not on the curve, all-zero KDF output, C3 mismatch); the C3
 //! comparison is constant time and no plaintext leaves before it passes.
 
-use super::asn1::{self, Reader};
 use super::curve::Curve;
 use super::field::Limbs;
 use super::keys::{decode_point, hedged_scalar, PrivateKey, PublicKey};
 use super::point::{Affine, Jacobian};
 use super::table::{mul_fixed_ct, mul_var_ct};
+use crate::der::{self as asn1, Reader};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
 use subtle::ConstantTimeEq;
@@ -196,7 +196,7 @@ fn xy(p: &Affine<impl Curve>) -> Zeroizing<[u8; 64]> {
 
 /// [k]P, through P's comb table when it was prepared (Jacobian).
 fn mul_peer<C: Curve>(key: &PublicKey<C>, k: &Limbs) -> Jacobian<C> {
-    match key.table() {
+    match key.table_for_use() {
         Some(t) => mul_fixed_ct(t, k),
         None => mul_var_ct(&key.point, k),
     }

@@ -6,6 +6,7 @@
 //! `SEQUENCE { r, s }` inside the BIT STRING.
 
 use super::{der_err, oid};
+use crate::sm2_keys::PublicKeyEncoding;
 use der::asn1::{BitString, GeneralizedTime, Ia5String, ObjectIdentifier, OctetString, UtcTime};
 use der::{Decode, Encode, Reader, SliceReader, Tagged};
 use guomi_core::error::{Error, Result};

@@ -10,6 +10,7 @@
 
 use super::cert::{check_sm2_signature, parse_name, signed_range, GeneralNameValue};
 use super::{der_err, oid};
+use crate::sm2_keys::PublicKeyEncoding;
 use der::asn1::{BitString, OctetString, SetOfVec};
 use der::oid::AssociatedOid;
 use der::{Decode, Encode};

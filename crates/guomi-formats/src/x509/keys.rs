@@ -24,6 +24,7 @@
 //! never garbage key material.
 
 use super::{der_err, oid};
+use crate::sm2_keys::PrivateKeyEncoding;
 use der::asn1::{AnyRef, Null, ObjectIdentifier, OctetStringRef};
 use der::{Decode, Encode, Sequence, Tagged};
 use guomi_core::error::{Error, Result};
