@@ -8,6 +8,7 @@
 //! structures, and has no `unsafe` code at all. Errors are guomi-core's [`Error`].
 #![forbid(unsafe_code)]
 
+pub mod cms;
 pub mod envelope;
 pub mod x509;
 

@@ -6,11 +6,11 @@
 use crate::buf::Bytes;
 use crate::error::IntoPy;
 use guomi_core::sm2::{PrivateKey, PublicKey};
+use guomi_core::Error;
 use guomi_formats::x509::{
     self as core_x509, Certificate, CertificateBuilder, CertificateRequest, GeneralNameValue,
     KeyUsageFlags, RequestBuilder,
 };
-use guomi_core::Error;
 use guomi_python_macros::guard_panics;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -84,7 +84,7 @@ fn san_from_py(items: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<Vec<GeneralNa
 ///     >>> c.subject
 ///     'CN=a'
 #[pyclass(module = "guomi.x509", name = "NativeCertificate", frozen)]
-pub struct PyCertificate(Certificate);
+pub struct PyCertificate(pub(crate) Certificate);
 
 #[guard_panics]
 #[pymethods]
