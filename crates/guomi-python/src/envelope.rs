@@ -4,8 +4,8 @@ use crate::buf::{maybe_detach, Bytes};
 use crate::error::IntoPy;
 use crate::sm2::{PyPrivateKey, PyPublicKey};
 use crate::sm9::{PyEncMasterPublicKey, PyEncUserKey};
-use guomi_core::Error;
 use guomi_formats::envelope::{Header, Kem, Opener, Sealer};
+use guomi_core::Error;
 use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -395,10 +395,7 @@ impl PyOpener {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySealer>()?;
     m.add_class::<PyOpener>()?;
-    m.add(
-        "MAGIC",
-        PyBytes::new(m.py(), guomi_formats::envelope::MAGIC),
-    )?;
+    m.add("MAGIC", PyBytes::new(m.py(), guomi_formats::envelope::MAGIC))?;
     m.add("VERSION", guomi_formats::envelope::VERSION)?;
     m.add("MAX_ITERATIONS", guomi_formats::envelope::MAX_ITERATIONS)?;
     m.add("MIN_CHUNK_LOG2", guomi_formats::envelope::MIN_CHUNK_LOG2)?;

@@ -6,11 +6,11 @@
 use crate::buf::Bytes;
 use crate::error::IntoPy;
 use guomi_core::sm2::{PrivateKey, PublicKey};
-use guomi_core::Error;
 use guomi_formats::x509::{
     self as core_x509, Certificate, CertificateBuilder, CertificateRequest, GeneralNameValue,
     KeyUsageFlags, RequestBuilder,
 };
+use guomi_core::Error;
 use guomi_python_macros::guard_panics;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
