@@ -167,3 +167,86 @@ pub(crate) fn open_content_info(der: &[u8]) -> Result<(der::oid::ObjectIdentifie
     let inner = Tlv::parse(wrapped.content)?;
     Ok((t, inner))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::x509::{load_private_key_pem, Certificate, CertificateBuilder};
+    use guomi_core::sm2::PrivateKey;
+
+    const NOW: i64 = 1_796_083_200; // 2026-12-01
+
+    fn self_signed(name: &str) -> (PrivateKey, Certificate) {
+        let key = PrivateKey::generate().unwrap();
+        let b = CertificateBuilder::new(name, key.public_key().clone(), NOW - 10, NOW + 1000).unwrap();
+        let cert = b.self_sign(&key).unwrap();
+        (key, cert)
+    }
+
+    #[test]
+    fn signed_round_trip_and_tamper() {
+        let (key, cert) = self_signed("CN=a");
+        for style in [OidStyle::Rfc, OidStyle::Gm] {
+            for attrs in [true, false] {
+                for id in [SignerId::IssuerAndSerial, SignerId::SubjectKeyId] {
+                    let mut b = SignedDataBuilder::new(b"content", false, style, Some(NOW));
+                    b.add_signer(key.clone(), cert.clone(), attrs, SignatureOid::Sm2, id)
+                        .unwrap();
+                    let der = b.build().unwrap();
+                    let v = verify(&der, None, core::slice::from_ref(&cert), &[], NOW).unwrap();
+                    assert_eq!(v.content, b"content");
+                    assert_eq!(v.oid_style, style);
+                    let i = der.windows(7).position(|w| w == b"content").unwrap();
+                    let mut bad = der.clone();
+                    bad[i] ^= 1;
+                    assert_eq!(
+                        verify(&bad, None, &[], &[], NOW).unwrap_err(),
+                        VerifyError::Cms(Error::InvalidSignature)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn enveloped_round_trip_and_wrong_key() {
+        let (key, cert) = self_signed("CN=r");
+        let (other, _) = self_signed("CN=o");
+        for cipher in [ContentCipher::Sm4Cbc, ContentCipher::Sm4Gcm] {
+            for key_format in [KeyFormat::Der, KeyFormat::C1C3C2] {
+                let opts = EncryptOptions {
+                    cipher,
+                    key_format,
+                    ..EncryptOptions::default()
+                };
+                let der = encrypt(b"secret", core::slice::from_ref(&cert), &opts).unwrap();
+                assert_eq!(decrypt(&der, &key, Some(&cert)).unwrap(), b"secret");
+                assert_eq!(decrypt(&der, &other, None), Err(Error::DecryptionFailed));
+                let mut bad = der.clone();
+                let n = bad.len();
+                bad[n - 1] ^= 1;
+                if cipher == ContentCipher::Sm4Gcm {
+                    assert_eq!(decrypt(&bad, &key, None), Err(Error::DecryptionFailed));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn peer_vectors() {
+        let root = Certificate::from_pem(include_str!("../../../../vectors/cms/root.pem")).unwrap();
+        let key =
+            load_private_key_pem(include_str!("../../../../vectors/cms/signer.key"), None).unwrap();
+        let content = include_bytes!("../../../../vectors/cms/content.txt");
+        let ber = include_bytes!("../../../../vectors/cms/bc-signed-ber.p7s");
+        let v = verify(ber, None, core::slice::from_ref(&root), &[], NOW).unwrap();
+        assert_eq!(v.content, content);
+        let gm = include_bytes!("../../../../vectors/cms/gmsm-signed-gm-detached.p7s");
+        let v = verify(gm, Some(content), core::slice::from_ref(&root), &[], NOW).unwrap();
+        assert_eq!(v.oid_style, OidStyle::Gm);
+        let env = include_bytes!("../../../../vectors/cms/bc-enveloped-ber.p7m");
+        assert_eq!(decrypt(env, &key, None).unwrap(), content);
+        let env = include_bytes!("../../../../vectors/cms/gmsm-enveloped-gm-gcm.p7m");
+        assert_eq!(decrypt(env, &key, None).unwrap(), content);
+    }
+}
