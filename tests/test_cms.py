@@ -137,12 +137,13 @@ def test_pem_in_and_out(pki: dict) -> None:
 
 def test_subject_key_identifier(pki: dict) -> None:
     key = sm2.PrivateKey.generate()
-    cert = x509.CertificateBuilder(subject="CN=ski").key_identifiers().self_sign(key)
+    cert = x509.CertificateBuilder(subject="CN=ski").self_sign(key)
     der = cms.sign(b"x", key, cert, identifier="subject_key_identifier")
     assert cms.verify(der, trust_roots=[cert]).signers == (cert,)
     # a certificate without the extension cannot be named that way
+    bare = x509.CertificateBuilder(subject="CN=bare", key_identifiers=False).self_sign(key)
     with pytest.raises(InvalidArgument):
-        cms.sign(b"x", pki["key"], pki["cert"], identifier="subject_key_identifier")
+        cms.sign(b"x", key, bare, identifier="subject_key_identifier")
 
 
 def test_builder_several_signers(pki: dict) -> None:
@@ -410,7 +411,11 @@ def test_encrypt_defaults(pki: dict) -> None:
     env = cms.encrypt(b"secret", [pki["cert"]])
     assert bytes.fromhex("2a864886f70d010703") in env[:20]  # envelopedData (RFC)
     assert bytes.fromhex("2a811ccf55016802") in env  # SM4-CBC
-    assert bytes.fromhex("2a811ccf5501822d030201") in env  # 1.2.156.10197.1.301.3.2.1
+    assert bytes.fromhex("06092a811ccf5501822d03") in env  # key transport 1.2.156.10197.1.301.3
+    assert bytes.fromhex("2a811ccf5501822d030201") not in env
+    # the encrypted key is the GM/T 0009 SM2Cipher SEQUENCE
+    i = env.index(bytes.fromhex("06092a811ccf5501822d03"))
+    assert env[i + 11] == 0x04 and env[i + 13] == 0x30
     assert b"secret" not in env
     pem = cms.encrypt(b"secret", [pki["cert"]], format="pem")
     assert pem.startswith(b"-----BEGIN CMS-----")
@@ -423,7 +428,7 @@ def test_several_recipients_and_ski(pki: dict) -> None:
     assert cms.decrypt(env, pki["key2"]) == b"to both"
     assert cms.decrypt(env, pki["key2"], pki["cert2"]) == b"to both"
     key = sm2.PrivateKey.generate()
-    cert = x509.CertificateBuilder(subject="CN=ski").key_identifiers().self_sign(key)
+    cert = x509.CertificateBuilder(subject="CN=ski").self_sign(key)
     env = cms.encrypt(b"ski", [cert], identifier="subject_key_identifier")
     assert cms.decrypt(env, key, cert) == b"ski"
     assert cms.decrypt(env, key) == b"ski"
@@ -466,7 +471,7 @@ def test_tampered_ciphertext(pki: dict, cipher: str) -> None:
 
 def test_tampered_encrypted_key(pki: dict) -> None:
     env = cms.encrypt(b"secret", [pki["cert"]])
-    i = find(env, bytes.fromhex("2a811ccf5501822d030201"))  # key-transport OID, then the key
+    i = find(env, bytes.fromhex("2a811ccf5501822d03"))  # key-transport OID, then the key
     with pytest.raises(DecryptionError):
         cms.decrypt(flip(env, i + 40), pki["key"])
 
@@ -482,8 +487,9 @@ def test_encrypt_bad_arguments(pki: dict) -> None:
         cms.encrypt(b"x", [pki["cert"]], key_oid="1.2.3")
     with pytest.raises(InvalidArgument):
         cms.encrypt(b"x", [pki["cert"]], key_format="c1c2c3")
+    bare = x509.CertificateBuilder(subject="CN=bare", key_identifiers=False).self_sign(pki["key"])
     with pytest.raises(InvalidArgument):
-        cms.encrypt(b"x", [pki["cert"]], identifier="subject_key_identifier")
+        cms.encrypt(b"x", [bare], identifier="subject_key_identifier")
     with pytest.raises(TypeError):
         cms.encrypt(b"x", [pki["cert"].to_der()])  # type: ignore[list-item]
     with pytest.raises(TypeError):
@@ -567,3 +573,22 @@ def test_peer_enveloped(name: str) -> None:
     assert cms.decrypt(data, p["key"], p["cert"]) == CONTENT
     with pytest.raises(DecryptionError):
         cms.decrypt(data, p["key2"])
+
+
+def test_other_recipient_kinds_are_skipped(pki: dict) -> None:
+    """A recipient info for another algorithm (RSA here) is not ours: it is skipped, not an
+    error, so the SM2 recipient next to it still decrypts."""
+    env = cms.encrypt(b"mixed", [pki["cert"], pki["cert2"]])
+    sm2_kt = bytes.fromhex("2a811ccf5501822d03")
+    rsa = bytes.fromhex("2a864886f70d010101")  # rsaEncryption, the same length
+    first = find(env, sm2_kt)
+    second = find(env, sm2_kt, first + 1)
+    for at in (first, second):
+        patched = env[:at] + rsa + env[at + len(rsa) :]
+        got = []
+        for key in (pki["key"], pki["key2"]):
+            try:
+                got.append(cms.decrypt(patched, key))
+            except DecryptionError:
+                got.append(None)
+        assert sorted(got, key=lambda x: x is None) == [b"mixed", None]

@@ -39,6 +39,7 @@ from typing import Optional, Union
 
 from guomi import sm2
 from guomi._native import cms as _cms
+from guomi._native.x509 import NativeCertificate
 from guomi._typing import BytesLike
 from guomi.x509 import Certificate
 
@@ -70,9 +71,8 @@ MAX_CERTIFICATES: int = _cms.MAX_CERTIFICATES
 #: Most signed attributes (and values) per signer.
 MAX_ATTRIBUTES: int = _cms.MAX_ATTRIBUTES
 
-#: Key-transport OID that BouncyCastle needs (sm2encrypt-with-sm3); gmsm reads it too.
-_KEY_OID_BC = "1.2.156.10197.1.301.3.2.1"
-#: GM/T 0010's sm2encrypt (gmsm writes it; BouncyCastle 1.87 cannot read it).
+#: GM/T 0010's sm2encrypt: gmsm writes it, gmsm and OpenSSL 3 read it (BouncyCastle 1.87
+#: cannot; it needs 1.2.156.10197.1.301.3.2.1 with the raw C1C3C2 key format).
 _KEY_OID_GM = "1.2.156.10197.1.301.3"
 
 CmsInput = Union[BytesLike, str]
@@ -90,7 +90,7 @@ def _key_bytes(key: sm2.PrivateKey) -> bytes:
     return key.to_bytes()
 
 
-def _cert(c: Certificate, what: str = "certificate") -> object:
+def _cert(c: Certificate, what: str = "certificate") -> NativeCertificate:
     if not isinstance(c, Certificate):
         raise TypeError(f"{what} must be a guomi.x509.Certificate, got {type(c).__name__}")
     return c._n
@@ -141,13 +141,13 @@ class SignedDataBuilder:
     """
 
     def __init__(self, content: BytesLike, *, detached: bool = False, oid_style: str = "rfc") -> None:
-        self._content = bytes(content) if not isinstance(content, bytes) else content
         if isinstance(content, str):
             raise TypeError("content must be bytes-like, got str (encode it first)")
+        self._content = bytes(content)
         self._detached = detached
         self._oid_style = oid_style
-        self._signers: list[tuple[bytes, object, bool, str, str]] = []
-        self._certificates: list[object] = []
+        self._signers: list[tuple[BytesLike, NativeCertificate, bool, str, str]] = []
+        self._certificates: list[NativeCertificate] = []
 
     def add_signer(
         self,
@@ -379,7 +379,7 @@ def encrypt(
     oid_style: str = "rfc",
     format: str = "der",
     key_format: str = "der",
-    key_oid: str = _KEY_OID_BC,
+    key_oid: str = _KEY_OID_GM,
     identifier: str = "issuer_and_serial",
 ) -> bytes:
     """Encrypts ``content`` to SM2 recipient certificates as a CMS EnvelopedData.
@@ -397,10 +397,11 @@ def encrypt(
         oid_style: ``"rfc"`` (default) or ``"gm"`` (GM/T 0010 content types).
         format: ``"der"`` (default) or ``"pem"`` (ASCII bytes, label ``CMS``).
         key_format: the SM2-encrypted key: ``"der"`` (GM/T 0009 SM2Cipher, default) or
-            ``"c1c3c2"`` (raw ``04||C1||C3||C2``, as BouncyCastle writes and needs).
-        key_oid: key-transport OID: ``"1.2.156.10197.1.301.3.2.1"`` (default; the one
-            BouncyCastle accepts, gmsm reads it too) or ``"1.2.156.10197.1.301.3"``
-            (GM/T 0010's sm2encrypt, as gmsm writes it).
+            ``"c1c3c2"`` (raw ``04||C1||C3||C2``).
+        key_oid: key-transport OID: ``"1.2.156.10197.1.301.3"`` (GM/T 0010's sm2encrypt,
+            default) or ``"1.2.156.10197.1.301.3.2.1"``. For BouncyCastle 1.87 pass
+            ``key_oid="1.2.156.10197.1.301.3.2.1", key_format="c1c3c2"`` (the only form it
+            decrypts); gmsm reads every combination, OpenSSL 3 the DER key format.
         identifier: ``"issuer_and_serial"`` (default) or ``"subject_key_identifier"``.
 
     Returns:

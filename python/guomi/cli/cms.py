@@ -212,13 +212,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--key-format",
         choices=["der", "c1c3c2"],
         default="der",
-        help="SM2-encrypted key: der (GM/T 0009, default) or c1c3c2 (raw)",
+        help="SM2-encrypted key: der (GM/T 0009 SM2Cipher, default) or c1c3c2 (raw, for BouncyCastle)",
     )
     a.add_argument(
         "--key-oid",
-        choices=["1.2.156.10197.1.301.3.2.1", "1.2.156.10197.1.301.3"],
-        default="1.2.156.10197.1.301.3.2.1",
-        help="key-transport OID (default 1.2.156.10197.1.301.3.2.1, which BouncyCastle needs)",
+        choices=["1.2.156.10197.1.301.3", "1.2.156.10197.1.301.3.2.1"],
+        default="1.2.156.10197.1.301.3",
+        help="key-transport OID (default 1.2.156.10197.1.301.3; BouncyCastle needs "
+        "1.2.156.10197.1.301.3.2.1 with --key-format c1c3c2)",
     )
     a.set_defaults(func=_guarded(_encrypt))
 

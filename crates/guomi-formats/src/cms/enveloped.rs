@@ -214,9 +214,8 @@ fn parse_ktri(t: Tlv<'_>) -> Result<Option<KeyTrans<'_>>> {
     }
     let (alg, _params) = parse_alg(r.any()?)?;
     if alg != oid::SM2_ENCRYPT && alg != oid::SM2_ENCRYPT_WITH_SM3 {
-        return Err(Error::UnsupportedFormat(
-            "key transport is not SM2 (1.2.156.10197.1.301.3 or 1.2.156.10197.1.301.3.2.1)",
-        ));
+        // Another recipient's (RSA, ...): not ours to decrypt.
+        return Ok(None);
     }
     let ek = r.next(OCTET_STRING, "encryptedKey must be an OCTET STRING")?;
     r.finish()?;
