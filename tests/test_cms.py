@@ -592,3 +592,13 @@ def test_other_recipient_kinds_are_skipped(pki: dict) -> None:
             except DecryptionError:
                 got.append(None)
         assert sorted(got, key=lambda x: x is None) == [b"mixed", None]
+
+
+def test_bouncycastle_key_transport_form(pki: dict) -> None:
+    """The only SM2 key transport BouncyCastle 1.87 decrypts: OID 1.2.156.10197.1.301.3.2.1
+    and the raw 04||C1||C3||C2 key (65 + 32 + 16 = 113 bytes for a 16-byte SM4 key)."""
+    env = cms.encrypt(b"x", [pki["cert"]], key_oid="1.2.156.10197.1.301.3.2.1", key_format="c1c3c2")
+    oid = bytes.fromhex("060b2a811ccf5501822d030201")
+    i = find(env, oid) + len(oid)
+    assert env[i : i + 3] == b"\x04\x71\x04"  # OCTET STRING of 113 bytes, starting 04
+    assert cms.decrypt(env, pki["key"]) == b"x"
