@@ -178,7 +178,8 @@ mod tests {
 
     fn self_signed(name: &str) -> (PrivateKey, Certificate) {
         let key = PrivateKey::generate().unwrap();
-        let b = CertificateBuilder::new(name, key.public_key().clone(), NOW - 10, NOW + 1000).unwrap();
+        let b =
+            CertificateBuilder::new(name, key.public_key().clone(), NOW - 10, NOW + 1000).unwrap();
         let cert = b.self_sign(&key).unwrap();
         (key, cert)
     }
