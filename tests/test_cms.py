@@ -602,3 +602,43 @@ def test_bouncycastle_key_transport_form(pki: dict) -> None:
     i = find(env, oid) + len(oid)
     assert env[i : i + 3] == b"\x04\x71\x04"  # OCTET STRING of 113 bytes, starting 04
     assert cms.decrypt(env, pki["key"]) == b"x"
+
+
+def _resign_attributes(der: bytes, key: sm2.PrivateKey, edit: object) -> bytes:
+    """Rebuilds a one-signer SignedData whose signed attributes went through ``edit`` (a
+    function on the list of encoded attributes), with a valid signature over the result."""
+    oid, fields = _signed_data(der)
+    raw = [r for _, _, r in fields]
+    (si,) = _parse(fields[-1][1])
+    parts = _parse(si[1])
+    idx = next(i for i, p in enumerate(parts) if p[0] == 0xA0)
+    attrs = [a[2] for a in _parse(parts[idx][1])]
+    attrs = edit(attrs)  # type: ignore[operator]
+    body = b"".join(attrs)
+    sig = key.sign(_tlv(0x31, body))
+    new = [p[2] for p in parts]
+    new[idx] = _tlv(0xA0, body)
+    new[-1] = _tlv(0x04, sig)
+    raw[-1] = _tlv(0x31, _tlv(0x30, b"".join(new)))
+    return _rebuild(oid, raw)
+
+
+def test_signed_attribute_checks_with_valid_signatures(pki: dict) -> None:
+    der = cms.sign(b"attrs", pki["key"], pki["cert"])
+    # a re-signed, unchanged set verifies (the helper itself is sound) ...
+    assert cms.verify(_resign_attributes(der, pki["key"], lambda a: a)).content == b"attrs"
+    # ... also when the signer did not sort the SET OF: its written order is accepted
+    assert cms.verify(_resign_attributes(der, pki["key"], lambda a: a[::-1])).content == b"attrs"
+    ct = bytes.fromhex("2a864886f70d010903")
+    md = bytes.fromhex("2a864886f70d010904")
+    data_oid = bytes.fromhex("2a864886f70d010701")
+    # contentType says signedData although the content is data
+    wrong_type = lambda a: [x.replace(data_oid, OID_SIGNED_DATA) if ct in x else x for x in a]  # noqa: E731
+    # messageDigest of other content
+    wrong_md = lambda a: [x.replace(sm3.hash(b"attrs"), sm3.hash(b"other")) for x in a]  # noqa: E731
+    no_ct = lambda a: [x for x in a if ct not in x]  # noqa: E731
+    no_md = lambda a: [x for x in a if md not in x]  # noqa: E731
+    twice = lambda a: a + [x for x in a if md in x]  # noqa: E731
+    for edit in (wrong_type, wrong_md, no_ct, no_md, twice):
+        with pytest.raises(InvalidSignature):
+            cms.verify(_resign_attributes(der, pki["key"], edit))
