@@ -19,6 +19,7 @@ MODULES = [
     "guomi",
     "guomi.sm2",
     "guomi.x509",
+    "guomi.cms",
     "guomi.envelope",
     "guomi.keys",
     "guomi.exceptions",
@@ -26,6 +27,7 @@ MODULES = [
     # The compiled classes the facade wraps rather than re-exports (their examples too).
     "guomi._native.sm2",
     "guomi._native.x509",
+    "guomi._native.cms",
     "guomi._native.envelope",
     "guomi.sm3",
     "guomi.sm4",

@@ -9,6 +9,7 @@
 //! structures, and has no `unsafe` code at all. Errors are guomi-core's [`Error`].
 #![forbid(unsafe_code)]
 
+pub mod cms;
 pub mod envelope;
 pub mod sm2_keys;
 pub mod x509;

@@ -4,6 +4,7 @@
 
 mod arrow;
 mod buf;
+mod cms;
 mod cpu;
 mod envelope;
 mod error;
@@ -109,6 +110,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "SM2 X.509 certificates, certification paths, PKCS#10 requests and protected\n\
          private keys (see `guomi.x509` and `guomi.keys`).",
         x509::register,
+    )?;
+    add_submodule(
+        m,
+        "cms",
+        "CMS SignedData and EnvelopedData (RFC 5652, GM/T 0010) (see `guomi.cms`).",
+        cms::register,
     )?;
     add_submodule(
         m,

@@ -84,7 +84,7 @@ fn san_from_py(items: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<Vec<GeneralNa
 ///     >>> c.subject
 ///     'CN=a'
 #[pyclass(module = "guomi.x509", name = "NativeCertificate", frozen)]
-pub struct PyCertificate(Certificate);
+pub struct PyCertificate(pub(crate) Certificate);
 
 #[guard_panics]
 #[pymethods]

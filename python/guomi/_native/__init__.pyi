@@ -4,6 +4,7 @@ module's layout may change between releases.
 """
 
 from guomi._native import arrow as arrow
+from guomi._native import cms as cms
 from guomi._native import cpu as cpu
 from guomi._native import envelope as envelope
 from guomi._native import sm2 as sm2
@@ -24,6 +25,7 @@ __all__ = [
     "sm2",
     "sm9",
     "x509",
+    "cms",
     "arrow",
 ]
 
