@@ -37,7 +37,9 @@ pub use curve::{Curve, ExampleCurve, Sm2p256};
 pub use dsa::{message_digest, verify_many, Signature, VerifyItem};
 pub use kex::{ecdh, Exchanged, Initiator, Responder};
 pub use keys::{PrivateKey, PublicKey, DEFAULT_UID, MAX_UID_LEN};
-pub use pke::{convert_ciphertext, CiphertextFormat, CiphertextParts};
+pub use pke::{
+    convert_ciphertext, convert_ciphertext_c1, C1Format, CiphertextFormat, CiphertextParts,
+};
 
 /// Longest key accepted by the KEMs ([`PublicKey::encapsulate`],
 /// [`PrivateKey::decapsulate`]) and the key exchange ([`Initiator::finish`],
