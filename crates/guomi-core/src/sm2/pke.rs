@@ -500,3 +500,72 @@ impl<C: Curve> PrivateKey<C> {
         Ok(key)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sm2::Sm2p256;
+
+    // A gmsm v0.44.0 ciphertext with a compressed C1 (vectors/sm2_c1_formats.json).
+    const D: &str = "3945208f7b2144b13f36e38ac6d39f95889393692860b51a42fb81ef4df7c5b8";
+    const CT: &str = "035e8fea486a370c178da4a9e66edce1952be4bfea168d97a75394bce6d72f41b0bdd296cd\
+                      cabdff43ed73e2d0f0f312023f6cd5e8b82fa9a8433f2a51eccd5361cd20a34ebdf67c4e01\
+                      2b0047f66b6cdcb7d033";
+
+    fn h(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn compressed_c1_from_gmsm_decrypts_and_re_encodes() {
+        let key = PrivateKey::<Sm2p256>::from_bytes(&h(D)).unwrap();
+        let ct = h(CT);
+        assert_eq!(&key.decrypt(&ct, None).unwrap()[..], b"encryption standard");
+        let parts = CiphertextParts::parse::<Sm2p256>(&ct, None).unwrap();
+        assert_eq!(
+            parts.encode_c1(CiphertextFormat::C1C3C2, C1Format::Compressed),
+            ct
+        );
+        let full = parts.encode(CiphertextFormat::C1C3C2, true);
+        assert_eq!(full.len(), ct.len() + 32);
+        assert_eq!(
+            convert_ciphertext_c1::<Sm2p256>(
+                &full,
+                None,
+                CiphertextFormat::C1C3C2,
+                C1Format::Compressed
+            )
+            .unwrap(),
+            ct
+        );
+    }
+
+    #[test]
+    fn c1_format_options() {
+        assert_eq!(
+            C1Format::from_options("Compressed", true),
+            Ok(C1Format::Compressed)
+        );
+        assert_eq!(
+            C1Format::from_options("uncompressed", false),
+            Ok(C1Format::Bare)
+        );
+        assert!(matches!(
+            C1Format::from_options("compressed", false),
+            Err(Error::InvalidValue(_))
+        ));
+        assert!(matches!(
+            C1Format::from_options("hybrid", true),
+            Err(Error::InvalidValue(_))
+        ));
+        let key = PrivateKey::<Sm2p256>::from_bytes(&h(D)).unwrap();
+        assert!(matches!(
+            key.public_key()
+                .encrypt_c1(b"m", CiphertextFormat::Der, C1Format::Compressed),
+            Err(Error::InvalidValue(_))
+        ));
+    }
+}

@@ -512,3 +512,27 @@ impl EncUserKey {
         Ok(k)
     }
 }
+
+#[cfg(test)]
+mod c1_prefix_tests {
+    use super::*;
+
+    #[test]
+    fn raw_c1_with_and_without_04() {
+        let p1 = g1_to_xy(&crate::sm9::bn256::consts_p1());
+        let mut bare = p1.to_vec();
+        bare.extend_from_slice(&[7u8; 32]);
+        bare.extend_from_slice(b"c2");
+        let a = Ciphertext::from_raw(&bare).unwrap();
+        let mut pre = vec![4u8];
+        pre.extend_from_slice(&bare);
+        let b = Ciphertext::from_raw(&pre).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.to_raw_c1(true), pre);
+        assert_eq!(a.to_raw_c1(false), bare);
+        // 04 followed by 64 bytes that are not a point: a bare C1 starting with 04.
+        let mut odd = vec![4u8; 64];
+        odd.extend_from_slice(&[7u8; 33]);
+        assert_eq!(&Ciphertext::from_raw(&odd).unwrap().c1[..], &odd[..64]);
+    }
+}
