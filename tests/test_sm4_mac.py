@@ -236,6 +236,10 @@ def test_m3_streaming_needs_the_length_and_checks_it() -> None:
     m.update(b"1234")
     with pytest.raises(InvalidArgument, match="declared length"):
         m.finalize()
+    with pytest.raises(OverflowError):
+        sm4.CBCMAC(KEY, padding="iso9797-m3", length=-1)
+    with pytest.raises(OverflowError):
+        sm4.CBCMAC(KEY, padding="iso9797-m3", length=1 << 64)
     m = sm4.CBCMAC(KEY, length=3)  # checked whenever given
     m.update(b"abcd")
     with pytest.raises(InvalidArgument, match="declared length"):

@@ -403,6 +403,7 @@ def cbc_mac(
         InvalidLength: ``key`` has the wrong length for ``variant``.
         InvalidArgument: unknown ``variant`` or ``padding``, a ``padding`` for a
             fixed-padding variant, or ``tag_length`` outside 8..16.
+        OverflowError: ``tag_length`` is negative.
         TypeError: ``key`` or ``data`` is not bytes-like.
 
     Example:
@@ -432,6 +433,7 @@ def cmac(key: BytesLike, data: BytesLike, *, tag_length: int = 16) -> bytes:
     Raises:
         InvalidLength: ``key`` is not 16 bytes.
         InvalidArgument: ``tag_length`` is outside 8..16.
+        OverflowError: ``tag_length`` is negative.
         TypeError: ``key`` or ``data`` is not bytes-like.
 
     Example:

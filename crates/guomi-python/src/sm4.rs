@@ -1460,6 +1460,7 @@ fn mac_parts(variant: &str, padding: Option<&str>) -> PyResult<(MacVariant, Opti
 ///     InvalidLength: ``key`` has the wrong length for ``variant``.
 ///     InvalidArgument: unknown ``variant``/``padding``, a padding for a fixed-padding
 ///         variant, or ``tag_length`` outside 8..16.
+///     OverflowError: ``tag_length`` is negative.
 ///     TypeError: ``key`` or ``data`` is not bytes-like.
 ///
 /// Example:
@@ -1508,6 +1509,8 @@ fn mac<'py>(
 ///     InvalidLength: ``key`` has the wrong length for ``variant``.
 ///     InvalidArgument: unknown ``variant``/``padding``, a padding for a fixed-padding
 ///         variant, ``iso9797-m3`` without ``length``, or ``tag_length`` outside 8..16.
+///     OverflowError: ``tag_length`` or ``length`` is negative (or ``length`` is
+///         2**64 or more).
 ///     TypeError: ``key`` is not bytes-like.
 ///
 /// Example:
@@ -1665,6 +1668,7 @@ impl PyCbcMac {
 /// Raises:
 ///     InvalidLength: ``key`` is not 16 bytes.
 ///     InvalidArgument: ``tag_length`` is outside 8..16.
+///     OverflowError: ``tag_length`` is negative.
 ///     TypeError: ``key`` is not bytes-like.
 ///
 /// Example:

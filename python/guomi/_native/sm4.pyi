@@ -1076,6 +1076,7 @@ def mac(key: BytesLike, data: BytesLike, variant: str, padding: Optional[str], t
         InvalidLength: ``key`` has the wrong length for ``variant``.
         InvalidArgument: unknown ``variant``/``padding``, a padding for a fixed-padding
             variant, or ``tag_length`` outside 8..16.
+        OverflowError: ``tag_length`` is negative.
         TypeError: ``key`` or ``data`` is not bytes-like.
 
     Example:
@@ -1109,6 +1110,8 @@ class CBCMAC:
         InvalidLength: ``key`` has the wrong length for ``variant``.
         InvalidArgument: unknown ``variant``/``padding``, a padding for a fixed-padding
             variant, ``iso9797-m3`` without ``length``, or ``tag_length`` outside 8..16.
+        OverflowError: ``tag_length`` or ``length`` is negative (or ``length`` is
+            2**64 or more).
         TypeError: ``key`` is not bytes-like.
 
     Example:
@@ -1238,6 +1241,7 @@ class CMAC:
     Raises:
         InvalidLength: ``key`` is not 16 bytes.
         InvalidArgument: ``tag_length`` is outside 8..16.
+        OverflowError: ``tag_length`` is negative.
         TypeError: ``key`` is not bytes-like.
 
     Example:
