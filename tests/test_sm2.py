@@ -792,3 +792,112 @@ def test_ambiguous_raw_ciphertexts_decrypt() -> None:
         if seen == {0x04, 0x30}:
             break
     assert seen == {0x04, 0x30}
+
+
+# Compressed (02/03) and hybrid (06/07) C1 in the raw layouts.
+
+C1_VECTORS = load_vectors("sm2_c1_formats")
+B = int("28E9FA9E9D9F5E344D5A9E4BCF6509A7F39789F515AB8F92DDBCBD414D940E93", 16)
+
+
+@pytest.mark.parametrize("v", C1_VECTORS, ids=[v["name"] for v in C1_VECTORS])
+def test_c1_format_vectors_from_gmsm(v: dict) -> None:
+    key = sm2.PrivateKey.from_bytes(bytes.fromhex(v["private_key"]))
+    assert key.public_key().to_bytes().hex() == v["public_key"]
+    ct, pt = bytes.fromhex(v["ciphertext"]), bytes.fromhex(v["plaintext"])
+    assert key.decrypt(ct, format=v["format"]) == pt
+    if v["format"] == "c1c3c2":
+        assert key.decrypt(ct) == pt  # detected without a format
+    der = sm2.convert_ciphertext(ct, from_format=v["format"], to="der")
+    assert key.decrypt(der) == pt
+    if v["c1_form"] == "compressed":
+        # Re-encoding reproduces gmsm's bytes exactly.
+        assert sm2.convert_ciphertext(der, to=v["format"], c1_format="compressed") == ct
+
+
+def test_encrypt_with_compressed_c1_round_trips() -> None:
+    key = sm2.PrivateKey.generate()
+    pk = key.public_key()
+    for fmt in ("c1c3c2", "c1c2c3"):
+        for msg in (b"", b"x", b"hello world" * 10):
+            ct = pk.encrypt(msg, format=fmt, c1_format="compressed")
+            assert len(ct) == 65 + len(msg) and ct[0] in (2, 3)
+            assert key.decrypt(ct, format=fmt) == msg
+            full = sm2.ciphertext_reorder(ct, from_order=fmt, to_order=fmt)
+            assert len(full) == 97 + len(msg) and full[0] == 4
+            assert key.decrypt(full, format=fmt) == msg
+            short = sm2.ciphertext_reorder(full, from_order=fmt, to_order=fmt, c1_format="compressed")
+            assert short == ct
+    der = pk.encrypt(b"m", format="der")
+    raw = sm2.ciphertext_der_to_raw(der, c1_format="compressed")
+    assert raw[0] in (2, 3) and key.decrypt(raw) == b"m"
+    assert pk.encrypt(b"m", c1_format="UNCOMPRESSED")[0] == 4
+
+
+def test_bare_c1_starting_with_02_or_03_is_not_misread() -> None:
+    # x1 || y1 ciphertexts whose x1 starts with 02/03: the 64-byte reading is a curve
+    # point, so they are never taken for a compressed C1.
+    key = sm2.PrivateKey.generate()
+    pk = key.public_key()
+    pk.prepare()
+    seen: set[int] = set()
+    for i in range(5_000):
+        msg = i.to_bytes(4, "big")
+        ct = pk.encrypt(msg, c1_prefix=False)
+        if ct[0] in (2, 3):
+            seen.add(ct[0])
+            assert key.decrypt(ct) == msg
+            assert sm2.convert_ciphertext(ct, to="der") == sm2.convert_ciphertext(b"\x04" + ct, to="der")
+        if seen == {2, 3}:
+            break
+    assert seen == {2, 3}
+
+
+def test_compressed_c1_bad_inputs() -> None:
+    key = sm2.PrivateKey.generate()
+    pk = key.public_key()
+    with pytest.raises(InvalidArgument, match="c1_format"):
+        pk.encrypt(b"m", c1_format="hybrid")
+    with pytest.raises(InvalidArgument, match="c1_prefix"):
+        pk.encrypt(b"m", c1_format="compressed", c1_prefix=False)
+    with pytest.raises(InvalidArgument, match="der"):
+        pk.encrypt(b"m", format="der", c1_format="compressed")
+    ct = pk.encrypt(b"message", c1_format="compressed")
+    with pytest.raises(InvalidArgument, match="der"):
+        sm2.convert_ciphertext(ct, to="der", c1_format="compressed")
+    with pytest.raises(InvalidArgument, match="c1_format"):
+        sm2.ciphertext_reorder(ct, from_order="c1c3c2", to_order="c1c2c3", c1_format="x")
+    # A compressed C1 whose x is on no curve point (x^3 - 3x + b a non-residue) fails
+    # decryption with the one opaque error.
+    bad_x = next(x for x in range(1, 100) if pow((x**3 - 3 * x + B) % P, (P - 1) // 2, P) == P - 1)
+    bad = bytes([2]) + bad_x.to_bytes(32, "big") + ct[33:]
+    with pytest.raises(DecryptionError):
+        key.decrypt(bad)
+    # Converting it to a compressed C1 cannot validate it: a typed error (too short to be
+    # read as a bare C1 either, or read as one that is not on the curve).
+    with pytest.raises(UnsupportedFormat, match="malformed"):
+        sm2.convert_ciphertext(bad, to="c1c3c2", c1_format="compressed")
+    long_bad = bytes([2]) + bad_x.to_bytes(32, "big") + bytes(64)
+    with pytest.raises(UnsupportedFormat, match="not a point on the curve"):
+        sm2.convert_ciphertext(long_bad, to="c1c3c2", c1_format="compressed")
+    with pytest.raises(DecryptionError):
+        key.decrypt(long_bad)
+    # A flipped parity byte is another valid point: decryption fails (C3 mismatch).
+    flipped = bytes([ct[0] ^ 1]) + ct[1:]
+    with pytest.raises(DecryptionError):
+        key.decrypt(flipped)
+    with pytest.raises(DecryptionError):
+        key.decrypt(ct[:64])  # too short for any C1 form
+
+
+def test_hybrid_c1_is_read() -> None:
+    # GB/T 32918.1 hybrid form 06/07 || x1 || y1 (no peer here writes it; the prefix
+    # must match the parity of y1).
+    key = sm2.PrivateKey.generate()
+    for fmt in ("c1c3c2", "c1c2c3"):
+        ct = key.public_key().encrypt(b"hybrid", format=fmt)
+        hybrid = bytes([6 | (ct[64] & 1)]) + ct[1:]
+        assert key.decrypt(hybrid, format=fmt) == b"hybrid"
+        assert sm2.ciphertext_reorder(hybrid, from_order=fmt, to_order=fmt) == ct
+        with pytest.raises(DecryptionError):
+            key.decrypt(bytes([hybrid[0] ^ 1]) + hybrid[1:], format=fmt)

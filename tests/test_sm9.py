@@ -468,6 +468,83 @@ def test_keys_immutable_and_repr(sign_kgc: sm9.SignMasterKey, enc_kgc: sm9.EncMa
             obj.x = 1  # type: ignore[attr-defined]
 
 
+# C1 / C written with or without the 04 prefix (BouncyCastle's KEM writes x || y).
+
+
+def test_kem_without_prefix_is_64_bytes_and_both_forms_decapsulate(enc_kgc: sm9.EncMasterKey) -> None:
+    kgc = enc_kgc
+    user = kgc.extract(b"bob")
+    pk = kgc.public_key()
+    key, c = pk.encapsulate(b"bob", 32, c1_prefix=False)
+    assert len(c) == 64
+    assert user.decapsulate(c, 32) == key
+    assert user.decapsulate(b"\x04" + c, 32) == key
+    key, c = pk.encapsulate(b"bob", 16)
+    assert len(c) == 65 and c[0] == 4
+    assert user.decapsulate(c[1:], 16) == key
+
+
+def test_encrypt_raw_with_prefixed_c1_decrypts(enc_kgc: sm9.EncMasterKey) -> None:
+    kgc = enc_kgc
+    user = kgc.extract(b"bob")
+    pk = kgc.public_key()
+    for cipher in ("kdf", "sm4-cbc"):
+        ct = pk.encrypt(b"hello", b"bob", cipher=cipher, c1_prefix=True)
+        assert ct[0] == 4
+        assert user.decrypt(ct, cipher=cipher) == b"hello"
+        der = sm9.ciphertext_to_der(ct, cipher=cipher)
+        assert user.decrypt(der, format="der") == b"hello"
+        bare = sm9.ciphertext_from_der(der)
+        assert bare == ct[1:]
+        assert sm9.ciphertext_from_der(der, c1_prefix=True) == ct
+        assert user.decrypt(bare, cipher=cipher) == b"hello"
+    # c1_prefix does not change DER (its C1 always holds 04 || x || y).
+    der = pk.encrypt(b"m", b"bob", format="der", c1_prefix=True)
+    assert user.decrypt(der, format="der") == b"m"
+
+
+def test_bare_c1_starting_with_04_is_not_misread(enc_kgc: sm9.EncMasterKey) -> None:
+    kgc = enc_kgc
+    user = kgc.extract(b"bob")
+    pk = kgc.public_key()
+    for i in range(4000):
+        msg = i.to_bytes(2, "big")
+        ct = pk.encrypt(msg, b"bob")
+        if ct[0] == 4:
+            assert len(ct) == 96 + len(msg)
+            assert user.decrypt(ct) == msg
+            assert sm9.ciphertext_from_der(sm9.ciphertext_to_der(ct)) == ct
+            break
+    else:  # pragma: no cover - probability (255/256)^4000
+        pytest.fail("no ciphertext with x1 starting 04")
+
+
+def test_prefixed_c1_bad_inputs(enc_kgc: sm9.EncMasterKey) -> None:
+    kgc = enc_kgc
+    user = kgc.extract(b"bob")
+    ct = kgc.public_key().encrypt(b"hello", b"bob", c1_prefix=True)
+    # 04 followed by 64 bytes that are not a G1 point: read as a bare C1, which is
+    # not a point either: the one opaque error.
+    bad = b"\x04" + bytes(64) + ct[65:]
+    with pytest.raises(DecryptionError):
+        user.decrypt(bad)
+    with pytest.raises(DecryptionError):
+        user.decrypt(ct[:96])
+
+
+def test_bouncycastle_kem_encapsulation_decapsulates() -> None:
+    # BouncyCastle 1.87's SM9KEMGenerator writes C as 64-byte x || y (and its extractor
+    # refuses 04 || x || y): vectors/sm9_kem_bc.json.
+    for v in load_vectors("sm9_kem_bc"):
+        mk = sm9.EncMasterKey.from_bytes(bytes.fromhex(v["master_key"]))
+        assert mk.public_key().to_bytes().hex() == v["master_public_key"]
+        user = mk.extract(bytes.fromhex(v["user_id"]))
+        c, key = bytes.fromhex(v["c"]), bytes.fromhex(v["key"])
+        assert len(c) == 64
+        assert user.decapsulate(c, v["key_length"]) == key
+        assert user.decapsulate(b"\x04" + c, v["key_length"]) == key
+
+
 # ----------------------------------------------------------------- gmalg cross-check
 
 gmalg = pytest.importorskip("gmalg")

@@ -67,10 +67,13 @@ fuzz_target!(|data: &[u8]| {
         for to in LAYOUTS {
             for prefix in [false, true] {
                 let enc = p.encode(to, prefix);
-                // Raw C1 with 04 is read as 65 bytes only when that point is on the curve,
-                // and without 04 an x1 starting with 04 could be read either way.
+                // Raw C1 with 04 is read as 65 bytes only when that point is on the curve;
+                // without 04 an x1 starting with 04/06/07 could be read either way, and
+                // one starting with 02/03 is read as compressed when x1||y1 is off the curve.
                 let ambiguous = to != CiphertextFormat::Der
-                    && ((prefix && !on_curve) || (!prefix && p.c1_x[0] == 4));
+                    && ((prefix && !on_curve)
+                        || (!prefix && matches!(p.c1_x[0], 4 | 6 | 7))
+                        || (!prefix && !on_curve && matches!(p.c1_x[0], 2 | 3)));
                 if !ambiguous {
                     assert_eq!(
                         &CiphertextParts::parse::<Sm2p256>(&enc, Some(to)).unwrap(),

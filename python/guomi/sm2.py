@@ -27,9 +27,11 @@ Signatures (GB/T 32918.2)
     :func:`signature_der_to_raw` / :func:`signature_raw_to_der`.
 
 Encryption (GB/T 32918.4)
-    ``PublicKey.encrypt(msg, *, format="c1c3c2"|"c1c2c3"|"der", c1_prefix=True)`` and
+    ``PublicKey.encrypt(msg, *, format="c1c3c2"|"c1c2c3"|"der", c1_prefix=True,
+    c1_format="uncompressed"|"compressed")`` and
     ``PrivateKey.decrypt(ct, *, format=None|"c1c3c2"|"c1c2c3"|"der")``: DER is detected,
-    raw C1 may come with or without ``04``. Every decryption failure raises the one
+    raw C1 may be ``04||x||y``, bare ``x||y``, compressed ``02/03||x`` or hybrid
+    ``06/07||x||y`` (told apart by which reading is a curve point). Every decryption failure raises the one
     opaque :class:`~guomi.exceptions.DecryptionError`. Converters:
     :func:`convert_ciphertext`, :func:`ciphertext_der_to_raw`,
     :func:`ciphertext_raw_to_der`, :func:`ciphertext_reorder`. KEM: :func:`encapsulate`,
@@ -119,23 +121,29 @@ def convert_ciphertext(
     to: str,
     from_format: Optional[str] = None,
     c1_prefix: bool = True,
+    c1_format: str = "uncompressed",
 ) -> bytes:
     """Re-encodes an SM2 ciphertext between C1C3C2, C1C2C3 and GM/T 0009 DER. No key is
     needed and nothing is decrypted.
 
     Args:
-        ciphertext: bytes-like; raw C1 may come with or without ``04``.
+        ciphertext: bytes-like; raw C1 may be ``04||x||y``, bare ``x||y``, compressed
+            ``02/03||x`` or hybrid ``06/07||x||y``.
         to: ``"c1c3c2"``, ``"c1c2c3"`` or ``"der"``.
         from_format: the same names, or ``None`` (default: DER is detected, anything
             else is read as C1C3C2).
         c1_prefix: write ``04`` before C1 in raw output (default ``True``).
+        c1_format: ``"uncompressed"`` (default) or ``"compressed"``: C1 as the 33-byte
+            ``02/03||x`` in raw output (not with ``c1_prefix=False`` or ``to="der"``).
 
     Returns:
         bytes: the ciphertext in the ``to`` form.
 
     Raises:
-        UnsupportedFormat: ``ciphertext`` is malformed for ``from_format``.
-        InvalidArgument: an unknown format name.
+        UnsupportedFormat: ``ciphertext`` is malformed for ``from_format``, or
+            ``c1_format="compressed"`` and C1 is not a point on the curve.
+        InvalidArgument: an unknown format name or ``c1_format``, or a compressed C1
+            asked for with ``to="der"`` or ``c1_prefix=False``.
 
     Example:
         >>> from guomi import sm2
@@ -143,24 +151,32 @@ def convert_ciphertext(
         >>> der = sm2.convert_ciphertext(key.public_key().encrypt(b"x"), to="der")
         >>> key.decrypt(der)
         b'x'
+        >>> short = sm2.convert_ciphertext(der, to="c1c3c2", c1_format="compressed")
+        >>> len(short), key.decrypt(short)
+        (66, b'x')
     """
-    return _sm2.convert_ciphertext(ciphertext, from_format, to, c1_prefix=c1_prefix)
+    return _sm2.convert_ciphertext(ciphertext, from_format, to, c1_prefix=c1_prefix, c1_format=c1_format)
 
 
-def ciphertext_der_to_raw(ciphertext: BytesLike, *, order: str = "c1c3c2", c1_prefix: bool = True) -> bytes:
+def ciphertext_der_to_raw(
+    ciphertext: BytesLike, *, order: str = "c1c3c2", c1_prefix: bool = True, c1_format: str = "uncompressed"
+) -> bytes:
     """Converts a GM/T 0009 DER ciphertext to the raw form.
 
     Args:
         ciphertext: bytes-like DER.
         order: ``"c1c3c2"`` (default) or ``"c1c2c3"``.
         c1_prefix: start C1 with ``04`` (default ``True``).
+        c1_format: ``"uncompressed"`` (default) or ``"compressed"`` (C1 as ``02/03||x``;
+            not with ``c1_prefix=False``).
 
     Returns:
         bytes: the raw ciphertext.
 
     Raises:
-        UnsupportedFormat: malformed DER.
-        InvalidArgument: an unknown ``order``.
+        UnsupportedFormat: malformed DER, or ``c1_format="compressed"`` and C1 is not a
+            point on the curve.
+        InvalidArgument: an unknown ``order`` or ``c1_format``.
 
     Example:
         >>> from guomi import sm2
@@ -169,7 +185,7 @@ def ciphertext_der_to_raw(ciphertext: BytesLike, *, order: str = "c1c3c2", c1_pr
         >>> key.decrypt(raw)
         b'x'
     """
-    return _sm2.convert_ciphertext(ciphertext, "der", order, c1_prefix=c1_prefix)
+    return _sm2.convert_ciphertext(ciphertext, "der", order, c1_prefix=c1_prefix, c1_format=c1_format)
 
 
 def ciphertext_raw_to_der(ciphertext: BytesLike, *, order: str = "c1c3c2") -> bytes:
@@ -197,22 +213,31 @@ def ciphertext_raw_to_der(ciphertext: BytesLike, *, order: str = "c1c3c2") -> by
 
 
 def ciphertext_reorder(
-    ciphertext: BytesLike, *, from_order: str, to_order: str, c1_prefix: bool = True
+    ciphertext: BytesLike,
+    *,
+    from_order: str,
+    to_order: str,
+    c1_prefix: bool = True,
+    c1_format: str = "uncompressed",
 ) -> bytes:
     """Converts a raw ciphertext between C1C3C2 and C1C2C3.
 
     Args:
-        ciphertext: bytes-like raw ciphertext (C1 with or without ``04``).
+        ciphertext: bytes-like raw ciphertext (C1 as ``04||x||y``, ``x||y``,
+            ``02/03||x`` or ``06/07||x||y``).
         from_order: ``"c1c3c2"`` or ``"c1c2c3"``.
         to_order: ``"c1c3c2"`` or ``"c1c2c3"``.
         c1_prefix: start C1 with ``04`` in the output (default ``True``).
+        c1_format: ``"uncompressed"`` (default) or ``"compressed"`` (C1 written as
+            ``02/03||x``; not with ``c1_prefix=False``).
 
     Returns:
         bytes: the reordered ciphertext.
 
     Raises:
-        UnsupportedFormat: ``ciphertext`` is too short or C1 is malformed.
-        InvalidArgument: an unknown order name.
+        UnsupportedFormat: ``ciphertext`` is too short or C1 is malformed, or
+            ``c1_format="compressed"`` and C1 is not a point on the curve.
+        InvalidArgument: an unknown order name or ``c1_format``.
 
     Example:
         >>> from guomi import sm2
@@ -221,7 +246,7 @@ def ciphertext_reorder(
         >>> key.decrypt(sm2.ciphertext_reorder(ct, from_order="c1c2c3", to_order="c1c3c2"))
         b'x'
     """
-    return _sm2.convert_ciphertext(ciphertext, from_order, to_order, c1_prefix=c1_prefix)
+    return _sm2.convert_ciphertext(ciphertext, from_order, to_order, c1_prefix=c1_prefix, c1_format=c1_format)
 
 
 def encapsulate(public_key: PublicKey, key_length: int) -> tuple[bytes, bytes]:

@@ -18,6 +18,10 @@
   ciphertext stealing, ``standard="gb"`` (GB/T 17964-2021) or ``"ieee"`` (IEEE 1619).
 * :func:`encryptor` / :func:`decryptor`: streaming objects (``update`` then ``finalize``)
   for every mode, including ``mode="gcm"``.
+* :func:`cbc_mac` / :class:`CBCMAC` and :func:`cmac` / :class:`CMAC`: the GB/T
+  15852.1-2020 (ISO/IEC 9797-1:2011) block-cipher MACs and CMAC (NIST SP 800-38B) with
+  SM4, one shot or streaming (``update``, then ``finalize`` or a constant-time
+  ``verify``).
 
 Keys, IVs, nonces and data are any bytes-like objects; a ``str`` raises ``TypeError``.
 Errors are the classes of :mod:`guomi.exceptions`. The classes are the compiled ones;
@@ -32,6 +36,8 @@ from guomi._typing import BytesLike
 __all__ = [
     "BLOCK_SIZE",
     "KEY_SIZE",
+    "CBCMAC",
+    "CMAC",
     "SM4",
     "SM4CCM",
     "SM4GCM",
@@ -40,6 +46,8 @@ __all__ = [
     "Encryptor",
     "GCMDecryptor",
     "GCMEncryptor",
+    "cbc_mac",
+    "cmac",
     "decrypt",
     "decryptor",
     "encrypt",
@@ -63,6 +71,9 @@ Encryptor = _sm4.Encryptor
 Decryptor = _sm4.Decryptor
 GCMEncryptor = _sm4.GCMEncryptor
 GCMDecryptor = _sm4.GCMDecryptor
+# The streaming MACs.
+CBCMAC = _sm4.CBCMAC
+CMAC = _sm4.CMAC
 
 
 def generate_key() -> bytes:
@@ -356,6 +367,82 @@ def xts_decrypt(key: BytesLike, tweak: BytesLike, data: BytesLike, standard: str
         True
     """
     return _sm4.xts_decrypt(key, tweak, data, standard)
+
+
+def cbc_mac(
+    key: BytesLike,
+    data: BytesLike,
+    *,
+    variant: str = "cbc-mac",
+    padding: str | None = None,
+    tag_length: int = 16,
+) -> bytes:
+    """A GB/T 15852.1-2020 (ISO/IEC 9797-1:2011) block-cipher MAC with SM4, one shot.
+
+    :class:`CBCMAC` is the streaming form. The GIL is released from 2 KiB of data on.
+
+    Args:
+        key: 16 bytes; 32 bytes (K || K', two independent keys) for ``emac``,
+            ``ansi-retail`` and ``mac-des``.
+        data: the message, any bytes-like object, any length.
+        variant: ``"cbc-mac"`` (MAC algorithm 1, the default), ``"emac"`` (2),
+            ``"ansi-retail"`` (3), ``"mac-des"`` (4), ``"lmac"`` (6), ``"tr-cbc-mac"``
+            (7), ``"cbcr-mac"`` (8), or ``"cmac"`` (5, as :func:`cmac`); any case.
+        padding: ``"iso9797-m1"`` (zeros; an empty message becomes one zero block),
+            ``"iso9797-m2"`` (0x80 then zeros; the default) or ``"iso9797-m3"`` (a
+            length block first, then zeros). Must be ``None`` for ``tr-cbc-mac``,
+            ``cbcr-mac`` and ``cmac``, whose padding is fixed.
+        tag_length: the tag length in bytes, 8 to 16 (default 16). ``tr-cbc-mac``
+            truncates as TrCBC does (the rightmost bytes when the message was padded);
+            the others keep the leftmost bytes.
+
+    Returns:
+        bytes: the ``tag_length``-byte tag.
+
+    Raises:
+        InvalidLength: ``key`` has the wrong length for ``variant``.
+        InvalidArgument: unknown ``variant`` or ``padding``, a ``padding`` for a
+            fixed-padding variant, or ``tag_length`` outside 8..16.
+        OverflowError: ``tag_length`` is negative.
+        TypeError: ``key`` or ``data`` is not bytes-like.
+
+    Example:
+        >>> from guomi import sm4
+        >>> key = bytes.fromhex("0123456789abcdeffedcba9876543210")
+        >>> sm4.cbc_mac(key, b"This is the test message for mac").hex()
+        '4b6553af3c4e27448412315ac7849535'
+        >>> len(sm4.cbc_mac(key + bytes(16), b"data", variant="emac", tag_length=8))
+        8
+    """
+    return _sm4.mac(key, data, variant, padding, tag_length)
+
+
+def cmac(key: BytesLike, data: BytesLike, *, tag_length: int = 16) -> bytes:
+    """CMAC (NIST SP 800-38B; GB/T 15852.1-2020 MAC algorithm 5) with SM4, one shot.
+
+    :class:`CMAC` is the streaming form. The GIL is released from 2 KiB of data on.
+
+    Args:
+        key: the 16-byte key.
+        data: the message, any bytes-like object, any length.
+        tag_length: the tag length in bytes, 8 to 16 (default 16; the leftmost bytes).
+
+    Returns:
+        bytes: the ``tag_length``-byte tag.
+
+    Raises:
+        InvalidLength: ``key`` is not 16 bytes.
+        InvalidArgument: ``tag_length`` is outside 8..16.
+        OverflowError: ``tag_length`` is negative.
+        TypeError: ``key`` or ``data`` is not bytes-like.
+
+    Example:
+        >>> from guomi import sm4
+        >>> key = bytes.fromhex("0123456789abcdeffedcba9876543210")
+        >>> sm4.cmac(key, b"This is the test message for mac").hex()
+        '692c437100f3b5ee2b8abcef373d990c'
+    """
+    return _sm4.mac(key, data, "cmac", None, tag_length)
 
 
 def _invalid_argument(msg: str) -> Exception:

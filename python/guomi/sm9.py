@@ -148,7 +148,8 @@ def ciphertext_to_der(ciphertext: bytes, *, cipher: str = "kdf") -> bytes:
     ``SEQUENCE {EnType INTEGER, C1 BIT STRING, C3 OCTET STRING, CipherText OCTET STRING}``.
 
     Args:
-        ciphertext: the raw ciphertext (at least 96 bytes).
+        ciphertext: the raw ciphertext (at least 96 bytes; C1 as ``x || y`` or
+            ``04 || x || y``).
         cipher: the data cipher it was made with, recorded as EnType: ``"kdf"`` (the
             default, EnType 0), ``"sm4-ecb"`` (1), ``"sm4-cbc"`` or ``"sm4"`` (2),
             ``"sm4-ofb"`` (4) or ``"sm4-cfb"`` (8).
@@ -172,16 +173,18 @@ def ciphertext_to_der(ciphertext: bytes, *, cipher: str = "kdf") -> bytes:
     return _sm9.ciphertext_to_der(ciphertext, cipher=cipher)
 
 
-def ciphertext_from_der(ciphertext: bytes) -> bytes:
+def ciphertext_from_der(ciphertext: bytes, *, c1_prefix: bool = False) -> bytes:
     """Converts GmSSL's DER SM9 ciphertext to raw ``C1 (x || y) || C3 || C2``.
 
     The EnType is dropped: decrypt the raw form with the matching ``cipher``.
 
     Args:
         ciphertext: the DER encoding; nothing may follow it.
+        c1_prefix: write C1 as ``04 || x || y`` (65 bytes) instead of ``x || y`` (64
+            bytes, the default). Decryption reads both forms.
 
     Returns:
-        bytes: ``C1 (64 bytes) || C3 (32) || C2``.
+        bytes: ``C1 (64 bytes, 65 with c1_prefix) || C3 (32) || C2``.
 
     Raises:
         UnsupportedFormat: malformed DER, an unknown EnType, or C1/C3 of the wrong shape.
@@ -194,7 +197,7 @@ def ciphertext_from_der(ciphertext: bytes) -> bytes:
         >>> kgc.extract(b"bob").decrypt(sm9.ciphertext_from_der(der))
         b'hello'
     """
-    return _sm9.ciphertext_from_der(ciphertext)
+    return _sm9.ciphertext_from_der(ciphertext, c1_prefix=c1_prefix)
 
 
 def pairing(p: bytes, q: bytes) -> bytes:

@@ -5,8 +5,8 @@
 use crate::buf::Bytes;
 use crate::error::IntoPy;
 use guomi_core::sm2::{
-    self as core_sm2, CiphertextFormat, Initiator, PrivateKey, PublicKey, Responder, Signature,
-    VerifyItem,
+    self as core_sm2, C1Format, CiphertextFormat, Initiator, PrivateKey, PublicKey, Responder,
+    Signature, VerifyItem,
 };
 use guomi_core::sm3::Sm3;
 use guomi_core::Error;
@@ -482,13 +482,17 @@ impl PyPublicKey {
     ///         and older peers) or `"der"` (GM/T 0009 ASN.1); case-insensitive.
     ///     c1_prefix: in the raw formats, start C1 with the `04` byte (default `True`);
     ///         `False` writes the bare 64-byte `x || y` some peers expect.
+    ///     c1_format: `"uncompressed"` (default) or `"compressed"`: C1 as the 33-byte
+    ///         `02/03 || x` (gmsm's `MarshalCompressed`); raw formats only, and not with
+    ///         `c1_prefix=False`.
     ///
     /// Returns:
     ///     bytes: the ciphertext; raw formats are 96 bytes longer than `message` (97 with
-    ///     the prefix).
+    ///     the prefix, 65 compressed).
     ///
     /// Raises:
-    ///     InvalidArgument: an unknown `format`.
+    ///     InvalidArgument: an unknown `format` or `c1_format`, `c1_format="compressed"`
+    ///         with `format="der"` or with `c1_prefix=False`.
     ///     InvalidLength: `message` is too long.
     ///     RandomnessError: the OS random generator failed.
     ///
@@ -498,18 +502,21 @@ impl PyPublicKey {
     ///     >>> ct = key.public_key().encrypt(b"secret")
     ///     >>> len(ct), key.decrypt(ct)
     ///     (103, b'secret')
-    #[pyo3(signature = (message, *, format="c1c3c2", c1_prefix=true))]
+    ///     >>> ct = key.public_key().encrypt(b"secret", c1_format="compressed")
+    ///     >>> len(ct), ct[0] in (2, 3), key.decrypt(ct)
+    ///     (71, True, b'secret')
+    #[pyo3(signature = (message, *, format="c1c3c2", c1_prefix=true, c1_format="uncompressed"))]
     fn encrypt<'py>(
         &self,
         py: Python<'py>,
         message: Bytes,
         format: &str,
         c1_prefix: bool,
+        c1_format: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let f = CiphertextFormat::parse(format).py_err()?;
-        let ct = py
-            .detach(|| self.0.encrypt(&message, f, c1_prefix))
-            .py_err()?;
+        let c1 = C1Format::from_options(c1_format, c1_prefix).py_err()?;
+        let ct = py.detach(|| self.0.encrypt_c1(&message, f, c1)).py_err()?;
         Ok(bytes(py, &ct))
     }
 
@@ -1579,18 +1586,24 @@ fn signature_raw_to_der<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Boun
 /// needed and nothing is decrypted.
 ///
 /// Args:
-///     ciphertext: bytes-like; raw C1 with or without `04`.
+///     ciphertext: bytes-like; raw C1 as `04 || x || y`, bare `x || y`, compressed
+///         `02/03 || x` or hybrid `06/07 || x || y` (told apart by which reading puts
+///         C1 on the curve).
 ///     from_format: `"c1c3c2"`, `"c1c2c3"`, `"der"`, or `None` (DER detected, anything
 ///         else read as C1C3C2).
 ///     to_format: `"c1c3c2"`, `"c1c2c3"` or `"der"`.
 ///     c1_prefix: write `04` before C1 in raw output (default `True`).
+///     c1_format: `"uncompressed"` (default) or `"compressed"` (C1 as `02/03 || x`;
+///         raw output only, not with `c1_prefix=False`).
 ///
 /// Returns:
 ///     bytes: the ciphertext in `to_format`.
 ///
 /// Raises:
-///     UnsupportedFormat: `ciphertext` is malformed for `from_format`.
-///     InvalidArgument: an unknown format name.
+///     UnsupportedFormat: `ciphertext` is malformed for `from_format`, or
+///         `c1_format="compressed"` and C1 is not a point on the curve.
+///     InvalidArgument: an unknown format name or `c1_format`, or
+///         `c1_format="compressed"` with `to_format="der"` or `c1_prefix=False`.
 ///
 /// Example:
 ///     >>> from guomi import sm2
@@ -1601,18 +1614,20 @@ fn signature_raw_to_der<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Boun
 ///     b'x'
 #[guard_panics]
 #[pyfunction]
-#[pyo3(signature = (ciphertext, from_format, to_format, *, c1_prefix=true))]
+#[pyo3(signature = (ciphertext, from_format, to_format, *, c1_prefix=true, c1_format="uncompressed"))]
 fn convert_ciphertext<'py>(
     py: Python<'py>,
     ciphertext: Bytes,
     from_format: Option<&str>,
     to_format: &str,
     c1_prefix: bool,
+    c1_format: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let from = ct_format(from_format)?;
     let to = CiphertextFormat::parse(to_format).py_err()?;
-    let out = core_sm2::convert_ciphertext::<core_sm2::Sm2p256>(&ciphertext, from, to, c1_prefix)
-        .py_err()?;
+    let c1 = C1Format::from_options(c1_format, c1_prefix).py_err()?;
+    let out =
+        core_sm2::convert_ciphertext_c1::<core_sm2::Sm2p256>(&ciphertext, from, to, c1).py_err()?;
     Ok(bytes(py, &out))
 }
 

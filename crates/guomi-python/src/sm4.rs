@@ -4,6 +4,7 @@ use crate::buf::{maybe_detach, new_bytes, Bytes};
 use crate::error::IntoPy;
 use guomi_core::sm4::ccm::Sm4Ccm;
 use guomi_core::sm4::gcm::{GcmDecryptor, GcmEncryptor, Sm4Gcm};
+use guomi_core::sm4::mac::{self as core_mac, MacPadding, MacVariant};
 use guomi_core::sm4::modes::{self, Decryptor, Encryptor, Mode, Padding};
 use guomi_core::sm4::xts::{Sm4Xts, Standard};
 use guomi_core::sm4::{self as core_sm4, Sm4};
@@ -1420,6 +1421,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decrypt, m)?)?;
     m.add_function(wrap_pyfunction!(xts_encrypt, m)?)?;
     m.add_function(wrap_pyfunction!(xts_decrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(mac, m)?)?;
+    m.add_class::<PyCbcMac>()?;
+    m.add_class::<PyCmac>()?;
     m.add_class::<PySm4>()?;
     m.add_class::<PyEncryptor>()?;
     m.add_class::<PyDecryptor>()?;
@@ -1429,4 +1433,360 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCcm>()?;
     m.add_class::<PyXts>()?;
     Ok(())
+}
+
+fn mac_parts(variant: &str, padding: Option<&str>) -> PyResult<(MacVariant, Option<MacPadding>)> {
+    let v = MacVariant::parse(variant).py_err()?;
+    let p = padding.map(MacPadding::parse).transpose().py_err()?;
+    Ok((v, p))
+}
+
+/// One-shot SM4 MAC (the GIL is released from 2 KiB on); the facade's ``cbc_mac`` and
+/// ``cmac`` call it.
+///
+/// Args:
+///     key: 16 bytes, or 32 bytes (K || K') for ``emac``, ``ansi-retail``, ``mac-des``.
+///     data: the message, any bytes-like object.
+///     variant: ``"cbc-mac"``, ``"emac"``, ``"ansi-retail"``, ``"mac-des"``, ``"lmac"``,
+///         ``"tr-cbc-mac"``, ``"cbcr-mac"`` or ``"cmac"``.
+///     padding: ``"iso9797-m1"``, ``"iso9797-m2"`` (default) or ``"iso9797-m3"``; must
+///         be ``None`` for ``tr-cbc-mac``, ``cbcr-mac`` and ``cmac``.
+///     tag_length: the tag length in bytes, 8 to 16 (default 16).
+///
+/// Returns:
+///     bytes: the ``tag_length``-byte tag.
+///
+/// Raises:
+///     InvalidLength: ``key`` has the wrong length for ``variant``.
+///     InvalidArgument: unknown ``variant``/``padding``, a padding for a fixed-padding
+///         variant, or ``tag_length`` outside 8..16.
+///     OverflowError: ``tag_length`` is negative.
+///     TypeError: ``key`` or ``data`` is not bytes-like.
+///
+/// Example:
+///     >>> from guomi._native import sm4
+///     >>> sm4.mac(bytes(16), b"abc", "cmac", None, 16).hex()
+///     'f0f66a587bd5d260be760d355bfd3197'
+#[guard_panics]
+#[pyfunction]
+#[pyo3(signature = (key, data, variant, padding, tag_length))]
+fn mac<'py>(
+    py: Python<'py>,
+    key: Bytes,
+    data: Bytes,
+    variant: &str,
+    padding: Option<&str>,
+    tag_length: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let (v, p) = mac_parts(variant, padding)?;
+    let t = maybe_detach(py, data.len(), || {
+        core_mac::mac(&key, v, p, tag_length, &data)
+    })
+    .py_err()?;
+    Ok(PyBytes::new(py, &t))
+}
+
+/// A streaming GB/T 15852.1-2020 (ISO/IEC 9797-1:2011) block-cipher MAC with SM4.
+///
+/// ``update(data)`` any number of times, then ``finalize()`` (the tag) or
+/// ``verify(tag)``; either ends the object (later calls raise ``AlreadyFinalized``).
+/// ``copy()`` first to MAC a common prefix once. Chunking never changes the tag.
+///
+/// Args:
+///     key: 16 bytes, or 32 bytes (K || K') for ``emac``, ``ansi-retail``, ``mac-des``.
+///     variant: ``"cbc-mac"`` (algorithm 1, default), ``"emac"`` (2), ``"ansi-retail"``
+///         (3), ``"mac-des"`` (4), ``"lmac"`` (6), ``"tr-cbc-mac"`` (7), ``"cbcr-mac"``
+///         (8) or ``"cmac"`` (5, as ``CMAC``).
+///     padding: ``"iso9797-m1"``, ``"iso9797-m2"`` (default) or ``"iso9797-m3"``; must
+///         be ``None`` for ``tr-cbc-mac``, ``cbcr-mac`` and ``cmac`` (fixed padding).
+///     tag_length: the tag length in bytes, 8 to 16 (default 16), fixed here for both
+///         ``finalize`` and ``verify``.
+///     length: the total message length in bytes, 0 to 2**64 - 1; required for
+///         ``iso9797-m3`` (its first block holds the length) and then checked by
+///         ``finalize``/``verify``; optional otherwise (checked when given).
+///
+/// Raises:
+///     InvalidLength: ``key`` has the wrong length for ``variant``.
+///     InvalidArgument: unknown ``variant``/``padding``, a padding for a fixed-padding
+///         variant, ``iso9797-m3`` without ``length``, or ``tag_length`` outside 8..16.
+///     OverflowError: ``tag_length`` or ``length`` is negative (or ``length`` is
+///         2**64 or more).
+///     TypeError: ``key`` is not bytes-like.
+///
+/// Example:
+///     >>> from guomi import sm4
+///     >>> m = sm4.CBCMAC(bytes(16), variant="cbc-mac", padding="iso9797-m2")
+///     >>> m.update(b"ab")
+///     >>> m.update(b"c")
+///     >>> m.finalize() == sm4.cbc_mac(bytes(16), b"abc")
+///     True
+#[pyclass(module = "guomi.sm4", name = "CBCMAC")]
+#[derive(Clone)]
+struct PyCbcMac(core_mac::Mac);
+
+#[guard_panics]
+#[pymethods]
+impl PyCbcMac {
+    #[new]
+    #[pyo3(signature = (key, *, variant="cbc-mac", padding=None, tag_length=16, length=None))]
+    fn new(
+        key: Bytes,
+        variant: &str,
+        padding: Option<&str>,
+        tag_length: usize,
+        length: Option<u64>,
+    ) -> PyResult<Self> {
+        let (v, p) = mac_parts(variant, padding)?;
+        Ok(PyCbcMac(
+            core_mac::Mac::with_length(&key, v, p, tag_length, length).py_err()?,
+        ))
+    }
+
+    /// Feeds ``data`` to the MAC (the GIL is released from 2 KiB on).
+    ///
+    /// Args:
+    ///     data: any bytes-like object, any length.
+    ///
+    /// Returns:
+    ///     None.
+    ///
+    /// Raises:
+    ///     AlreadyFinalized: ``finalize()`` or ``verify()`` was called.
+    ///     TypeError: ``data`` is not bytes-like.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm4
+    ///     >>> m = sm4.CBCMAC(bytes(16))
+    ///     >>> m.update(b"message")
+    fn update(&mut self, py: Python<'_>, data: Bytes) -> PyResult<()> {
+        let m = &mut self.0;
+        maybe_detach(py, data.len(), || m.update(&data)).py_err()
+    }
+
+    /// Ends the message and returns the tag.
+    ///
+    /// Returns:
+    ///     bytes: the ``tag_length``-byte tag.
+    ///
+    /// Raises:
+    ///     AlreadyFinalized: called a second time (or after ``verify``).
+    ///     InvalidArgument: a declared ``length`` differs from the data fed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm4
+    ///     >>> m = sm4.CBCMAC(bytes(32), variant="emac", tag_length=8)
+    ///     >>> m.update(b"message")
+    ///     >>> len(m.finalize())
+    ///     8
+    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let t = self.0.finalize().py_err()?;
+        Ok(PyBytes::new(py, &t))
+    }
+
+    /// Ends the message and compares ``tag`` with the tag in constant time.
+    ///
+    /// The length compared is the ``tag_length`` fixed at construction, never taken
+    /// from ``tag``: a shorter ``tag`` (even a correct prefix) is ``False``.
+    ///
+    /// Args:
+    ///     tag: the tag to check, any bytes-like object.
+    ///
+    /// Returns:
+    ///     bool: ``True`` if ``tag`` matches, ``False`` otherwise (any other length too).
+    ///
+    /// Raises:
+    ///     AlreadyFinalized: ``finalize()`` or ``verify()`` was called.
+    ///     InvalidArgument: a declared ``length`` differs from the data fed.
+    ///     TypeError: ``tag`` is not bytes-like.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm4
+    ///     >>> tag = sm4.cbc_mac(bytes(16), b"message", variant="lmac")
+    ///     >>> m = sm4.CBCMAC(bytes(16), variant="lmac")
+    ///     >>> m.update(b"message")
+    ///     >>> m.copy().verify(tag[:8]), m.verify(tag)
+    ///     (False, True)
+    fn verify(&mut self, tag: Bytes) -> PyResult<bool> {
+        self.0.verify(&tag).py_err()
+    }
+
+    /// An independent copy of the current state (to MAC a common prefix once).
+    ///
+    /// Returns:
+    ///     CBCMAC: the copy; updating one does not affect the other.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm4
+    ///     >>> a = sm4.CBCMAC(bytes(16))
+    ///     >>> a.update(b"mess")
+    ///     >>> b = a.copy()
+    ///     >>> b.update(b"age")
+    ///     >>> b.finalize() == sm4.cbc_mac(bytes(16), b"message")
+    ///     True
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    /// The variant name, e.g. ``"cbc-mac"``.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm4
+    ///     >>> sm4.CBCMAC(bytes(32), variant="mac-des").variant
+    ///     'mac-des'
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.0.variant().name()
+    }
+
+    /// The tag length in bytes fixed at construction.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm4
+    ///     >>> sm4.CBCMAC(bytes(16), tag_length=12).tag_length
+    ///     12
+    #[getter]
+    fn tag_length(&self) -> usize {
+        self.0.tag_len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<guomi.sm4.CBCMAC variant={:?}>", self.0.variant().name())
+    }
+}
+
+/// A streaming CMAC (NIST SP 800-38B; GB/T 15852.1-2020 algorithm 5) with SM4.
+///
+/// ``update(data)`` any number of times, then ``finalize()`` (the tag) or
+/// ``verify(tag)``; either ends the object (later calls raise ``AlreadyFinalized``).
+/// ``copy()`` first to MAC a common prefix once.
+///
+/// Args:
+///     key: the 16-byte key.
+///     tag_length: the tag length in bytes, 8 to 16 (default 16), fixed here for both
+///         ``finalize`` and ``verify``.
+///
+/// Raises:
+///     InvalidLength: ``key`` is not 16 bytes.
+///     InvalidArgument: ``tag_length`` is outside 8..16.
+///     OverflowError: ``tag_length`` is negative.
+///     TypeError: ``key`` is not bytes-like.
+///
+/// Example:
+///     >>> from guomi import sm4
+///     >>> m = sm4.CMAC(bytes(16))
+///     >>> m.update(b"abc")
+///     >>> m.finalize().hex()
+///     'f0f66a587bd5d260be760d355bfd3197'
+#[pyclass(module = "guomi.sm4", name = "CMAC")]
+#[derive(Clone)]
+struct PyCmac(core_mac::Mac);
+
+#[guard_panics]
+#[pymethods]
+impl PyCmac {
+    #[new]
+    #[pyo3(signature = (key, *, tag_length=16))]
+    fn new(key: Bytes, tag_length: usize) -> PyResult<Self> {
+        Ok(PyCmac(
+            core_mac::Mac::new(&key, MacVariant::Cmac, None, tag_length).py_err()?,
+        ))
+    }
+
+    /// Feeds ``data`` to the MAC (the GIL is released from 2 KiB on).
+    ///
+    /// Args:
+    ///     data: any bytes-like object, any length.
+    ///
+    /// Returns:
+    ///     None.
+    ///
+    /// Raises:
+    ///     AlreadyFinalized: ``finalize()`` or ``verify()`` was called.
+    ///     TypeError: ``data`` is not bytes-like.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm4
+    ///     >>> m = sm4.CMAC(bytes(16))
+    ///     >>> m.update(b"message")
+    fn update(&mut self, py: Python<'_>, data: Bytes) -> PyResult<()> {
+        let m = &mut self.0;
+        maybe_detach(py, data.len(), || m.update(&data)).py_err()
+    }
+
+    /// Ends the message and returns the tag.
+    ///
+    /// Returns:
+    ///     bytes: the ``tag_length``-byte tag.
+    ///
+    /// Raises:
+    ///     AlreadyFinalized: called a second time (or after ``verify``).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm4
+    ///     >>> m = sm4.CMAC(bytes(16), tag_length=8)
+    ///     >>> m.update(b"message")
+    ///     >>> m.finalize() == sm4.cmac(bytes(16), b"message")[:8]
+    ///     True
+    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let t = self.0.finalize().py_err()?;
+        Ok(PyBytes::new(py, &t))
+    }
+
+    /// Ends the message and compares ``tag`` with the tag in constant time.
+    ///
+    /// The length compared is the ``tag_length`` fixed at construction, never taken
+    /// from ``tag``: a shorter ``tag`` (even a correct prefix) is ``False``.
+    ///
+    /// Args:
+    ///     tag: the tag to check, any bytes-like object.
+    ///
+    /// Returns:
+    ///     bool: ``True`` if ``tag`` matches, ``False`` otherwise (any other length too).
+    ///
+    /// Raises:
+    ///     AlreadyFinalized: ``finalize()`` or ``verify()`` was called.
+    ///     TypeError: ``tag`` is not bytes-like.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm4
+    ///     >>> tag = sm4.cmac(bytes(16), b"message")
+    ///     >>> m = sm4.CMAC(bytes(16))
+    ///     >>> m.update(b"message")
+    ///     >>> m.copy().verify(tag[:8]), m.verify(tag)
+    ///     (False, True)
+    fn verify(&mut self, tag: Bytes) -> PyResult<bool> {
+        self.0.verify(&tag).py_err()
+    }
+
+    /// An independent copy of the current state (to MAC a common prefix once).
+    ///
+    /// Returns:
+    ///     CMAC: the copy; updating one does not affect the other.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm4
+    ///     >>> a = sm4.CMAC(bytes(16))
+    ///     >>> a.update(b"mess")
+    ///     >>> b = a.copy()
+    ///     >>> b.update(b"age")
+    ///     >>> b.finalize() == sm4.cmac(bytes(16), b"message")
+    ///     True
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    /// The tag length in bytes fixed at construction.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm4
+    ///     >>> sm4.CMAC(bytes(16), tag_length=12).tag_length
+    ///     12
+    #[getter]
+    fn tag_length(&self) -> usize {
+        self.0.tag_len()
+    }
+
+    fn __repr__(&self) -> &'static str {
+        "<guomi.sm4.CMAC object>"
+    }
 }

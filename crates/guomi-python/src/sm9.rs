@@ -105,7 +105,8 @@ fn signature_from_der<'py>(py: Python<'py>, signature: Bytes) -> PyResult<Bound<
 /// ``SEQUENCE {EnType INTEGER, C1 BIT STRING, C3 OCTET STRING, CipherText OCTET STRING}``.
 ///
 /// Args:
-///     ciphertext: at least 96 bytes, as made by ``EncMasterPublicKey.encrypt``.
+///     ciphertext: at least 96 bytes, as made by ``EncMasterPublicKey.encrypt`` (C1 as
+///         ``x || y`` or ``04 || x || y``).
 ///     cipher: the data cipher it was made with, written as EnType: ``"kdf"`` (the
 ///         default, EnType 0), ``"sm4-ecb"`` (1), ``"sm4-cbc"`` or ``"sm4"`` (2),
 ///         ``"sm4-ofb"`` (4) or ``"sm4-cfb"`` (8).
@@ -142,9 +143,11 @@ fn ciphertext_to_der<'py>(
 ///
 /// Args:
 ///     ciphertext: the DER encoding (strict: nothing may follow it).
+///     c1_prefix: write C1 as ``04 || x || y`` (65 bytes) instead of ``x || y`` (64
+///         bytes, the default).
 ///
 /// Returns:
-///     bytes: ``C1 (64 bytes) || C3 (32) || C2``.
+///     bytes: ``C1 (64 bytes, or 65 with c1_prefix) || C3 (32) || C2``.
 ///
 /// Raises:
 ///     UnsupportedFormat: malformed DER, an unknown EnType, or C1/C3 of the wrong
@@ -154,14 +157,21 @@ fn ciphertext_to_der<'py>(
 /// Example:
 ///     >>> from guomi import sm9
 ///     >>> der = sm9.ciphertext_to_der(sm9.P1[1:] + bytes(32) + b"data", cipher="sm4-cbc")
-///     >>> len(sm9.ciphertext_from_der(der))
-///     100
+///     >>> len(sm9.ciphertext_from_der(der)), len(sm9.ciphertext_from_der(der, c1_prefix=True))
+///     (100, 101)
 #[guard_panics]
 #[pyfunction]
-fn ciphertext_from_der<'py>(py: Python<'py>, ciphertext: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+#[pyo3(signature = (ciphertext, *, c1_prefix=false))]
+fn ciphertext_from_der<'py>(
+    py: Python<'py>,
+    ciphertext: Bytes,
+    c1_prefix: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
     Ok(bytes(
         py,
-        &Ciphertext::from_der(&ciphertext).py_err()?.to_raw(),
+        &Ciphertext::from_der(&ciphertext)
+            .py_err()?
+            .to_raw_c1(c1_prefix),
     ))
 }
 
@@ -676,9 +686,13 @@ impl PyEncMasterPublicKey {
     ///     mac: ``"sm3"`` (the default): C3 = SM3(C2 || K2) as the standard says;
     ///         ``"hmac-sm3"``: C3 = HMAC-SM3(K2, C2) as GmSSL 3.x computes it (use it,
     ///         with ``format="der"``, to exchange ciphertexts with GmSSL).
+    ///     c1_prefix: in the raw format, write C1 as ``04 || x || y`` (65 bytes) instead
+    ///         of ``x || y`` (64 bytes, the default, as gmsm writes it); DER always holds
+    ///         ``04 || x || y``. Decryption reads both forms.
     ///
     /// Returns:
-    ///     bytes: the ciphertext (raw with ``"kdf"``: ``len(message) + 96`` bytes).
+    ///     bytes: the ciphertext (raw with ``"kdf"``: ``len(message) + 96`` bytes, 97
+    ///     with ``c1_prefix``).
     ///
     /// Raises:
     ///     InvalidArgument: unknown ``cipher``, ``format`` or ``mac``.
@@ -692,7 +706,8 @@ impl PyEncMasterPublicKey {
     ///     >>> ct = kgc.public_key().encrypt(b"hi", b"bob", cipher="sm4-cbc", format="der")
     ///     >>> kgc.extract(b"bob").decrypt(ct, format="der")
     ///     b'hi'
-    #[pyo3(signature = (message, user_id, *, cipher="kdf", format="raw", mac="sm3"))]
+    #[pyo3(signature = (message, user_id, *, cipher="kdf", format="raw", mac="sm3", c1_prefix=false))]
+    #[allow(clippy::too_many_arguments)]
     fn encrypt<'py>(
         &self,
         py: Python<'py>,
@@ -701,6 +716,7 @@ impl PyEncMasterPublicKey {
         cipher: &str,
         format: &str,
         mac: &str,
+        c1_prefix: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let cipher = self::cipher(cipher)?;
         let fmt = self::format(format)?;
@@ -709,7 +725,7 @@ impl PyEncMasterPublicKey {
             .detach(|| self.0.encrypt_with(&message, &user_id, cipher, mac))
             .py_err()?;
         Ok(match fmt {
-            Format::Raw => bytes(py, &ct.to_raw()),
+            Format::Raw => bytes(py, &ct.to_raw_c1(c1_prefix)),
             Format::Der => bytes(py, &ct.to_der()),
         })
     }
@@ -721,11 +737,14 @@ impl PyEncMasterPublicKey {
     ///     user_id: the recipient's identity.
     ///     key_length: the key length in bytes, 1 to ``MAX_KEY_LENGTH`` (65536), checked
     ///         before anything is allocated.
+    ///     c1_prefix: write ``c`` as ``04 || x || y`` (65 bytes, the default) or, with
+    ///         ``False``, as ``x || y`` (64 bytes, as BouncyCastle writes it).
+    ///         ``decapsulate`` reads both.
     ///
     /// Returns:
     ///     tuple[bytes, bytes]: ``(key, c)``, ``key`` of ``key_length`` bytes and ``c``
-    ///     = ``04 || x || y`` (65 bytes), which the recipient passes to
-    ///     ``EncUserKey.decapsulate``.
+    ///     = ``04 || x || y`` (65 bytes; 64 without the prefix), which the recipient
+    ///     passes to ``EncUserKey.decapsulate``.
     ///
     /// Raises:
     ///     InvalidLength: ``key_length`` is 0 or over 65536.
@@ -739,14 +758,19 @@ impl PyEncMasterPublicKey {
     ///     >>> key, c = kgc.public_key().encapsulate(b"bob", 32)
     ///     >>> kgc.extract(b"bob").decapsulate(c, 32) == key
     ///     True
+    ///     >>> key, c = kgc.public_key().encapsulate(b"bob", 32, c1_prefix=False)
+    ///     >>> len(c), kgc.extract(b"bob").decapsulate(c, 32) == key
+    ///     (64, True)
+    #[pyo3(signature = (user_id, key_length, *, c1_prefix=true))]
     fn encapsulate<'py>(
         &self,
         py: Python<'py>,
         user_id: Bytes,
         key_length: usize,
+        c1_prefix: bool,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         let (k, c) = py
-            .detach(|| self.0.encapsulate(&user_id, key_length))
+            .detach(|| self.0.encapsulate_c1(&user_id, key_length, c1_prefix))
             .py_err()?;
         Ok((bytes(py, &k), bytes(py, &c)))
     }

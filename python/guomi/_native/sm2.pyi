@@ -285,7 +285,14 @@ class PublicKey:
             >>> pk.verify_digest(key.sign(b"msg"), e)
             True
         """
-    def encrypt(self, message: BytesLike, *, format: str = "c1c3c2", c1_prefix: bool = True) -> bytes:
+    def encrypt(
+        self,
+        message: BytesLike,
+        *,
+        format: str = "c1c3c2",
+        c1_prefix: bool = True,
+        c1_format: str = "uncompressed",
+    ) -> bytes:
         """Encrypts `message` to this key (GB/T 32918.4 §6.1).
 
         Args:
@@ -294,13 +301,17 @@ class PublicKey:
                 and older peers) or `"der"` (GM/T 0009 ASN.1); case-insensitive.
             c1_prefix: in the raw formats, start C1 with the `04` byte (default `True`);
                 `False` writes the bare 64-byte `x || y` some peers expect.
+            c1_format: `"uncompressed"` (default) or `"compressed"`: C1 as the 33-byte
+                `02/03 || x` (gmsm's `MarshalCompressed`); raw formats only, and not with
+                `c1_prefix=False`.
 
         Returns:
             bytes: the ciphertext; raw formats are 96 bytes longer than `message` (97 with
-            the prefix).
+            the prefix, 65 compressed).
 
         Raises:
-            InvalidArgument: an unknown `format`.
+            InvalidArgument: an unknown `format` or `c1_format`, `c1_format="compressed"`
+                with `format="der"` or with `c1_prefix=False`.
             InvalidLength: `message` is too long.
             RandomnessError: the OS random generator failed.
 
@@ -310,6 +321,9 @@ class PublicKey:
             >>> ct = key.public_key().encrypt(b"secret")
             >>> len(ct), key.decrypt(ct)
             (103, b'secret')
+            >>> ct = key.public_key().encrypt(b"secret", c1_format="compressed")
+            >>> len(ct), ct[0] in (2, 3), key.decrypt(ct)
+            (71, True, b'secret')
         """
     def encapsulate(self, key_length: int) -> tuple[bytes, bytes]:
         """SM2 key encapsulation: a fresh random key and C1 to send to the key's owner.
@@ -1011,24 +1025,35 @@ def signature_raw_to_der(signature: BytesLike) -> bytes:
     """
 
 def convert_ciphertext(
-    ciphertext: BytesLike, from_format: Optional[str], to_format: str, *, c1_prefix: bool = True
+    ciphertext: BytesLike,
+    from_format: Optional[str],
+    to_format: str,
+    *,
+    c1_prefix: bool = True,
+    c1_format: str = "uncompressed",
 ) -> bytes:
     """Re-encodes an SM2 ciphertext between C1C3C2, C1C2C3 and GM/T 0009 DER. No key is
     needed and nothing is decrypted.
 
     Args:
-        ciphertext: bytes-like; raw C1 with or without `04`.
+        ciphertext: bytes-like; raw C1 as `04 || x || y`, bare `x || y`, compressed
+            `02/03 || x` or hybrid `06/07 || x || y` (told apart by which reading puts
+            C1 on the curve).
         from_format: `"c1c3c2"`, `"c1c2c3"`, `"der"`, or `None` (DER detected, anything
             else read as C1C3C2).
         to_format: `"c1c3c2"`, `"c1c2c3"` or `"der"`.
         c1_prefix: write `04` before C1 in raw output (default `True`).
+        c1_format: `"uncompressed"` (default) or `"compressed"` (C1 as `02/03 || x`;
+            raw output only, not with `c1_prefix=False`).
 
     Returns:
         bytes: the ciphertext in `to_format`.
 
     Raises:
-        UnsupportedFormat: `ciphertext` is malformed for `from_format`.
-        InvalidArgument: an unknown format name.
+        UnsupportedFormat: `ciphertext` is malformed for `from_format`, or
+            `c1_format="compressed"` and C1 is not a point on the curve.
+        InvalidArgument: an unknown format name or `c1_format`, or
+            `c1_format="compressed"` with `to_format="der"` or `c1_prefix=False`.
 
     Example:
         >>> from guomi import sm2

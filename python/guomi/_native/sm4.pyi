@@ -21,6 +21,9 @@ __all__ = [
     "GCMDecryptor",
     "SM4CCM",
     "SM4XTS",
+    "mac",
+    "CBCMAC",
+    "CMAC",
 ]
 
 BLOCK_SIZE: int
@@ -1052,3 +1055,282 @@ def xts_decrypt(key: BytesLike, tweak: BytesLike, data: BytesLike, standard: str
         >>> sm4.xts_decrypt(k, t, sm4.xts_encrypt(k, t, b"x" * 20, "gb"), "gb")
         b'xxxxxxxxxxxxxxxxxxxx'
     """
+
+def mac(key: BytesLike, data: BytesLike, variant: str, padding: Optional[str], tag_length: int) -> bytes:
+    """One-shot SM4 MAC (the GIL is released from 2 KiB on); the facade's ``cbc_mac`` and
+    ``cmac`` call it.
+
+    Args:
+        key: 16 bytes, or 32 bytes (K || K') for ``emac``, ``ansi-retail``, ``mac-des``.
+        data: the message, any bytes-like object.
+        variant: ``"cbc-mac"``, ``"emac"``, ``"ansi-retail"``, ``"mac-des"``, ``"lmac"``,
+            ``"tr-cbc-mac"``, ``"cbcr-mac"`` or ``"cmac"``.
+        padding: ``"iso9797-m1"``, ``"iso9797-m2"`` (default) or ``"iso9797-m3"``; must
+            be ``None`` for ``tr-cbc-mac``, ``cbcr-mac`` and ``cmac``.
+        tag_length: the tag length in bytes, 8 to 16 (default 16).
+
+    Returns:
+        bytes: the ``tag_length``-byte tag.
+
+    Raises:
+        InvalidLength: ``key`` has the wrong length for ``variant``.
+        InvalidArgument: unknown ``variant``/``padding``, a padding for a fixed-padding
+            variant, or ``tag_length`` outside 8..16.
+        OverflowError: ``tag_length`` is negative.
+        TypeError: ``key`` or ``data`` is not bytes-like.
+
+    Example:
+        >>> from guomi._native import sm4
+        >>> sm4.mac(bytes(16), b"abc", "cmac", None, 16).hex()
+        'f0f66a587bd5d260be760d355bfd3197'
+    """
+
+@final
+class CBCMAC:
+    """A streaming GB/T 15852.1-2020 (ISO/IEC 9797-1:2011) block-cipher MAC with SM4.
+
+    ``update(data)`` any number of times, then ``finalize()`` (the tag) or
+    ``verify(tag)``; either ends the object (later calls raise ``AlreadyFinalized``).
+    ``copy()`` first to MAC a common prefix once. Chunking never changes the tag.
+
+    Args:
+        key: 16 bytes, or 32 bytes (K || K') for ``emac``, ``ansi-retail``, ``mac-des``.
+        variant: ``"cbc-mac"`` (algorithm 1, default), ``"emac"`` (2), ``"ansi-retail"``
+            (3), ``"mac-des"`` (4), ``"lmac"`` (6), ``"tr-cbc-mac"`` (7), ``"cbcr-mac"``
+            (8) or ``"cmac"`` (5, as ``CMAC``).
+        padding: ``"iso9797-m1"``, ``"iso9797-m2"`` (default) or ``"iso9797-m3"``; must
+            be ``None`` for ``tr-cbc-mac``, ``cbcr-mac`` and ``cmac`` (fixed padding).
+        tag_length: the tag length in bytes, 8 to 16 (default 16), fixed here for both
+            ``finalize`` and ``verify``.
+        length: the total message length in bytes, 0 to 2**64 - 1; required for
+            ``iso9797-m3`` (its first block holds the length) and then checked by
+            ``finalize``/``verify``; optional otherwise (checked when given).
+
+    Raises:
+        InvalidLength: ``key`` has the wrong length for ``variant``.
+        InvalidArgument: unknown ``variant``/``padding``, a padding for a fixed-padding
+            variant, ``iso9797-m3`` without ``length``, or ``tag_length`` outside 8..16.
+        OverflowError: ``tag_length`` or ``length`` is negative (or ``length`` is
+            2**64 or more).
+        TypeError: ``key`` is not bytes-like.
+
+    Example:
+        >>> from guomi import sm4
+        >>> m = sm4.CBCMAC(bytes(16), variant="cbc-mac", padding="iso9797-m2")
+        >>> m.update(b"ab")
+        >>> m.update(b"c")
+        >>> m.finalize() == sm4.cbc_mac(bytes(16), b"abc")
+        True
+    """
+    def __new__(
+        cls,
+        key: BytesLike,
+        *,
+        variant: str = "cbc-mac",
+        padding: Optional[str] = None,
+        tag_length: int = 16,
+        length: Optional[int] = None,
+    ) -> CBCMAC: ...
+    def update(self, data: BytesLike) -> None:
+        """Feeds ``data`` to the MAC (the GIL is released from 2 KiB on).
+
+        Args:
+            data: any bytes-like object, any length.
+
+        Returns:
+            None.
+
+        Raises:
+            AlreadyFinalized: ``finalize()`` or ``verify()`` was called.
+            TypeError: ``data`` is not bytes-like.
+
+        Example:
+            >>> from guomi import sm4
+            >>> m = sm4.CBCMAC(bytes(16))
+            >>> m.update(b"message")
+        """
+    def finalize(self) -> bytes:
+        """Ends the message and returns the tag.
+
+        Returns:
+            bytes: the ``tag_length``-byte tag.
+
+        Raises:
+            AlreadyFinalized: called a second time (or after ``verify``).
+            InvalidArgument: a declared ``length`` differs from the data fed.
+
+        Example:
+            >>> from guomi import sm4
+            >>> m = sm4.CBCMAC(bytes(32), variant="emac", tag_length=8)
+            >>> m.update(b"message")
+            >>> len(m.finalize())
+            8
+        """
+    def verify(self, tag: BytesLike) -> bool:
+        """Ends the message and compares ``tag`` with the tag in constant time.
+
+        The length compared is the ``tag_length`` fixed at construction, never taken
+        from ``tag``: a shorter ``tag`` (even a correct prefix) is ``False``.
+
+        Args:
+            tag: the tag to check, any bytes-like object.
+
+        Returns:
+            bool: ``True`` if ``tag`` matches, ``False`` otherwise (any other length too).
+
+        Raises:
+            AlreadyFinalized: ``finalize()`` or ``verify()`` was called.
+            InvalidArgument: a declared ``length`` differs from the data fed.
+            TypeError: ``tag`` is not bytes-like.
+
+        Example:
+            >>> from guomi import sm4
+            >>> tag = sm4.cbc_mac(bytes(16), b"message", variant="lmac")
+            >>> m = sm4.CBCMAC(bytes(16), variant="lmac")
+            >>> m.update(b"message")
+            >>> m.copy().verify(tag[:8]), m.verify(tag)
+            (False, True)
+        """
+    def copy(self) -> CBCMAC:
+        """An independent copy of the current state (to MAC a common prefix once).
+
+        Returns:
+            CBCMAC: the copy; updating one does not affect the other.
+
+        Example:
+            >>> from guomi import sm4
+            >>> a = sm4.CBCMAC(bytes(16))
+            >>> a.update(b"mess")
+            >>> b = a.copy()
+            >>> b.update(b"age")
+            >>> b.finalize() == sm4.cbc_mac(bytes(16), b"message")
+            True
+        """
+    @property
+    def variant(self) -> str:
+        """The variant name, e.g. ``"cbc-mac"``.
+
+        Example:
+            >>> from guomi import sm4
+            >>> sm4.CBCMAC(bytes(32), variant="mac-des").variant
+            'mac-des'
+        """
+    @property
+    def tag_length(self) -> int:
+        """The tag length in bytes fixed at construction.
+
+        Example:
+            >>> from guomi import sm4
+            >>> sm4.CBCMAC(bytes(16), tag_length=12).tag_length
+            12
+        """
+
+@final
+class CMAC:
+    """A streaming CMAC (NIST SP 800-38B; GB/T 15852.1-2020 algorithm 5) with SM4.
+
+    ``update(data)`` any number of times, then ``finalize()`` (the tag) or
+    ``verify(tag)``; either ends the object (later calls raise ``AlreadyFinalized``).
+    ``copy()`` first to MAC a common prefix once.
+
+    Args:
+        key: the 16-byte key.
+        tag_length: the tag length in bytes, 8 to 16 (default 16), fixed here for both
+            ``finalize`` and ``verify``.
+
+    Raises:
+        InvalidLength: ``key`` is not 16 bytes.
+        InvalidArgument: ``tag_length`` is outside 8..16.
+        OverflowError: ``tag_length`` is negative.
+        TypeError: ``key`` is not bytes-like.
+
+    Example:
+        >>> from guomi import sm4
+        >>> m = sm4.CMAC(bytes(16))
+        >>> m.update(b"abc")
+        >>> m.finalize().hex()
+        'f0f66a587bd5d260be760d355bfd3197'
+    """
+    def __new__(cls, key: BytesLike, *, tag_length: int = 16) -> CMAC: ...
+    def update(self, data: BytesLike) -> None:
+        """Feeds ``data`` to the MAC (the GIL is released from 2 KiB on).
+
+        Args:
+            data: any bytes-like object, any length.
+
+        Returns:
+            None.
+
+        Raises:
+            AlreadyFinalized: ``finalize()`` or ``verify()`` was called.
+            TypeError: ``data`` is not bytes-like.
+
+        Example:
+            >>> from guomi import sm4
+            >>> m = sm4.CMAC(bytes(16))
+            >>> m.update(b"message")
+        """
+    def finalize(self) -> bytes:
+        """Ends the message and returns the tag.
+
+        Returns:
+            bytes: the ``tag_length``-byte tag.
+
+        Raises:
+            AlreadyFinalized: called a second time (or after ``verify``).
+
+        Example:
+            >>> from guomi import sm4
+            >>> m = sm4.CMAC(bytes(16), tag_length=8)
+            >>> m.update(b"message")
+            >>> m.finalize() == sm4.cmac(bytes(16), b"message")[:8]
+            True
+        """
+    def verify(self, tag: BytesLike) -> bool:
+        """Ends the message and compares ``tag`` with the tag in constant time.
+
+        The length compared is the ``tag_length`` fixed at construction, never taken
+        from ``tag``: a shorter ``tag`` (even a correct prefix) is ``False``.
+
+        Args:
+            tag: the tag to check, any bytes-like object.
+
+        Returns:
+            bool: ``True`` if ``tag`` matches, ``False`` otherwise (any other length too).
+
+        Raises:
+            AlreadyFinalized: ``finalize()`` or ``verify()`` was called.
+            TypeError: ``tag`` is not bytes-like.
+
+        Example:
+            >>> from guomi import sm4
+            >>> tag = sm4.cmac(bytes(16), b"message")
+            >>> m = sm4.CMAC(bytes(16))
+            >>> m.update(b"message")
+            >>> m.copy().verify(tag[:8]), m.verify(tag)
+            (False, True)
+        """
+    def copy(self) -> CMAC:
+        """An independent copy of the current state (to MAC a common prefix once).
+
+        Returns:
+            CMAC: the copy; updating one does not affect the other.
+
+        Example:
+            >>> from guomi import sm4
+            >>> a = sm4.CMAC(bytes(16))
+            >>> a.update(b"mess")
+            >>> b = a.copy()
+            >>> b.update(b"age")
+            >>> b.finalize() == sm4.cmac(bytes(16), b"message")
+            True
+        """
+    @property
+    def tag_length(self) -> int:
+        """The tag length in bytes fixed at construction.
+
+        Example:
+            >>> from guomi import sm4
+            >>> sm4.CMAC(bytes(16), tag_length=12).tag_length
+            12
+        """

@@ -393,6 +393,7 @@ class EncMasterPublicKey:
         cipher: str = "kdf",
         format: str = "raw",
         mac: str = "sm3",
+        c1_prefix: bool = False,
     ) -> bytes:
         """Encrypts ``message`` to identity ``user_id`` (GM/T 0044 Part 4 §7.2; runs
         without the GIL).
@@ -410,9 +411,13 @@ class EncMasterPublicKey:
             mac: ``"sm3"`` (the default): C3 = SM3(C2 || K2) as the standard says;
                 ``"hmac-sm3"``: C3 = HMAC-SM3(K2, C2) as GmSSL 3.x computes it (use it,
                 with ``format="der"``, to exchange ciphertexts with GmSSL).
+            c1_prefix: in the raw format, write C1 as ``04 || x || y`` (65 bytes) instead
+                of ``x || y`` (64 bytes, the default, as gmsm writes it); DER always holds
+                ``04 || x || y``. Decryption reads both forms.
 
         Returns:
-            bytes: the ciphertext (raw with ``"kdf"``: ``len(message) + 96`` bytes).
+            bytes: the ciphertext (raw with ``"kdf"``: ``len(message) + 96`` bytes, 97
+            with ``c1_prefix``).
 
         Raises:
             InvalidArgument: unknown ``cipher``, ``format`` or ``mac``.
@@ -427,7 +432,9 @@ class EncMasterPublicKey:
             >>> kgc.extract(b"bob").decrypt(ct, format="der")
             b'hi'
         """
-    def encapsulate(self, user_id: BytesLike, key_length: int) -> tuple[bytes, bytes]:
+    def encapsulate(
+        self, user_id: BytesLike, key_length: int, *, c1_prefix: bool = True
+    ) -> tuple[bytes, bytes]:
         """Key encapsulation for identity ``user_id`` (GM/T 0044 Part 4 §6.2; runs
         without the GIL): a fresh shared key and the value ``c`` to send.
 
@@ -435,11 +442,14 @@ class EncMasterPublicKey:
             user_id: the recipient's identity.
             key_length: the key length in bytes, 1 to ``MAX_KEY_LENGTH`` (65536), checked
                 before anything is allocated.
+            c1_prefix: write ``c`` as ``04 || x || y`` (65 bytes, the default) or, with
+                ``False``, as ``x || y`` (64 bytes, as BouncyCastle writes it).
+                ``decapsulate`` reads both.
 
         Returns:
             tuple[bytes, bytes]: ``(key, c)``, ``key`` of ``key_length`` bytes and ``c``
-            = ``04 || x || y`` (65 bytes), which the recipient passes to
-            ``EncUserKey.decapsulate``.
+            = ``04 || x || y`` (65 bytes; 64 without the prefix), which the recipient
+            passes to ``EncUserKey.decapsulate``.
 
         Raises:
             InvalidLength: ``key_length`` is 0 or over 65536.
@@ -453,6 +463,9 @@ class EncMasterPublicKey:
             >>> key, c = kgc.public_key().encapsulate(b"bob", 32)
             >>> kgc.extract(b"bob").decapsulate(c, 32) == key
             True
+            >>> key, c = kgc.public_key().encapsulate(b"bob", 32, c1_prefix=False)
+            >>> len(c), kgc.extract(b"bob").decapsulate(c, 32) == key
+            (64, True)
         """
     def precompute(self) -> None:
         """Builds the per-key caches now (e(Ppub-e, P2) and its fixed-base table)
@@ -965,7 +978,8 @@ def ciphertext_to_der(ciphertext: BytesLike, *, cipher: str = "kdf") -> bytes:
     ``SEQUENCE {EnType INTEGER, C1 BIT STRING, C3 OCTET STRING, CipherText OCTET STRING}``.
 
     Args:
-        ciphertext: at least 96 bytes, as made by ``EncMasterPublicKey.encrypt``.
+        ciphertext: at least 96 bytes, as made by ``EncMasterPublicKey.encrypt`` (C1 as
+            ``x || y`` or ``04 || x || y``).
         cipher: the data cipher it was made with, written as EnType: ``"kdf"`` (the
             default, EnType 0), ``"sm4-ecb"`` (1), ``"sm4-cbc"`` or ``"sm4"`` (2),
             ``"sm4-ofb"`` (4) or ``"sm4-cfb"`` (8).
@@ -985,15 +999,17 @@ def ciphertext_to_der(ciphertext: BytesLike, *, cipher: str = "kdf") -> bytes:
         True
     """
 
-def ciphertext_from_der(ciphertext: BytesLike) -> bytes:
+def ciphertext_from_der(ciphertext: BytesLike, *, c1_prefix: bool = False) -> bytes:
     """Converts GmSSL's DER SM9 ciphertext to raw ``C1 (x || y) || C3 || C2``. The EnType
     is dropped: decrypt the raw form with the matching ``cipher``.
 
     Args:
         ciphertext: the DER encoding (strict: nothing may follow it).
+        c1_prefix: write C1 as ``04 || x || y`` (65 bytes) instead of ``x || y`` (64
+            bytes, the default).
 
     Returns:
-        bytes: ``C1 (64 bytes) || C3 (32) || C2``.
+        bytes: ``C1 (64 bytes, or 65 with c1_prefix) || C3 (32) || C2``.
 
     Raises:
         UnsupportedFormat: malformed DER, an unknown EnType, or C1/C3 of the wrong
@@ -1003,6 +1019,6 @@ def ciphertext_from_der(ciphertext: BytesLike) -> bytes:
     Example:
         >>> from guomi import sm9
         >>> der = sm9.ciphertext_to_der(sm9.P1[1:] + bytes(32) + b"data", cipher="sm4-cbc")
-        >>> len(sm9.ciphertext_from_der(der))
-        100
+        >>> len(sm9.ciphertext_from_der(der)), len(sm9.ciphertext_from_der(der, c1_prefix=True))
+        (100, 101)
     """

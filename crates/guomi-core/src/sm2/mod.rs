@@ -39,7 +39,9 @@ pub use keys::{
     auto_prepared_bytes, PrivateKey, PublicKey, AUTO_PREPARE_AFTER, AUTO_PREPARE_BUDGET,
     DEFAULT_UID, MAX_UID_LEN,
 };
-pub use pke::{convert_ciphertext, CiphertextFormat, CiphertextParts};
+pub use pke::{
+    convert_ciphertext, convert_ciphertext_c1, C1Format, CiphertextFormat, CiphertextParts,
+};
 
 /// Longest key accepted by the KEMs ([`PublicKey::encapsulate`],
 /// [`PrivateKey::decapsulate`]) and the key exchange ([`Initiator::finish`],

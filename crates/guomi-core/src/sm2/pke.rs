@@ -3,7 +3,9 @@
 //! C1 = [k]G, C2 = M xor KDF(x2 || y2, klen), C3 = SM3(x2 || M || y2) with
 //! (x2, y2) = [k]P_B. Layouts:
 //! * `C1C3C2` (GB/T 32918.4-2016, the default) and `C1C2C3` (GM/T 0003-2012 draft order,
-//!   BouncyCastle's default), C1 = `04||x1||y1` (65 bytes) or `x1||y1` (64 bytes);
+//!   BouncyCastle's default), C1 = `04||x1||y1` (65 bytes), `x1||y1` (64 bytes) or
+//!   compressed `02/03||x1` (33 bytes, GB/T 32918.1 §4.2.9; gmsm writes it with
+//!   `PointMarshalMode: MarshalCompressed`), see [`C1Format`];
 //! * `Der`: GM/T 0009 §7.2 `SEQUENCE { x INTEGER, y INTEGER, C3 OCTET STRING,
 //!   C2 OCTET STRING }`.
 //!
@@ -47,6 +49,46 @@ impl CiphertextFormat {
     }
 }
 
+/// How C1 is written in the raw layouts (DER always holds x1 and y1 as integers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum C1Format {
+    /// `04 || x1 || y1` (65 bytes), the default.
+    Uncompressed,
+    /// `x1 || y1` (64 bytes, no prefix).
+    Bare,
+    /// `02/03 || x1` (33 bytes), the prefix giving the parity of y1.
+    Compressed,
+}
+
+impl C1Format {
+    /// From the Python-level options: `c1_format` "uncompressed" (then `c1_prefix`
+    /// chooses 65 or 64 bytes) or "compressed" (which has no prefix-less form, so
+    /// `c1_prefix = false` with it is [`Error::InvalidValue`]).
+    pub fn from_options(c1_format: &str, c1_prefix: bool) -> Result<Self> {
+        match (c1_format.to_ascii_lowercase().as_str(), c1_prefix) {
+            ("uncompressed", true) => Ok(Self::Uncompressed),
+            ("uncompressed", false) => Ok(Self::Bare),
+            ("compressed", true) => Ok(Self::Compressed),
+            ("compressed", false) => Err(Error::InvalidValue(
+                "c1_format='compressed' always has its 02/03 prefix: c1_prefix=False does not apply",
+            )),
+            _ => Err(Error::InvalidValue(
+                "c1_format must be 'uncompressed' or 'compressed'",
+            )),
+        }
+    }
+
+    /// Checks the combination with a layout: DER has no compressed form.
+    fn check(self, format: CiphertextFormat) -> Result<()> {
+        if self == Self::Compressed && format == CiphertextFormat::Der {
+            return Err(Error::InvalidValue(
+                "c1_format='compressed' applies to c1c3c2 and c1c2c3, not der",
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The parts of a ciphertext (not yet checked against any key).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CiphertextParts {
@@ -63,6 +105,17 @@ pub struct CiphertextParts {
 impl CiphertextParts {
     /// Encodes in `format`; `c1_prefix` puts 04 before x1||y1 in the raw layouts.
     pub fn encode(&self, format: CiphertextFormat, c1_prefix: bool) -> Vec<u8> {
+        let c1 = if c1_prefix {
+            C1Format::Uncompressed
+        } else {
+            C1Format::Bare
+        };
+        self.encode_c1(format, c1)
+    }
+
+    /// Encodes in `format` with C1 written as `c1` in the raw layouts (ignored for DER;
+    /// the compressed prefix is taken from the parity of `c1_y`, not validated here).
+    pub fn encode_c1(&self, format: CiphertextFormat, c1: C1Format) -> Vec<u8> {
         match format {
             CiphertextFormat::Der => {
                 let mut body = Vec::with_capacity(self.c2.len() + 110);
@@ -74,11 +127,15 @@ impl CiphertextParts {
             }
             CiphertextFormat::C1C3C2 | CiphertextFormat::C1C2C3 => {
                 let mut out = Vec::with_capacity(self.c2.len() + 97);
-                if c1_prefix {
-                    out.push(4);
+                match c1 {
+                    C1Format::Uncompressed => out.push(4),
+                    C1Format::Bare => {}
+                    C1Format::Compressed => out.push(2 | (self.c1_y[31] & 1)),
                 }
                 out.extend_from_slice(&self.c1_x);
-                out.extend_from_slice(&self.c1_y);
+                if c1 != C1Format::Compressed {
+                    out.extend_from_slice(&self.c1_y);
+                }
                 if format == CiphertextFormat::C1C3C2 {
                     out.extend_from_slice(&self.c3);
                     out.extend_from_slice(&self.c2);
@@ -111,33 +168,63 @@ impl CiphertextParts {
         })
     }
 
-    /// Parses a raw layout. C1 may carry the 04 prefix or not: with a leading 04 the
-    /// 65-byte form is tried first and the 64-byte form when that C1 is not on the curve.
+    /// Parses a raw layout. C1 may be `04||x||y`, hybrid `06/07||x||y`, bare `x||y` or
+    /// compressed `02/03||x`; the forms are told apart by which reading puts C1 on the
+    /// curve:
+    /// * leading 04, 06 or 07: the 65-byte form if that C1 is on the curve (and, for
+    ///   06/07, the prefix matches the parity of y), else the 64-byte form;
+    /// * leading 02 or 03: the 64-byte form if `x||y` is on the curve (a bare x can
+    ///   start with 02/03), else the compressed form if `x` decompresses, else the
+    ///   64-byte form (left for the key holder to reject).
+    ///
+    /// A valid ciphertext is never misread: reading the wrong form would need 64 bytes
+    /// that happen to be a curve point (probability about 2^-256).
     pub fn from_raw<C: Curve>(ct: &[u8], order: CiphertextFormat) -> Result<Self> {
         let err = || Error::UnsupportedFormat("malformed SM2 raw ciphertext");
         let split = |c1_len: usize| -> Result<Self> {
             if ct.len() < c1_len + 32 {
                 return Err(err());
             }
-            let c1 = &ct[c1_len - 64..c1_len];
+            let c1 = &ct[c1_len.saturating_sub(64)..c1_len];
             let rest = &ct[c1_len..];
             let (c3, c2) = match order {
                 CiphertextFormat::C1C3C2 => (&rest[..32], &rest[32..]),
                 CiphertextFormat::C1C2C3 => (&rest[rest.len() - 32..], &rest[..rest.len() - 32]),
                 CiphertextFormat::Der => return Err(err()),
             };
+            let (c1_x, c1_y) = if c1_len == 33 {
+                // Decompressed by the caller; placeholder coordinates here.
+                ([0u8; 32], [0u8; 32])
+            } else {
+                (c1[..32].try_into().unwrap(), c1[32..].try_into().unwrap())
+            };
             Ok(CiphertextParts {
-                c1_x: c1[..32].try_into().unwrap(),
-                c1_y: c1[32..].try_into().unwrap(),
+                c1_x,
+                c1_y,
                 c3: c3.try_into().unwrap(),
                 c2: c2.to_vec(),
             })
         };
-        if ct.first() == Some(&4) && ct.len() >= 97 {
-            let with = split(65)?;
-            if decode_point::<C>(&ct[..65]).is_ok() {
-                return Ok(with);
+        match ct.first() {
+            Some(4 | 6 | 7) if ct.len() >= 97 => {
+                let with = split(65)?;
+                if decode_point::<C>(&ct[..65]).is_ok() {
+                    return Ok(with);
+                }
             }
+            Some(2 | 3) if ct.len() >= 65 => {
+                let bare_on_curve = ct.len() >= 96 && decode_point::<C>(&ct[..64]).is_ok();
+                if !bare_on_curve {
+                    if let Ok(p) = decode_point::<C>(&ct[..33]) {
+                        let xy = PublicKey::from_affine(p).to_uncompressed();
+                        let mut parts = split(33)?;
+                        parts.c1_x.copy_from_slice(&xy[1..33]);
+                        parts.c1_y.copy_from_slice(&xy[33..]);
+                        return Ok(parts);
+                    }
+                }
+            }
+            _ => {}
         }
         split(64)
     }
@@ -168,6 +255,28 @@ pub fn convert_ciphertext<C: Curve>(
     c1_prefix: bool,
 ) -> Result<Vec<u8>> {
     Ok(CiphertextParts::parse::<C>(ct, from)?.encode(to, c1_prefix))
+}
+
+/// As [`convert_ciphertext`] with C1 written as `c1`. Writing a compressed C1 checks
+/// that C1 is on the curve first ([`Error::UnsupportedFormat`] otherwise: compressing
+/// an off-curve point would silently change it); [`Error::InvalidValue`] for
+/// [`C1Format::Compressed`] with DER output.
+pub fn convert_ciphertext_c1<C: Curve>(
+    ct: &[u8],
+    from: Option<CiphertextFormat>,
+    to: CiphertextFormat,
+    c1: C1Format,
+) -> Result<Vec<u8>> {
+    c1.check(to)?;
+    let parts = CiphertextParts::parse::<C>(ct, from)?;
+    if c1 == C1Format::Compressed
+        && PublicKey::<C>::from_coordinates(&parts.c1_x, &parts.c1_y).is_err()
+    {
+        return Err(Error::UnsupportedFormat(
+            "SM2 ciphertext C1 is not a point on the curve",
+        ));
+    }
+    Ok(parts.encode_c1(to, c1))
 }
 
 /// Checks a message (or C2) length against [`super::MAX_MESSAGE_LENGTH`].
@@ -281,6 +390,18 @@ impl<C: Curve> PublicKey<C> {
         Ok(self.encrypt_parts(msg)?.encode(format, c1_prefix))
     }
 
+    /// Encrypts `msg` into `format` with C1 written as `c1` ([`Error::InvalidValue`]
+    /// for a compressed C1 with DER).
+    pub fn encrypt_c1(
+        &self,
+        msg: &[u8],
+        format: CiphertextFormat,
+        c1: C1Format,
+    ) -> Result<Vec<u8>> {
+        c1.check(format)?;
+        Ok(self.encrypt_parts(msg)?.encode_c1(format, c1))
+    }
+
     /// KEM: returns (K, C1) with K = KDF(x2 || y2, key_len), (x2, y2) = [k]P, C1 = [k]G
     /// (04||x||y). `key_len` is 1 to [`super::MAX_KEY_LENGTH`] bytes
     /// ([`Error::InvalidLength`] otherwise, checked before anything is allocated). The key
@@ -377,5 +498,74 @@ impl<C: Curve> PrivateKey<C> {
             return Err(Error::DecryptionFailed);
         }
         Ok(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sm2::Sm2p256;
+
+    // A gmsm v0.44.0 ciphertext with a compressed C1 (vectors/sm2_c1_formats.json).
+    const D: &str = "3945208f7b2144b13f36e38ac6d39f95889393692860b51a42fb81ef4df7c5b8";
+    const CT: &str = "035e8fea486a370c178da4a9e66edce1952be4bfea168d97a75394bce6d72f41b0bdd296cd\
+                      cabdff43ed73e2d0f0f312023f6cd5e8b82fa9a8433f2a51eccd5361cd20a34ebdf67c4e01\
+                      2b0047f66b6cdcb7d033";
+
+    fn h(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn compressed_c1_from_gmsm_decrypts_and_re_encodes() {
+        let key = PrivateKey::<Sm2p256>::from_bytes(&h(D)).unwrap();
+        let ct = h(CT);
+        assert_eq!(&key.decrypt(&ct, None).unwrap()[..], b"encryption standard");
+        let parts = CiphertextParts::parse::<Sm2p256>(&ct, None).unwrap();
+        assert_eq!(
+            parts.encode_c1(CiphertextFormat::C1C3C2, C1Format::Compressed),
+            ct
+        );
+        let full = parts.encode(CiphertextFormat::C1C3C2, true);
+        assert_eq!(full.len(), ct.len() + 32);
+        assert_eq!(
+            convert_ciphertext_c1::<Sm2p256>(
+                &full,
+                None,
+                CiphertextFormat::C1C3C2,
+                C1Format::Compressed
+            )
+            .unwrap(),
+            ct
+        );
+    }
+
+    #[test]
+    fn c1_format_options() {
+        assert_eq!(
+            C1Format::from_options("Compressed", true),
+            Ok(C1Format::Compressed)
+        );
+        assert_eq!(
+            C1Format::from_options("uncompressed", false),
+            Ok(C1Format::Bare)
+        );
+        assert!(matches!(
+            C1Format::from_options("compressed", false),
+            Err(Error::InvalidValue(_))
+        ));
+        assert!(matches!(
+            C1Format::from_options("hybrid", true),
+            Err(Error::InvalidValue(_))
+        ));
+        let key = PrivateKey::<Sm2p256>::from_bytes(&h(D)).unwrap();
+        assert!(matches!(
+            key.public_key()
+                .encrypt_c1(b"m", CiphertextFormat::Der, C1Format::Compressed),
+            Err(Error::InvalidValue(_))
+        ));
     }
 }

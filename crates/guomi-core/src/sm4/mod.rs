@@ -19,6 +19,7 @@
 pub mod ccm;
 pub mod gcm;
 mod ghash;
+pub mod mac;
 pub mod modes;
 mod soft;
 #[cfg(target_arch = "x86_64")]

@@ -2,7 +2,8 @@
 //! §7.2 A1-A8, §7.3 B1-B5) and key encapsulation (Part 4 §6.2/§6.3).
 //!
 //! Raw ciphertext: C1 (64 bytes, x || y) || C3 (32) || C2 (len(M)), the order of
-//! GB/T 38635.2 and the standard's example. DER: GmSSL's
+//! GB/T 38635.2 and the standard's example (gmsm writes the same); C1 may also be
+//! written and read as `04 || x || y` (65 bytes, see [`Ciphertext::from_raw_with`]). DER: GmSSL's
 //! SM9Cipher ::= SEQUENCE { EnType INTEGER (0 = KDF stream), C1 BIT STRING (04 || x || y),
 //! C3 OCTET STRING, CipherText OCTET STRING }.
 //!
@@ -172,7 +173,16 @@ pub struct Ciphertext {
 impl Ciphertext {
     /// C1 (x || y) || C3 || C2.
     pub fn to_raw(&self) -> Vec<u8> {
-        let mut o = Vec::with_capacity(96 + self.c2.len());
+        self.to_raw_c1(false)
+    }
+
+    /// C1 || C3 || C2 with C1 as `04 || x || y` (65 bytes) when `c1_prefix`, else
+    /// `x || y` (64 bytes).
+    pub fn to_raw_c1(&self, c1_prefix: bool) -> Vec<u8> {
+        let mut o = Vec::with_capacity(97 + self.c2.len());
+        if c1_prefix {
+            o.push(4);
+        }
         o.extend_from_slice(&self.c1);
         o.extend_from_slice(&self.c3);
         o.extend_from_slice(&self.c2);
@@ -184,11 +194,19 @@ impl Ciphertext {
         Self::from_raw_with(b, Cipher::Kdf)
     }
 
-    /// Parses C1 (64) || C3 (32) || C2 made with `cipher`.
+    /// Parses C1 || C3 (32) || C2 made with `cipher`, C1 as `x || y` (64 bytes) or
+    /// `04 || x || y` (65 bytes). A leading 04 is read as the prefix when bytes 1..65
+    /// are a point of G1, else as the first byte of a bare x (a valid ciphertext is
+    /// misread only if 64 bytes happen to be a curve point: probability about 2^-256).
     pub fn from_raw_with(b: &[u8], cipher: Cipher) -> Result<Self> {
         if b.len() < 96 {
             return Err(Error::DecryptionFailed);
         }
+        let b = if b.len() >= 97 && b[0] == 4 && g1_from_bytes(&b[1..65], "C1").is_ok() {
+            &b[1..]
+        } else {
+            b
+        };
         Ok(Self {
             c1: b[..64].try_into().unwrap(),
             c3: b[64..96].try_into().unwrap(),
@@ -360,6 +378,19 @@ impl EncMasterPublicKey {
         Ok(Some(Ciphertext { c1, c3, c2, cipher }))
     }
 
+    /// [`Self::encapsulate`] with C as `04 || x || y` (65 bytes) when `c1_prefix`, else
+    /// `x || y` (64 bytes, as BouncyCastle writes it).
+    pub fn encapsulate_c1(
+        &self,
+        user_id: &[u8],
+        key_length: usize,
+        c1_prefix: bool,
+    ) -> Result<(Zeroizing<Vec<u8>>, Vec<u8>)> {
+        let (k, c) = self.encapsulate(user_id, key_length)?;
+        let c = if c1_prefix { &c[..] } else { &c[1..] };
+        Ok((k, c.to_vec()))
+    }
+
     /// Key encapsulation (Part 4 §6.2): returns (K, C) with C = 04 || x || y (65 bytes).
     /// `key_length` is 1 to [`crate::sm2::MAX_KEY_LENGTH`] bytes ([`Error::InvalidLength`]
     /// otherwise, checked before anything is allocated).
@@ -479,5 +510,29 @@ impl EncUserKey {
             return Err(Error::DecryptionFailed);
         }
         Ok(k)
+    }
+}
+
+#[cfg(test)]
+mod c1_prefix_tests {
+    use super::*;
+
+    #[test]
+    fn raw_c1_with_and_without_04() {
+        let p1 = g1_to_xy(&crate::sm9::bn256::consts_p1());
+        let mut bare = p1.to_vec();
+        bare.extend_from_slice(&[7u8; 32]);
+        bare.extend_from_slice(b"c2");
+        let a = Ciphertext::from_raw(&bare).unwrap();
+        let mut pre = vec![4u8];
+        pre.extend_from_slice(&bare);
+        let b = Ciphertext::from_raw(&pre).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.to_raw_c1(true), pre);
+        assert_eq!(a.to_raw_c1(false), bare);
+        // 04 followed by 64 bytes that are not a point: a bare C1 starting with 04.
+        let mut odd = vec![4u8; 64];
+        odd.extend_from_slice(&[7u8; 33]);
+        assert_eq!(&Ciphertext::from_raw(&odd).unwrap().c1[..], &odd[..64]);
     }
 }
