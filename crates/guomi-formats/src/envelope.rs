@@ -471,7 +471,11 @@ mod tests {
     #[test]
     fn sm9_recipient() {
         let master = guomi_core::sm9::EncMasterKey::generate().unwrap();
-        let bob = std::sync::Arc::new(master.extract(b"bob", guomi_core::sm9::HID_ENCRYPT).unwrap());
+        let bob = std::sync::Arc::new(
+            master
+                .extract(b"bob", guomi_core::sm9::HID_ENCRYPT)
+                .unwrap(),
+        );
         let mut s = Sealer::to_sm9(&master.public_key(), b"bob", 10).unwrap();
         let mut env = Vec::new();
         s.update(&[7u8; 3000], &mut env).unwrap();
@@ -485,7 +489,11 @@ mod tests {
             Ok::<_, Error>(out)
         };
         assert_eq!(open(bob).unwrap(), vec![7u8; 3000]);
-        let eve = std::sync::Arc::new(master.extract(b"eve", guomi_core::sm9::HID_ENCRYPT).unwrap());
+        let eve = std::sync::Arc::new(
+            master
+                .extract(b"eve", guomi_core::sm9::HID_ENCRYPT)
+                .unwrap(),
+        );
         assert_eq!(open(eve), Err(Error::DecryptionFailed));
     }
 

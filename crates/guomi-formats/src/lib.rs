@@ -9,6 +9,7 @@
 #![forbid(unsafe_code)]
 
 pub mod envelope;
+pub mod pkcs12;
 pub mod x509;
 
 pub use guomi_core::{Error, Result};

@@ -1,11 +1,11 @@
 //! X.509, PKCS#10 and protected keys: build, parse, verify, and every failure path.
 
 use guomi_core::sm2::PrivateKey;
+use guomi_core::Error;
 use guomi_formats::x509::{
     verify_chain, Certificate, CertificateBuilder, CertificateRequest, GeneralNameValue,
     RequestBuilder,
 };
-use guomi_core::Error;
 
 const NOW: i64 = 1_750_000_000; // 2025-06-15
 const DAY: i64 = 86_400;

@@ -6,10 +6,10 @@
 //! `SEQUENCE { r, s }` inside the BIT STRING.
 
 use super::{der_err, oid};
-use guomi_core::error::{Error, Result};
-use guomi_core::sm2::{PrivateKey, PublicKey, Signature, DEFAULT_UID};
 use der::asn1::{BitString, GeneralizedTime, Ia5String, ObjectIdentifier, OctetString, UtcTime};
 use der::{Decode, Encode, Reader, SliceReader, Tagged};
+use guomi_core::error::{Error, Result};
+use guomi_core::sm2::{PrivateKey, PublicKey, Signature, DEFAULT_UID};
 use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
 use std::str::FromStr;
 use std::time::Duration;

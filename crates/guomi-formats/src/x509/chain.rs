@@ -27,8 +27,8 @@
 
 use super::cert::Certificate;
 use super::oid;
-use guomi_core::sm2::PublicKey;
 use der::asn1::ObjectIdentifier;
+use guomi_core::sm2::PublicKey;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 

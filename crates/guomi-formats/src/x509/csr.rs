@@ -10,11 +10,11 @@
 
 use super::cert::{check_sm2_signature, parse_name, signed_range, GeneralNameValue};
 use super::{der_err, oid};
-use guomi_core::error::{Error, Result};
-use guomi_core::sm2::{PrivateKey, PublicKey, DEFAULT_UID};
 use der::asn1::{BitString, OctetString, SetOfVec};
 use der::oid::AssociatedOid;
 use der::{Decode, Encode};
+use guomi_core::error::{Error, Result};
+use guomi_core::sm2::{PrivateKey, PublicKey, DEFAULT_UID};
 use spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
 use x509_cert::attr::Attribute;
 use x509_cert::ext::pkix::SubjectAltName;

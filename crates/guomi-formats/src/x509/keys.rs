@@ -24,13 +24,13 @@
 //! never garbage key material.
 
 use super::{der_err, oid};
+use der::asn1::{AnyRef, Null, ObjectIdentifier, OctetStringRef};
+use der::{Decode, Encode, Sequence, Tagged};
 use guomi_core::error::{Error, Result};
 use guomi_core::sm2::PrivateKey;
 use guomi_core::sm3::kdf::pbkdf2_hmac_sm3;
 use guomi_core::sm4::modes::{self, Mode, Padding};
 use guomi_core::sm4::Sm4;
-use der::asn1::{AnyRef, Null, ObjectIdentifier, OctetStringRef};
-use der::{Decode, Encode, Sequence, Tagged};
 use sha2::Digest;
 use spki::AlgorithmIdentifierRef;
 use zeroize::{Zeroize, Zeroizing};
