@@ -2,6 +2,8 @@
 //!
 //! * [`x509`]: SM2 certificates, certificate requests and chain validation (RFC 5280 with
 //!   SM3withSM2), PKCS#8 and encrypted private keys, PEM.
+//! * [`pkcs12`]: PKCS#12 files (RFC 7292) with SM or AES protection.
+//! * [`sm2_enveloped`]: the GM/T 0009 `SM2EnvelopedKey`.
 //! * [`envelope`]: a versioned streaming format (KEM + SM4-GCM chunks) for data of any size.
 //!
 //! The cryptography itself is guomi-core's; this crate only encodes, decodes and checks
@@ -10,6 +12,7 @@
 
 pub mod envelope;
 pub mod pkcs12;
+pub mod sm2_enveloped;
 pub mod x509;
 
 pub use guomi_core::{Error, Result};
