@@ -7,6 +7,7 @@ mod buf;
 mod cpu;
 mod envelope;
 mod error;
+mod pkcs12;
 mod sm2;
 mod sm3;
 mod sm4;
@@ -109,6 +110,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "SM2 X.509 certificates, certification paths, PKCS#10 requests and protected\n\
          private keys (see `guomi.x509` and `guomi.keys`).",
         x509::register,
+    )?;
+    add_submodule(
+        m,
+        "pkcs12",
+        "PKCS#12 files (RFC 7292) with SM or AES protection (see `guomi.pkcs12`).",
+        pkcs12::register,
     )?;
     add_submodule(
         m,

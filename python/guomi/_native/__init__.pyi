@@ -6,6 +6,7 @@ module's layout may change between releases.
 from guomi._native import arrow as arrow
 from guomi._native import cpu as cpu
 from guomi._native import envelope as envelope
+from guomi._native import pkcs12 as pkcs12
 from guomi._native import sm2 as sm2
 from guomi._native import sm3 as sm3
 from guomi._native import sm4 as sm4
@@ -24,6 +25,7 @@ __all__ = [
     "sm2",
     "sm9",
     "x509",
+    "pkcs12",
     "arrow",
 ]
 

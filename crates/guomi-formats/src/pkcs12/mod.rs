@@ -640,9 +640,21 @@ pub fn dump(
         infos.push(seq(&[&oid_der(&oid::DATA), &explicit(0, &octets(&safe))]));
     }
     let refs: Vec<&[u8]> = infos.iter().map(|b| b.as_slice()).collect();
-    let auth_safe = seq(&refs);
+    seal(&seq(&refs), password, encryption, iterations)
+}
+
+/// Wraps a DER `AuthenticatedSafe` into a PFX with a MAC under `password` (the last step
+/// of [`dump`]; public for the fuzz target, which feeds arbitrary contents past the MAC).
+#[doc(hidden)]
+pub fn seal(
+    auth_safe: &[u8],
+    password: &[u8],
+    encryption: Encryption,
+    iterations: u32,
+) -> Result<Vec<u8>> {
+    let mac_hash = encryption.mac();
     let salt = guomi_core::rand::bytes::<16>()?;
-    let tag = pbe::compute_mac(mac_hash, password, &salt, iterations, &auth_safe)?;
+    let tag = pbe::compute_mac(mac_hash, password, &salt, iterations, auth_safe)?;
     let mac_data = seq(&[
         &seq(&[
             &seq(&[&oid_der(&mac_hash.digest_oid()), &null()]),
@@ -651,7 +663,7 @@ pub fn dump(
         &octets(&salt),
         &int_u32(iterations),
     ]);
-    let auth = seq(&[&oid_der(&oid::DATA), &explicit(0, &octets(&auth_safe))]);
+    let auth = seq(&[&oid_der(&oid::DATA), &explicit(0, &octets(auth_safe))]);
     Ok(seq(&[&int_u32(3), &auth, &mac_data]))
 }
 
