@@ -19,11 +19,11 @@ Writes (:func:`dump`)
 Reads (:func:`load`)
     both of those; OpenSSL 3's ``-keypbe SM4-CBC -certpbe SM4-CBC -macalg sm3``
     (PBKDF2-HMAC-SHA256 + SM4-CBC, SM3 MAC); AES-128/192/256-CBC; the SM PBES OIDs of
-    gmsm / GM/T 0091; plain key bags; PBMAC1 (RFC 9579). The MAC is checked first, in
-    constant time, before anything is decrypted. Legacy files (3DES, RC2, RC4, PBES1, a
-    SHA-1 MAC) raise :class:`~guomi.exceptions.UnsupportedFormat` naming the algorithm
-    and how to re-export; so do BER-encoded files (DER is required) and files without a
-    MAC.
+    gmsm / GM/T 0091; plain key bags; a SHA-1 MAC (Java and BouncyCastle key stores);
+    PBMAC1 (RFC 9579); BER as well as DER. The MAC is checked first, in constant time,
+    before anything is decrypted. Legacy encryption (3DES, RC2, RC4, PBES1) raises
+    :class:`~guomi.exceptions.UnsupportedFormat` naming the algorithm and how to
+    re-export; so do files without a MAC.
 
 Bounds: files of at most :data:`MAX_PFX_LEN` bytes, at most :data:`MAX_BAGS` bags,
 iteration counts 1 to :data:`MAX_ITERATIONS`, at most one private key. Salts and IVs are
@@ -82,8 +82,8 @@ def load(
 
     Raises:
         InvalidKey: wrong password or a changed file (one message).
-        UnsupportedFormat: malformed, BER-encoded, legacy (the algorithm is named) or
-            out-of-bounds contents, more than one private key, or no MAC.
+        UnsupportedFormat: malformed, legacy (the algorithm is named) or out-of-bounds
+            contents, more than one private key, or no MAC.
         InvalidArgument: an empty or non-UTF-8 password.
 
     Example:
@@ -109,7 +109,8 @@ def info(data: BytesLike, password: Password) -> dict[str, object]:
         password: ``str`` or UTF-8 bytes, not empty.
 
     Returns:
-        dict: ``mac`` (``"sm3"``, ``"sha256"`` or ``"PBMAC1 (...)"``), ``mac_iterations``,
+        dict: ``mac`` (``"sm3"``, ``"sha256"``, ``"sha1"`` or ``"PBMAC1 (...)"``),
+        ``mac_iterations``,
         ``contents`` (one line per content or bag), ``friendly_name`` (or ``None``),
         ``has_key``, ``certificate`` (subject or ``None``) and ``chain`` (subjects).
 

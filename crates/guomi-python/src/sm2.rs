@@ -9,8 +9,8 @@ use guomi_core::sm2::{
     VerifyItem,
 };
 use guomi_core::sm3::Sm3;
-use guomi_formats::x509::keys;
 use guomi_core::Error;
+use guomi_formats::x509::keys;
 use guomi_python_macros::guard_panics;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;

@@ -20,14 +20,17 @@
 //!
 //! Read ([`load`]): both of these; PBES2 with PRF HMAC-SM3 or HMAC-SHA256 and SM4-CBC or
 //! AES-128/192/256-CBC; the SM PBES / SM PBKDF OIDs of gmsm and GM/T 0091; plain key
-//! bags; nested safe-contents bags; a MAC over SM3 or SHA-256 with the PKCS#12 KDF, or
-//! PBMAC1 (RFC 9579). The MAC is checked first, in constant time, before anything is
-//! decrypted; a file without a MAC is refused. Legacy schemes (3DES, RC2, RC4, PBES1,
-//! SHA-1 MAC) are `UnsupportedFormat` naming the algorithm and how to re-export.
+//! bags; nested safe-contents bags; a MAC over SM3, SHA-256 or (as Java and
+//! BouncyCastle key stores write it) SHA-1 with the PKCS#12 KDF, or PBMAC1 (RFC 9579); BER
+//! as well as DER. The MAC is checked first, in constant time, before anything is
+//! decrypted; a file without a MAC is refused. Legacy encryption (3DES, RC2, RC4, PBES1,
+//! PBKDF2 with hmacWithSHA1) is `UnsupportedFormat` naming the algorithm and how to
+//! re-export.
 //!
 //! Bounds: a file of at most [`MAX_PFX_LEN`] bytes, at most [`MAX_BAGS`] bags in all,
 //! safe-contents nesting at most [`MAX_DEPTH`], iteration counts 1 to [`MAX_ITERATIONS`].
 
+mod ber;
 mod der_w;
 pub mod pbe;
 
@@ -140,7 +143,7 @@ pub struct Pkcs12 {
 /// How a PKCS#12 file is protected (for `guomi pkcs12 info`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Info {
-    /// "sm3", "sha256" or "PBMAC1 (...)".
+    /// "sm3", "sha256", "sha1" or "PBMAC1 (...)".
     pub mac: String,
     /// Iterations of the MAC's key derivation.
     pub mac_iterations: u32,
@@ -264,7 +267,8 @@ fn read_safe_contents(
             "PKCS#12: safe contents nested too deeply",
         ));
     }
-    let top = AnyRef::from_der(der).map_err(der_err)?;
+    let der = Zeroizing::new(ber::to_der(der)?);
+    let top = AnyRef::from_der(&der).map_err(der_err)?;
     for bag in elements(&top, Tag::Sequence)? {
         out.bags += 1;
         if out.bags > MAX_BAGS {
@@ -353,9 +357,10 @@ pub fn load(data: &[u8], password: &[u8]) -> Result<Pkcs12> {
     if data.len() > MAX_PFX_LEN {
         return Err(Error::UnsupportedFormat("PKCS#12: file larger than 4 MiB"));
     }
-    let pfx = AnyRef::from_der(data).map_err(|_| {
-        Error::UnsupportedFormat("malformed PKCS#12 (DER expected; BER files are not supported)")
-    })?;
+    // BER (indefinite lengths, segmented OCTET STRINGs) as Java and BouncyCastle write
+    // it is read as its DER equivalent; the MAC covers the content octets either way.
+    let data = ber::to_der(data)?;
+    let pfx = AnyRef::from_der(&data).map_err(der_err)?;
     let parts = elements(&pfx, Tag::Sequence)?;
     if parts.len() < 2 || parts.len() > 3 {
         return Err(unexpected());
@@ -411,7 +416,8 @@ pub fn load(data: &[u8], password: &[u8]) -> Result<Pkcs12> {
     };
 
     let mut out = Collected::default();
-    let safe = AnyRef::from_der(auth_bytes).map_err(der_err)?;
+    let auth_der = ber::to_der(auth_bytes)?;
+    let safe = AnyRef::from_der(&auth_der).map_err(der_err)?;
     let infos = elements(&safe, Tag::Sequence)?;
     if infos.len() > MAX_BAGS {
         return Err(Error::UnsupportedFormat(
@@ -438,19 +444,33 @@ pub fn load(data: &[u8], password: &[u8]) -> Result<Pkcs12> {
                 if eci.len() != 3 || oid_of(&eci[0])? != oid::DATA {
                     return Err(unexpected());
                 }
-                let implicit0 = Tag::ContextSpecific {
-                    constructed: false,
-                    number: TagNumber::new(0),
+                // [0] IMPLICIT OCTET STRING: primitive, or (BER) constructed from
+                // OCTET STRING segments.
+                let number = TagNumber::new(0);
+                let encrypted: Vec<u8> = match eci[2].tag() {
+                    Tag::ContextSpecific {
+                        constructed: false,
+                        number: n,
+                    } if n == number => eci[2].value().to_vec(),
+                    Tag::ContextSpecific {
+                        constructed: true,
+                        number: n,
+                    } if n == number => {
+                        let mut v = Vec::new();
+                        let mut r = SliceReader::new(eci[2].value()).map_err(der_err)?;
+                        while !r.is_finished() {
+                            v.extend_from_slice(octets_of(
+                                &AnyRef::decode(&mut r).map_err(der_err)?,
+                            )?);
+                        }
+                        v
+                    }
+                    _ => return Err(unexpected()),
                 };
-                if eci[2].tag() != implicit0 {
-                    return Err(Error::UnsupportedFormat(
-                        "PKCS#12: encrypted content must be a primitive [0] (DER)",
-                    ));
-                }
                 let alg_der = eci[1].to_der_vec()?;
                 let alg = pbe::alg_ref(&alg_der)?;
                 let (plain, used) =
-                    pbe::decrypt(&alg, password, eci[2].value()).map_err(|e| match e {
+                    pbe::decrypt(&alg, password, &encrypted).map_err(|e| match e {
                         Error::UnsupportedFormat(_) => e,
                         _ => opaque(),
                     })?;
@@ -598,7 +618,8 @@ pub fn dump(
     let digest = |b: &[u8]| -> Vec<u8> {
         match mac_hash {
             Hash::Sm3 => guomi_core::sm3::hash(b).to_vec(),
-            Hash::Sha256 => {
+            // Never SHA-1: `Encryption` writes SM3 or SHA-256 only.
+            Hash::Sha256 | Hash::Sha1 => {
                 use sha2::Digest;
                 sha2::Sha256::digest(b).to_vec()
             }

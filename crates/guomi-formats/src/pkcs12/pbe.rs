@@ -72,6 +72,9 @@ pub enum Hash {
     Sm3,
     /// SHA-256 (FIPS 180-4).
     Sha256,
+    /// SHA-1: read only, as the hash of a PKCS#12 MAC (Java and BouncyCastle key stores
+    /// still write it); never as a PBKDF2 PRF, never written.
+    Sha1,
 }
 
 impl Hash {
@@ -80,6 +83,15 @@ impl Hash {
         match self {
             Hash::Sm3 => "sm3",
             Hash::Sha256 => "sha256",
+            Hash::Sha1 => "sha1",
+        }
+    }
+
+    /// The digest length u (RFC 7292 appendix B.2).
+    pub fn out_len(self) -> usize {
+        match self {
+            Hash::Sm3 | Hash::Sha256 => 32,
+            Hash::Sha1 => 20,
         }
     }
 
@@ -88,6 +100,7 @@ impl Hash {
         match self {
             Hash::Sm3 => oid::SM3,
             Hash::Sha256 => oid::SHA256,
+            Hash::Sha1 => oid::SHA1,
         }
     }
 
@@ -96,6 +109,7 @@ impl Hash {
         match self {
             Hash::Sm3 => oid::HMAC_SM3,
             Hash::Sha256 => oid::HMAC_SHA256,
+            Hash::Sha1 => oid::HMAC_SHA1,
         }
     }
 
@@ -115,10 +129,19 @@ impl Hash {
                 }
                 h.finalize().into()
             }
+            Hash::Sha1 => {
+                let mut h = sha1::Sha1::new();
+                for p in parts {
+                    sha1::Digest::update(&mut h, p);
+                }
+                let mut out = [0u8; 32];
+                out[..20].copy_from_slice(&sha1::Digest::finalize(h));
+                out
+            }
         }
     }
 
-    /// HMAC(key, data).
+    /// HMAC(key, data) (SHA-1: the first 20 bytes).
     pub fn hmac(self, key: &[u8], data: &[u8]) -> [u8; 32] {
         match self {
             Hash::Sm3 => {
@@ -132,11 +155,19 @@ impl Hash {
                 m.update(data);
                 m.finalize().into_bytes().into()
             }
+            Hash::Sha1 => {
+                let mut m = <hmac::Hmac<sha1::Sha1> as Mac>::new_from_slice(key)
+                    .expect("HMAC takes keys of any length");
+                m.update(data);
+                let mut out = [0u8; 32];
+                out[..20].copy_from_slice(&m.finalize().into_bytes());
+                out
+            }
         }
     }
 
-    /// Checks `HMAC(key, data) == tag` in constant time (the tag length is the full 32
-    /// bytes, never taken from `tag`).
+    /// Checks `HMAC(key, data) == tag` in constant time (the tag length is the full digest
+    /// length, never taken from `tag`).
     pub fn hmac_verify(self, key: &[u8], data: &[u8], tag: &[u8]) -> bool {
         match self {
             Hash::Sm3 => {
@@ -146,6 +177,12 @@ impl Hash {
             }
             Hash::Sha256 => {
                 let mut m = <hmac::Hmac<sha2::Sha256> as Mac>::new_from_slice(key)
+                    .expect("HMAC takes keys of any length");
+                m.update(data);
+                m.verify_slice(tag).is_ok()
+            }
+            Hash::Sha1 => {
+                let mut m = <hmac::Hmac<sha1::Sha1> as Mac>::new_from_slice(key)
                     .expect("HMAC takes keys of any length");
                 m.update(data);
                 m.verify_slice(tag).is_ok()
@@ -187,11 +224,15 @@ impl Hash {
                 }
                 Ok(())
             }
+            Hash::Sha1 => Err(Error::UnsupportedFormat(
+                "PBES2: PBKDF2 PRF hmacWithSHA1 is not supported: re-export with HMAC-SM3 or \
+                 HMAC-SHA256",
+            )),
         }
     }
 
     /// The PKCS#12 key derivation (RFC 7292 appendix B.2) with `id` (1 key, 2 IV, 3 MAC
-    /// key) over this hash (u = 32, v = 64 for both SM3 and SHA-256). `bmp_password` is
+    /// key) over this hash (v = 64; u = 32 for SM3 and SHA-256, 20 for SHA-1). `bmp_password` is
     /// the password as a BMPString with its two-zero-byte terminator.
     pub fn pkcs12_kdf(
         self,
@@ -215,17 +256,18 @@ impl Hash {
         if !bmp_password.is_empty() {
             i_buf.extend_from_slice(&fill(bmp_password));
         }
-        for chunk in out.chunks_mut(32) {
+        let u = self.out_len();
+        for chunk in out.chunks_mut(u) {
             let mut a = Zeroizing::new(self.digest(&[&d, &i_buf]));
             for _ in 1..iterations {
-                *a = self.digest(&[&a[..]]);
+                *a = self.digest(&[&a[..u]]);
             }
             chunk.copy_from_slice(&a[..chunk.len()]);
             // B = A repeated to v bytes; I_j = (I_j + B + 1) mod 2^(8v).
             for block in i_buf.chunks_mut(V) {
                 let mut carry = 1u16;
                 for k in (0..V).rev() {
-                    let s = u16::from(block[k]) + u16::from(a[k % 32]) + carry;
+                    let s = u16::from(block[k]) + u16::from(a[k % u]) + carry;
                     block[k] = s as u8;
                     carry = s >> 8;
                 }
@@ -661,7 +703,7 @@ pub fn verify_mac(
     let h = match kind {
         MacKind::Pkcs12(h) => {
             let bmp = bmp_password(password)?;
-            h.pkcs12_kdf(3, &bmp, salt, iterations, &mut key[..])?;
+            h.pkcs12_kdf(3, &bmp, salt, iterations, &mut key[..h.out_len()])?;
             h
         }
         MacKind::Pbmac1 { prf, mac, .. } => {
@@ -686,7 +728,11 @@ pub fn verify_mac(
             mac
         }
     };
-    if tag.len() != 32 || !h.hmac_verify(&key[..], data, tag) {
+    let key_len = match kind {
+        MacKind::Pkcs12(h) => h.out_len(),
+        MacKind::Pbmac1 { .. } => 32,
+    };
+    if tag.len() != h.out_len() || !h.hmac_verify(&key[..key_len], data, tag) {
         return Err(mac_failed());
     }
     Ok(kind)
@@ -708,10 +754,10 @@ pub fn mac_kind(alg: &AlgorithmIdentifierRef<'_>, iterations: u32) -> Result<Mac
             check_iterations(iterations)?;
             Ok(MacKind::Pkcs12(Hash::Sha256))
         }
-        oid::SHA1 => Err(Error::UnsupportedFormat(
-            "PKCS#12: a SHA-1 MAC is not supported (legacy): re-export with `-macalg sha256` \
-             (OpenSSL) or `guomi pkcs12 create`",
-        )),
+        oid::SHA1 => {
+            check_iterations(iterations)?;
+            Ok(MacKind::Pkcs12(Hash::Sha1))
+        }
         oid::PBMAC1 => {
             let p: Pbmac1Params<'_> = alg
                 .parameters

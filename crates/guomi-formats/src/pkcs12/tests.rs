@@ -67,13 +67,21 @@ fn reads_a_chain_and_picks_the_key_certificate() {
 #[test]
 fn legacy_3des_is_named() {
     let e = load(&vector("openssl3-legacy-3des-sha1.p12"), b"test1234").unwrap_err();
-    // The SHA-1 MAC is found first; it is named with how to re-export.
+    // The SHA-1 MAC verifies; the 3DES bag is named with how to re-export.
     match e {
         Error::UnsupportedFormat(m) => {
-            assert!(m.contains("SHA-1") && m.contains("re-export"), "{m}")
+            assert!(
+                m.contains("3-KeyTripleDES") && m.contains("re-export"),
+                "{m}"
+            )
         }
         e => panic!("{e:?}"),
     }
+    // With a wrong password, the MAC fails first.
+    assert!(matches!(
+        load(&vector("openssl3-legacy-3des-sha1.p12"), b"test1235"),
+        Err(Error::InvalidKey(_))
+    ));
 }
 
 #[test]
@@ -266,9 +274,31 @@ fn reads_bouncycastle_files() {
         ("sha256", 1024)
     );
     // KeyStore.getInstance("PKCS12", "BC") writes BER (indefinite lengths) with
-    // 3DES/RC2 and a SHA-1 MAC by default: refused, with a typed error.
+    // 3DES/RC2 and a SHA-1 MAC by default: the BER is read, the MAC verifies, the 3DES key
+    // bag is refused by name.
     assert!(matches!(
         load(&vector("bc-1.87-keystore-pkcs12-default.p12"), b"test1234"),
-        Err(Error::UnsupportedFormat(_))
+        Err(Error::UnsupportedFormat(m)) if m.contains("3-KeyTripleDES")
+    ));
+    // KeyStore "PKCS12-DEF-AES256-AES128": BER, AES-256/AES-128-CBC with
+    // PBKDF2-HMAC-SHA256, SHA-1 MAC (600000 iterations): read.
+    let p = load(
+        &vector("bc-1.87-keystore-def-aes256-aes128.p12"),
+        b"test1234",
+    )
+    .unwrap();
+    assert_eq!(p.key.unwrap(), pem_key("openssl3-key.pem"));
+    assert_eq!(p.certificate.unwrap(), pem_cert("openssl3-cert.pem"));
+    assert_eq!(p.friendly_name.as_deref(), Some("bc key"));
+    assert_eq!(
+        (p.info.mac.as_str(), p.info.mac_iterations),
+        ("sha1", 600_000)
+    );
+    assert!(matches!(
+        load(
+            &vector("bc-1.87-keystore-def-aes256-aes128.p12"),
+            b"test1235"
+        ),
+        Err(Error::InvalidKey(_))
     ));
 }
