@@ -63,6 +63,16 @@ def test_reads_bouncycastle_builder() -> None:
     assert pkcs12.info(vec("bc-1.87-builder-aes256-sha256.p12"), "test1234")["friendly_name"] == "bc key"
 
 
+def test_reads_bouncycastle_pbmac1() -> None:
+    # PKCS12PfxPduBuilder with BcPKCS12PBMac1CalculatorBuilder (RFC 9579 PBMAC1:
+    # PBKDF2-HMAC-SHA256, keyLength 32, HMAC-SHA256).
+    name = "bc-1.87-builder-aes256-pbmac1.p12"
+    assert pkcs12.load(vec(name), "test1234") == (key("openssl3-key.pem"), cert("openssl3-cert.pem"), [])
+    assert pkcs12.info(vec(name), "test1234")["mac"] == "PBMAC1 (PBKDF2-HMAC-SHA256, HMAC-SHA256)"
+    with pytest.raises(InvalidKey):
+        pkcs12.load(vec(name), "test12345")
+
+
 def test_reads_bouncycastle_keystore_ber_sha1_mac() -> None:
     # KeyStore "PKCS12-DEF-AES256-AES128" (BC 1.87): BER, AES with PBKDF2-HMAC-SHA256,
     # SHA-1 MAC.

@@ -273,6 +273,14 @@ fn reads_bouncycastle_files() {
         (p.info.mac.as_str(), p.info.mac_iterations),
         ("sha256", 1024)
     );
+    // PBMAC1 (RFC 9579) from BcPKCS12PBMac1CalculatorBuilder.
+    let p = load(&vector("bc-1.87-builder-aes256-pbmac1.p12"), b"test1234").unwrap();
+    assert_eq!(p.key.unwrap(), pem_key("openssl3-key.pem"));
+    assert_eq!(p.info.mac, "PBMAC1 (PBKDF2-HMAC-SHA256, HMAC-SHA256)");
+    assert!(matches!(
+        load(&vector("bc-1.87-builder-aes256-pbmac1.p12"), b"test1235"),
+        Err(Error::InvalidKey(_))
+    ));
     // KeyStore.getInstance("PKCS12", "BC") writes BER (indefinite lengths) with
     // 3DES/RC2 and a SHA-1 MAC by default: the BER is read, the MAC verifies, the 3DES key
     // bag is refused by name.
