@@ -3,6 +3,9 @@
 //! * [`x509`]: SM2 certificates, certificate requests and chain validation (RFC 5280 with
 //!   SM3withSM2), PKCS#8 and encrypted private keys, PEM.
 //! * [`sm2_keys`]: SM2 SubjectPublicKeyInfo, SEC1 and PKCS#8, DER and PEM.
+//! * [`cms`]: CMS SignedData and EnvelopedData (RFC 5652, GM/T 0010) with SM2/SM3/SM4.
+//! * [`pkcs12`]: PKCS#12 files (RFC 7292) with SM or AES protection.
+//! * [`sm2_enveloped`]: the GM/T 0009 `SM2EnvelopedKey`.
 //! * [`envelope`]: a versioned streaming format (KEM + SM4-GCM chunks) for data of any size.
 //!
 //! The cryptography itself is guomi-core's; this crate only encodes, decodes and checks
@@ -11,6 +14,8 @@
 
 pub mod cms;
 pub mod envelope;
+pub mod pkcs12;
+pub mod sm2_enveloped;
 pub mod sm2_keys;
 pub mod x509;
 

@@ -8,6 +8,7 @@ mod cms;
 mod cpu;
 mod envelope;
 mod error;
+mod pkcs12;
 mod sm2;
 mod sm3;
 mod sm4;
@@ -116,6 +117,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "cms",
         "CMS SignedData and EnvelopedData (RFC 5652, GM/T 0010) (see `guomi.cms`).",
         cms::register,
+    )?;
+    add_submodule(
+        m,
+        "pkcs12",
+        "PKCS#12 files (RFC 7292) with SM or AES protection (see `guomi.pkcs12`).",
+        pkcs12::register,
     )?;
     add_submodule(
         m,

@@ -111,7 +111,7 @@ fn pem_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 /// A password argument: `str` (UTF-8) or bytes-like; kept in zeroizing memory.
-fn password_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Zeroizing<Vec<u8>>> {
+pub(crate) fn password_bytes(obj: &Bound<'_, PyAny>) -> PyResult<Zeroizing<Vec<u8>>> {
     let raw = if let Ok(s) = obj.cast::<PyString>() {
         s.extract::<String>()?.into_bytes()
     } else {
@@ -594,7 +594,7 @@ pub struct PyPrivateKey {
 }
 
 impl PyPrivateKey {
-    fn wrap(py: Python<'_>, key: PrivateKey) -> PyResult<Self> {
+    pub(crate) fn wrap(py: Python<'_>, key: PrivateKey) -> PyResult<Self> {
         let public = Py::new(py, PyPublicKey(key.public_key().clone()))?;
         Ok(PyPrivateKey { key, public })
     }
@@ -603,6 +603,11 @@ impl PyPrivateKey {
     /// modules that keep a key, e.g. the envelope opener).
     pub(crate) fn owned_key(&self) -> guomi_core::Result<PrivateKey> {
         PrivateKey::from_bytes(&self.key.to_bytes()[..])
+    }
+
+    /// The core key, borrowed (for other binding modules that only read it).
+    pub(crate) fn key(&self) -> &PrivateKey {
+        &self.key
     }
 }
 
@@ -1062,6 +1067,76 @@ impl PyPrivateKey {
         let p = peer.get();
         let x = py.detach(|| core_sm2::ecdh(&self.key, &p.0)).py_err()?;
         Ok(bytes(py, &x[..]))
+    }
+
+    /// Opens a GM/T 0009 `SM2EnvelopedKey` (GB/T 35276; the `encryptedPrivateKey` of
+    /// GM/T 0092 certificate responses): the SM4 key is SM2-decrypted with
+    /// `decryption_key`, then SM4-ECB-decrypts d, which must match the enclosed public key.
+    /// Reads what gmsm's `sm2.MarshalEnvelopedPrivateKey` writes.
+    ///
+    /// Args:
+    ///     data: bytes-like DER, at most 1024 bytes.
+    ///     decryption_key: the recipient's `PrivateKey`.
+    ///
+    /// Returns:
+    ///     PrivateKey: the enveloped key.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: malformed DER, more than 1024 bytes, or a symmetric algorithm
+    ///         other than SM4-ECB (1.2.156.10197.1.104.1) or SM4.
+    ///     DecryptionError: the SM4 key or the private key cannot be decrypted (wrong
+    ///         `decryption_key` or corrupted data; one opaque error).
+    ///     InvalidKey: the decrypted key does not match the enclosed public key.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> key, recipient = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+    ///     >>> data = key.to_enveloped_key(recipient.public_key())
+    ///     >>> sm2.PrivateKey.from_enveloped_key(data, recipient) == key
+    ///     True
+    #[staticmethod]
+    fn from_enveloped_key(
+        py: Python<'_>,
+        data: Bytes,
+        decryption_key: PyRef<'_, PyPrivateKey>,
+    ) -> PyResult<Self> {
+        let recipient = &decryption_key.key;
+        let key = py
+            .detach(|| guomi_formats::sm2_enveloped::from_enveloped_key(&data, recipient))
+            .py_err()?;
+        Self::wrap(py, key)
+    }
+
+    /// This key as a GM/T 0009 `SM2EnvelopedKey` for `recipient_public_key`: a fresh SM4
+    /// key from the OS encrypts d (SM4-ECB, no padding), and is SM2-encrypted to the
+    /// recipient (GM/T 0009 DER ciphertext); the layout gmsm's
+    /// `sm2.ParseEnvelopedPrivateKey` reads.
+    ///
+    /// Args:
+    ///     recipient_public_key: the `PublicKey` that may open it.
+    ///
+    /// Returns:
+    ///     bytes: DER (about 240 bytes).
+    ///
+    /// Raises:
+    ///     RandomnessError: the OS random generator failed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2
+    ///     >>> key, recipient = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+    ///     >>> data = key.to_enveloped_key(recipient.public_key())
+    ///     >>> data[:2]
+    ///     b'0\x81'
+    fn to_enveloped_key<'py>(
+        &self,
+        py: Python<'py>,
+        recipient_public_key: PyRef<'_, PyPublicKey>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let recipient = &recipient_public_key.0;
+        let der = py
+            .detach(|| guomi_formats::sm2_enveloped::to_enveloped_key(&self.key, recipient))
+            .py_err()?;
+        Ok(bytes(py, &der))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -7,6 +7,7 @@ from guomi._native import arrow as arrow
 from guomi._native import cms as cms
 from guomi._native import cpu as cpu
 from guomi._native import envelope as envelope
+from guomi._native import pkcs12 as pkcs12
 from guomi._native import sm2 as sm2
 from guomi._native import sm3 as sm3
 from guomi._native import sm4 as sm4
@@ -26,6 +27,7 @@ __all__ = [
     "sm9",
     "x509",
     "cms",
+    "pkcs12",
     "arrow",
 ]
 

@@ -707,6 +707,56 @@ class PrivateKey:
             >>> a.ecdh(b.public_key()) == b.ecdh(a.public_key())
             True
         """
+    @staticmethod
+    def from_enveloped_key(data: BytesLike, decryption_key: PrivateKey) -> PrivateKey:
+        """Opens a GM/T 0009 `SM2EnvelopedKey` (GB/T 35276; the `encryptedPrivateKey` of
+        GM/T 0092 certificate responses): the SM4 key is SM2-decrypted with
+        `decryption_key`, then SM4-ECB-decrypts d, which must match the enclosed public key.
+        Reads what gmsm's `sm2.MarshalEnvelopedPrivateKey` writes.
+
+        Args:
+            data: bytes-like DER, at most 1024 bytes.
+            decryption_key: the recipient's `PrivateKey`.
+
+        Returns:
+            PrivateKey: the enveloped key.
+
+        Raises:
+            UnsupportedFormat: malformed DER, more than 1024 bytes, or a symmetric algorithm
+                other than SM4-ECB (1.2.156.10197.1.104.1) or SM4.
+            DecryptionError: the SM4 key or the private key cannot be decrypted (wrong
+                `decryption_key` or corrupted data; one opaque error).
+            InvalidKey: the decrypted key does not match the enclosed public key.
+
+        Example:
+            >>> from guomi import sm2
+            >>> key, recipient = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+            >>> data = key.to_enveloped_key(recipient.public_key())
+            >>> sm2.PrivateKey.from_enveloped_key(data, recipient) == key
+            True
+        """
+    def to_enveloped_key(self, recipient_public_key: PublicKey) -> bytes:
+        r"""This key as a GM/T 0009 `SM2EnvelopedKey` for `recipient_public_key`: a fresh SM4
+        key from the OS encrypts d (SM4-ECB, no padding), and is SM2-encrypted to the
+        recipient (GM/T 0009 DER ciphertext); the layout gmsm's
+        `sm2.ParseEnvelopedPrivateKey` reads.
+
+        Args:
+            recipient_public_key: the `PublicKey` that may open it.
+
+        Returns:
+            bytes: DER (about 240 bytes).
+
+        Raises:
+            RandomnessError: the OS random generator failed.
+
+        Example:
+            >>> from guomi import sm2
+            >>> key, recipient = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+            >>> data = key.to_enveloped_key(recipient.public_key())
+            >>> data[:2]
+            b'0\x81'
+        """
     def __hash__(self) -> int: ...
 
 @final

@@ -12,6 +12,7 @@ from typing import Callable, Optional
 
 from guomi import __version__
 from guomi.cli import cms as _cms
+from guomi.cli import pkcs12 as _pkcs12
 from guomi.cli import sm2 as _sm2
 from guomi.cli import sm3 as _sm3
 from guomi.cli import sm4 as _sm4
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     _sm2.register(sub)
     _x509.register(sub)
     _cms.register(sub)
+    _pkcs12.register(sub)
     _sm9.register(sub)
     _zuc.register(sub)
     return p

@@ -246,7 +246,10 @@ pub fn encrypt_private_key_pem(
 /// `InvalidKey`.
 pub fn decrypt_private_key_der(der: &[u8], password: &[u8]) -> Result<PrivateKey> {
     let epki = EncryptedPrivateKeyInfo::from_der(der).map_err(der_err)?;
-    if epki.algorithm.oid != oid::PBES2 {
+    // PBES2, or the SM PBES of GM/T 0091 (1.2.156.10197.6.1.4.1.5.2 as the standard
+    // prints it, 1.2.156.10197.6.4.1.5.2 as gmsm writes it): the same structure.
+    use crate::pkcs12::pbe::oid as pbe_oid;
+    if ![oid::PBES2, pbe_oid::SM_PBES_GMSM, pbe_oid::SM_PBES_STD].contains(&epki.algorithm.oid) {
         return Err(Error::UnsupportedFormat(
             "encrypted private key: only PBES2 is supported",
         ));
@@ -256,7 +259,9 @@ pub fn decrypt_private_key_der(der: &[u8], password: &[u8]) -> Result<PrivateKey
         .parameters
         .ok_or(Error::UnsupportedFormat("PBES2 parameters missing"))?;
     let pbes2: Pbes2Params<'_> = params.decode_as().map_err(der_err)?;
-    if pbes2.kdf.oid != oid::PBKDF2 {
+    // The SM PBKDF (…6.1.4.1.5.1 / gmsm …6.4.1.5.1) is PBKDF2 whose default PRF is HMAC-SM3.
+    let sm_kdf = [pbe_oid::SM_PBKDF_GMSM, pbe_oid::SM_PBKDF_STD].contains(&pbes2.kdf.oid);
+    if pbes2.kdf.oid != oid::PBKDF2 && !sm_kdf {
         return Err(Error::UnsupportedFormat(
             "encrypted private key: only PBKDF2 is supported",
         ));
@@ -268,6 +273,7 @@ pub fn decrypt_private_key_der(der: &[u8], password: &[u8]) -> Result<PrivateKey
         .decode_as()
         .map_err(der_err)?;
     let prf = match &kdf.prf {
+        None if sm_kdf => Prf::HmacSm3,
         None => {
             return Err(Error::UnsupportedFormat(
                 "encrypted private key: PBKDF2 PRF hmacWithSHA1 is not supported",
@@ -511,7 +517,14 @@ pub fn load_private_key_der(der: &[u8], password: Option<&[u8]>) -> Result<Priva
             decrypt_private_key_der(der, pw)
         }
         None => {
-            if EncryptedPrivateKeyInfo::from_der(der).is_ok_and(|e| e.algorithm.oid == oid::PBES2) {
+            if EncryptedPrivateKeyInfo::from_der(der).is_ok_and(|e| {
+                [
+                    oid::PBES2,
+                    crate::pkcs12::pbe::oid::SM_PBES_GMSM,
+                    crate::pkcs12::pbe::oid::SM_PBES_STD,
+                ]
+                .contains(&e.algorithm.oid)
+            }) {
                 return Err(need_password());
             }
             PrivateKey::from_der(der)
@@ -569,6 +582,88 @@ mod tests {
                 Err(Error::InvalidKey(_)) | Err(Error::UnsupportedFormat(_)) => {}
                 Err(e) => panic!("unexpected {e:?}"),
             }
+        }
+    }
+
+    fn vector(name: &str) -> String {
+        let p = format!("{}/../../vectors/keys/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(p).unwrap()
+    }
+
+    #[test]
+    fn reads_gmsm_sm_pbes_and_pbes2_keys() {
+        // gmsm v0.44.0 pkcs8.MarshalPrivateKey with pkcs.NewSMPBESEncrypter(16, 2048)
+        // (OIDs 1.2.156.10197.6.4.1.5.2 / .5.1) and with the standard PBES2 + HMAC-SM3.
+        let d = vector("gmsm-v0.44.0-key.d.hex");
+        for name in [
+            "gmsm-v0.44.0-sm-pbes.pem",
+            "gmsm-v0.44.0-pbes2-hmac-sm3-sm4.pem",
+        ] {
+            let key = load_private_key_pem(&vector(name), Some(b"gmsm-password")).unwrap();
+            assert_eq!(hex::encode(&key.to_bytes()[..]), d.trim(), "{name}");
+            assert!(matches!(
+                load_private_key_pem(&vector(name), Some(b"gmsm-passwort")),
+                Err(Error::InvalidKey(_))
+            ));
+            assert!(matches!(
+                load_private_key_pem(&vector(name), None),
+                Err(Error::InvalidValue(_))
+            ));
+        }
+    }
+
+    #[test]
+    fn sm_pbes_standard_oids_and_default_prf() {
+        // The same key rewritten with the OIDs as GM/T 0091 prints them
+        // (1.2.156.10197.6.1.4.1.5.x), and with the PRF left out (default HMAC-SM3 under
+        // the SM PBKDF).
+        let text = vector("gmsm-v0.44.0-sm-pbes.pem");
+        let der = pem_blocks(&text).unwrap().remove(0).der;
+        let gmsm_pbes = crate::pkcs12::pbe::oid::SM_PBES_GMSM.to_der().unwrap();
+        let gmsm_kdf = crate::pkcs12::pbe::oid::SM_PBKDF_GMSM.to_der().unwrap();
+        let std_pbes = crate::pkcs12::pbe::oid::SM_PBES_STD.to_der().unwrap();
+        let std_kdf = crate::pkcs12::pbe::oid::SM_PBKDF_STD.to_der().unwrap();
+        // Each standard OID is one byte longer: rebuild the outer structures by
+        // decoding and re-encoding.
+        let epki = EncryptedPrivateKeyInfo::from_der(&der).unwrap();
+        let pbes2: Pbes2Params<'_> = epki.algorithm.parameters.unwrap().decode_as().unwrap();
+        let kdf_params = pbes2.kdf.parameters.unwrap().to_der().unwrap();
+        let kdf: Pbkdf2Params<'_> = Pbkdf2Params::from_der(&kdf_params).unwrap();
+        let no_prf = Pbkdf2Params { prf: None, ..kdf }.to_der().unwrap();
+        let d = vector("gmsm-v0.44.0-key.d.hex");
+        for (pbes_oid, kdf_oid, params) in [
+            (&std_pbes, &std_kdf, &kdf_params),
+            (&gmsm_pbes, &gmsm_kdf, &no_prf),
+            (&std_pbes, &std_kdf, &no_prf),
+        ] {
+            let pbes_oid = ObjectIdentifier::from_der(pbes_oid).unwrap();
+            let kdf_oid = ObjectIdentifier::from_der(kdf_oid).unwrap();
+            let enc = pbes2.enc.to_der().unwrap();
+            let kdf_alg = AlgorithmIdentifierRef {
+                oid: kdf_oid,
+                parameters: Some(AnyRef::from_der(params).unwrap()),
+            }
+            .to_der()
+            .unwrap();
+            let mut p = kdf_alg.clone();
+            p.extend_from_slice(&enc);
+            let mut seq = vec![0x30, p.len() as u8];
+            seq.extend_from_slice(&p);
+            let rebuilt = EncryptedPrivateKeyInfo {
+                algorithm: AlgorithmIdentifierRef {
+                    oid: pbes_oid,
+                    parameters: Some(AnyRef::from_der(&seq).unwrap()),
+                },
+                data: epki.data,
+            }
+            .to_der()
+            .unwrap();
+            let key = decrypt_private_key_der(&rebuilt, b"gmsm-password").unwrap();
+            assert_eq!(hex::encode(&key.to_bytes()[..]), d.trim());
+            assert!(matches!(
+                load_private_key_der(&rebuilt, None),
+                Err(Error::InvalidValue(_))
+            ));
         }
     }
 }
