@@ -41,8 +41,8 @@ fuzz_target!(|data: &[u8]| {
     let f = fixtures();
     match sel % 6 {
         0 => {
-            if let Ok(der) = cms::ber::to_der(body) {
-                assert_eq!(cms::ber::to_der(&der).unwrap(), der);
+            if let Ok(der) = guomi_formats::ber::to_der(body) {
+                assert_eq!(guomi_formats::ber::to_der(&der).unwrap(), der);
             }
         }
         1 => {

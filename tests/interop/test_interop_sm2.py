@@ -136,17 +136,9 @@ PEER_ENC = {
 }
 
 
-COMPRESSED_C1 = (
-    "guomi's decrypt refuses a raw ciphertext whose C1 is a compressed point (02/03 || x, 33 bytes), "
-    "which gmsm writes with MarshalCompressed (DecryptionError); 04 and hybrid 06/07 C1 are read"
-)
-
-
 @pytest.mark.parametrize(
     "peer, case",
-    _cases(
-        PEER_ENC, {("gmsm", "c1c3c2-compressed"): COMPRESSED_C1, ("gmsm", "c1c2c3-compressed"): COMPRESSED_C1}
-    ),
+    _cases(PEER_ENC),
     indirect=["peer"],
 )
 def test_sm2_peer_encrypts_guomi_decrypts(peer: Peer, case: str) -> None:
@@ -207,19 +199,6 @@ KEY_FROM_PEER = {
         "pkcs8-smpbkdf-sm4",
     ],
 }
-AES_PBES2 = (
-    "guomi reads PBES2 only with SM4-CBC (UnsupportedFormat for AES-256-CBC), the only PBES2 "
-    "cipher BouncyCastle 1.87 writes and OpenSSL's default"
-)
-KEY_FROM_PEER_XFAIL = {
-    ("bc", "pkcs8-sha256-aes"): AES_PBES2,
-    ("gmsm", "pkcs8-sha256-aes"): AES_PBES2,
-    ("gmsm", "pkcs8-sm3-aes"): AES_PBES2,
-    ("gmsm", "pkcs8-smpbkdf-sm4"): (
-        "guomi does not read GM/T 0091's KDF OID 1.2.156.10197.6.4.1.5.1 (PBKDF2 with HMAC-SM3), which gmsm "
-        "writes with pkcs.NewSMPBKDF2Opts ('only PBKDF2 is supported')"
-    ),
-}
 PRF = {"sm3": "hmac-sm3", "sha256": "hmac-sha256", "smpbkdf": "sm-pbkdf"}
 CIPHER = {"sm4": "sm4-cbc", "aes": "aes-256-cbc"}
 
@@ -242,7 +221,7 @@ def test_sm2_guomi_key_read_by_peer(peer: Peer, case: str) -> None:
     assert bytes.fromhex(got["pub"]) == key.public_key().to_bytes()
 
 
-@pytest.mark.parametrize("peer, case", _cases(KEY_FROM_PEER, KEY_FROM_PEER_XFAIL), indirect=["peer"])
+@pytest.mark.parametrize("peer, case", _cases(KEY_FROM_PEER), indirect=["peer"])
 def test_sm2_peer_key_read_by_guomi(peer: Peer, case: str) -> None:
     key = _key(f"peer-keys-{case}")
     if case.startswith("pkcs8-"):

@@ -3,6 +3,7 @@
 //! * [`x509`]: SM2 certificates, certificate requests and chain validation (RFC 5280 with
 //!   SM3withSM2), PKCS#8 and encrypted private keys, PEM.
 //! * [`sm2_keys`]: SM2 SubjectPublicKeyInfo, SEC1 and PKCS#8, DER and PEM.
+//! * [`ber`]: a bounded BER-to-DER normaliser for what peers write (CMS, PKCS#12).
 //! * [`cms`]: CMS SignedData and EnvelopedData (RFC 5652, GM/T 0010) with SM2/SM3/SM4.
 //! * [`pkcs12`]: PKCS#12 files (RFC 7292) with SM or AES protection.
 //! * [`sm2_enveloped`]: the GM/T 0009 `SM2EnvelopedKey`.
@@ -12,6 +13,7 @@
 //! structures, and has no `unsafe` code at all. Errors are guomi-core's [`Error`].
 #![forbid(unsafe_code)]
 
+pub mod ber;
 pub mod cms;
 pub mod envelope;
 pub mod pkcs12;

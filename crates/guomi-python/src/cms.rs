@@ -279,8 +279,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(encrypt, m)?)?;
     m.add_function(wrap_pyfunction!(decrypt, m)?)?;
-    m.add("MAX_INPUT", core_cms::ber::MAX_INPUT)?;
-    m.add("MAX_DEPTH", core_cms::ber::MAX_DEPTH)?;
+    m.add("MAX_INPUT", guomi_formats::ber::MAX_INPUT)?;
+    m.add("MAX_DEPTH", guomi_formats::ber::MAX_DEPTH)?;
     m.add("MAX_SIGNERS", core_cms::MAX_SIGNERS)?;
     m.add("MAX_RECIPIENTS", core_cms::MAX_RECIPIENTS)?;
     m.add("MAX_CERTIFICATES", core_cms::MAX_CERTIFICATES)?;

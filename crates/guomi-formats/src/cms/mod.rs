@@ -19,7 +19,7 @@
 //! [`MAX_CERTIFICATES`] certificates and [`MAX_ATTRIBUTES`] signed attributes per
 //! structure; beyond them a typed error ([`Error::UnsupportedFormat`]).
 
-pub mod ber;
+use crate::ber;
 pub mod enveloped;
 pub mod signed;
 mod tlv;

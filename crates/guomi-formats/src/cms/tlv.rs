@@ -1,5 +1,5 @@
 //! A strict DER reader and a small DER writer for the CMS structures (after
-//! [`super::ber::to_der`] every length is definite and minimal).
+//! [`crate::ber::to_der`] every length is definite and minimal).
 
 use der::oid::ObjectIdentifier;
 use guomi_core::{Error, Result};
@@ -166,7 +166,7 @@ impl<'a> Reader<'a> {
 pub(crate) fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(content.len() + 6);
     out.push(tag);
-    super::ber::push_len(&mut out, content.len());
+    crate::ber::push_len(&mut out, content.len());
     out.extend_from_slice(content);
     out
 }

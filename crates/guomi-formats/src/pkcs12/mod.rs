@@ -30,7 +30,7 @@
 //! Bounds: a file of at most [`MAX_PFX_LEN`] bytes, at most [`MAX_BAGS`] bags in all,
 //! safe-contents nesting at most [`MAX_DEPTH`], iteration counts 1 to [`MAX_ITERATIONS`].
 
-mod ber;
+use crate::ber;
 mod der_w;
 pub mod pbe;
 

@@ -280,7 +280,7 @@ impl Hash {
 fn check_iterations(iterations: u32) -> Result<()> {
     if iterations == 0 || iterations > MAX_ITERATIONS {
         return Err(Error::UnsupportedFormat(
-            "PKCS#12: iteration count out of range (1 to 10000000)",
+            "PBKDF2 iteration count out of range (1 to 10000000)",
         ));
     }
     Ok(())
@@ -517,7 +517,7 @@ fn parse_pbes2<'a>(alg: &AlgorithmIdentifierRef<'a>) -> Result<(Scheme, &'a [u8]
     }
     if ![oid::PBES2, oid::SM_PBES_GMSM, oid::SM_PBES_STD].contains(&alg.oid) {
         return Err(Error::UnsupportedFormat(
-            "PKCS#12: unknown password-based encryption (PBES2 or SM PBES expected)",
+            "unknown password-based encryption (PBES2 or SM PBES expected)",
         ));
     }
     let pbes2: Pbes2Params<'a> = alg

@@ -26,7 +26,7 @@
 use super::{der_err, oid};
 use crate::sm2_keys::PrivateKeyEncoding;
 use der::asn1::{AnyRef, Null, ObjectIdentifier, OctetStringRef};
-use der::{Decode, Encode, Sequence, Tagged};
+use der::{Decode, Encode, Sequence};
 use guomi_core::error::{Error, Result};
 use guomi_core::sm2::PrivateKey;
 use guomi_core::sm3::kdf::pbkdf2_hmac_sm3;
@@ -246,78 +246,16 @@ pub fn encrypt_private_key_pem(
 /// `InvalidKey`.
 pub fn decrypt_private_key_der(der: &[u8], password: &[u8]) -> Result<PrivateKey> {
     let epki = EncryptedPrivateKeyInfo::from_der(der).map_err(der_err)?;
-    // PBES2, or the SM PBES of GM/T 0091 (1.2.156.10197.6.1.4.1.5.2 as the standard
-    // prints it, 1.2.156.10197.6.4.1.5.2 as gmsm writes it): the same structure.
-    use crate::pkcs12::pbe::oid as pbe_oid;
-    if ![oid::PBES2, pbe_oid::SM_PBES_GMSM, pbe_oid::SM_PBES_STD].contains(&epki.algorithm.oid) {
-        return Err(Error::UnsupportedFormat(
-            "encrypted private key: only PBES2 is supported",
-        ));
-    }
-    let params = epki
-        .algorithm
-        .parameters
-        .ok_or(Error::UnsupportedFormat("PBES2 parameters missing"))?;
-    let pbes2: Pbes2Params<'_> = params.decode_as().map_err(der_err)?;
-    // The SM PBKDF (…6.1.4.1.5.1 / gmsm …6.4.1.5.1) is PBKDF2 whose default PRF is HMAC-SM3.
-    let sm_kdf = [pbe_oid::SM_PBKDF_GMSM, pbe_oid::SM_PBKDF_STD].contains(&pbes2.kdf.oid);
-    if pbes2.kdf.oid != oid::PBKDF2 && !sm_kdf {
-        return Err(Error::UnsupportedFormat(
-            "encrypted private key: only PBKDF2 is supported",
-        ));
-    }
-    let kdf: Pbkdf2Params<'_> = pbes2
-        .kdf
-        .parameters
-        .ok_or(Error::UnsupportedFormat("PBKDF2 parameters missing"))?
-        .decode_as()
-        .map_err(der_err)?;
-    let prf = match &kdf.prf {
-        None if sm_kdf => Prf::HmacSm3,
-        None => {
-            return Err(Error::UnsupportedFormat(
-                "encrypted private key: PBKDF2 PRF hmacWithSHA1 is not supported",
-            ))
-        }
-        Some(a) if a.oid == oid::HMAC_SM3 => Prf::HmacSm3,
-        Some(a) if a.oid == oid::HMAC_SHA256 => Prf::HmacSha256,
-        Some(_) => {
-            return Err(Error::UnsupportedFormat(
-                "encrypted private key: PBKDF2 PRF must be HMAC-SM3 or HMAC-SHA256",
-            ))
-        }
+    // PBES2 or the SM PBES of GM/T 0091 (1.2.156.10197.6.1.4.1.5.2 as the standard prints
+    // it, 1.2.156.10197.6.4.1.5.2 as gmsm writes it), PBKDF2 or the SM PBKDF (PRF
+    // HMAC-SM3 by default) with HMAC-SM3 or HMAC-SHA256, SM4-CBC or AES-128/192/256-CBC:
+    // the same parser as PKCS#12's bags.
+    let plain = match crate::pkcs12::pbe::decrypt(&epki.algorithm, password, epki.data.as_bytes()) {
+        Ok((plain, _)) => plain,
+        Err(e @ Error::UnsupportedFormat(_)) => return Err(e),
+        Err(_) => return Err(wrong_password()),
     };
-    if let Some(p) = kdf.prf.as_ref().and_then(|a| a.parameters) {
-        if p.tag() != der::Tag::Null || !p.value().is_empty() {
-            return Err(Error::UnsupportedFormat("malformed DER"));
-        }
-    }
-    if kdf.key_length.is_some_and(|l| l != 16) {
-        return Err(Error::UnsupportedFormat(
-            "encrypted private key: PBKDF2 keyLength must be 16 for SM4",
-        ));
-    }
-    if kdf.iterations == 0 || kdf.iterations > MAX_ITERATIONS {
-        return Err(Error::UnsupportedFormat(
-            "encrypted private key: PBKDF2 iteration count out of range",
-        ));
-    }
-    if pbes2.enc.oid != oid::SM4_CBC {
-        return Err(Error::UnsupportedFormat(
-            "encrypted private key: only SM4-CBC encryption is supported",
-        ));
-    }
-    let iv: OctetStringRef<'_> = pbes2
-        .enc
-        .parameters
-        .ok_or(Error::UnsupportedFormat("SM4-CBC IV missing"))?
-        .decode_as()
-        .map_err(der_err)?;
-    if iv.as_bytes().len() != 16 {
-        return Err(Error::UnsupportedFormat("SM4-CBC IV must be 16 bytes"));
-    }
-    let key = derive_key(prf, password, kdf.salt.as_bytes(), kdf.iterations)?;
-    decrypt_cbc_key(&key, iv.as_bytes(), epki.data.as_bytes(), true)
+    PrivateKey::from_pkcs8_der(&plain).map_err(|_| wrong_password())
 }
 
 /// SM4-CBC-decrypts a key body and parses it (PKCS#8, or SEC1 for legacy PEM). Every

@@ -1,8 +1,9 @@
-//! A bounded BER reader that normalises what CMS peers write to DER (X.690 §8 -> §10).
+//! A bounded BER reader that normalises what peers write to DER (X.690 §8 -> §10), for
+//! CMS and PKCS#12.
 //!
-//! BouncyCastle's streaming generators write CMS as BER: indefinite lengths
-//! (`0x80 ... 00 00`) and constructed OCTET STRINGs split into chunks. Everything after
-//! this reader sees DER: definite, minimal lengths and primitive strings. What it does:
+//! BouncyCastle's streaming generators (CMS) and Java key stores (PKCS#12) write BER:
+//! indefinite lengths (`0x80 ... 00 00`) and constructed OCTET STRINGs split into
+//! chunks. Everything after this reader sees DER: definite, minimal lengths and primitive strings. What it does:
 //!
 //! * indefinite lengths become definite ones; long-form lengths become minimal;
 //! * a constructed string type (OCTET STRING, BIT STRING and the character strings) is
@@ -176,16 +177,16 @@ impl<'a> Reader<'a> {
 /// Normalises one BER element (all of `data`, no trailing bytes) to DER.
 pub fn to_der(data: &[u8]) -> Result<Vec<u8>> {
     if data.len() > MAX_INPUT {
-        return Err(bad("CMS input larger than 256 MiB"));
+        return Err(bad("BER/DER input larger than 256 MiB"));
     }
     if data.is_empty() {
-        return Err(bad("empty CMS input"));
+        return Err(bad("empty BER/DER input"));
     }
     let mut r = Reader { data, pos: 0 };
     let mut out = Vec::with_capacity(data.len());
     r.element(&mut out, 0, None)?;
     if r.pos != data.len() {
-        return Err(bad("trailing bytes after the CMS structure"));
+        return Err(bad("trailing bytes after the BER/DER structure"));
     }
     Ok(out)
 }
@@ -278,5 +279,32 @@ mod tests {
         deep.extend_from_slice(&ok);
         deep.extend_from_slice(&[0, 0]);
         assert!(to_der(&deep).is_err());
+    }
+
+    #[test]
+    fn normalizes_what_java_key_stores_write() {
+        // SEQUENCE(indef) { INTEGER 3, OCTET STRING(constructed, indef) { "ab", "c" } }
+        let ber = [
+            0x30, 0x80, 2, 1, 3, 0x24, 0x80, 4, 2, b'a', b'b', 4, 1, b'c', 0, 0, 0, 0,
+        ];
+        assert_eq!(
+            to_der(&ber).unwrap(),
+            [0x30, 8, 2, 1, 3, 4, 3, b'a', b'b', b'c']
+        );
+        // Long-form lengths are made minimal.
+        assert_eq!(to_der(&[4, 0x81, 1, 7]).unwrap(), [4, 1, 7]);
+        for bad_input in [
+            &[][..],
+            &[0x30],
+            &[0x30, 0x80],                // no end-of-contents
+            &[0x04, 0x80, 0, 0],          // indefinite primitive
+            &[0x30, 3, 2, 1],             // short
+            &[0x24, 0x80, 2, 1, 1, 0, 0], // a segment that is not an OCTET STRING
+            &[0x30, 0, 0],                // trailing byte
+            &[0x1f, 1, 0],                // high tag number
+            &[0x30, 0x85, 0, 0, 0, 0, 0], // length of length 5
+        ] {
+            assert!(to_der(bad_input).is_err(), "{bad_input:?}");
+        }
     }
 }
