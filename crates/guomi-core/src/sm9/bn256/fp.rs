@@ -16,9 +16,11 @@ pub(crate) const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 
 #[inline(always)]
 pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    // borrow is 0 or 1; the returned borrow is 0 or 1.
-    let t = (a as u128).wrapping_sub((b as u128).wrapping_add(borrow as u128));
-    (t as u64, ((t >> 64) as u64) & 1)
+    // borrow is 0 or 1; the returned borrow is 0 or 1. Written with overflowing_sub
+    // (not as a 128-bit subtraction) so that the compiler emits a sub/sbb chain.
+    let (d, b1) = a.overflowing_sub(b);
+    let (d, b2) = d.overflowing_sub(borrow);
+    (d, (b1 | b2) as u64)
 }
 
 #[inline(always)]
