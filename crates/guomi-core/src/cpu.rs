@@ -16,7 +16,7 @@
 //! |---------|------------------------------------------|------------------|
 //! | `vaes`  | SM4 S-box through 256-bit `vaesenclast`  | `avx2`           |
 //! | `vbmi`  | ZUC S0 from register tables (VBMI/VBMI2) | `avx512`         |
-//! | `adx`   | SM2 field: MULX/ADCX/ADOX assembly       | `avx2`, `avx512` |
+//! | `adx`   | SM2 field, SM9 Fp: MULX/ADCX/ADOX asm    | `avx2`, `avx512` |
 //!
 //! A [`Variant`] is a backend with some of its features turned off; its name is the
 //! backend's followed by `-no<feature>` for each one off (`avx2-novaes`,
@@ -164,8 +164,8 @@ pub enum Feature {
     /// AVX512-VBMI + VBMI2: the `avx512` ZUC S0 from register tables and `vpshldd`
     /// (without it, nibble `vpshufb`).
     Vbmi = 1,
-    /// BMI2 + ADX: SM2 products modulo p in MULX/ADCX/ADOX assembly at `avx2` and above
-    /// (without it, the portable Montgomery code).
+    /// BMI2 + ADX: SM2 products modulo p and SM9 Fp products in MULX/ADCX/ADOX assembly
+    /// at `avx2` and above (without it, the portable Montgomery code).
     Adx = 2,
 }
 

@@ -24,8 +24,16 @@ fn by_op(op: &str) -> Vec<Value> {
         .collect()
 }
 
+/// Run under every backend variant this CPU has (the Fp MULX/ADX assembly and, with
+/// `-noadx` or `portable`, the portable code).
 #[test]
 fn sign_example() {
+    for v in guomi_core::cpu::variants() {
+        guomi_core::cpu::with_variant(v, sign_example_vectors);
+    }
+}
+
+fn sign_example_vectors() {
     let vs = by_op("sign");
     assert!(!vs.is_empty());
     for v in vs {
@@ -53,8 +61,16 @@ fn scalar(v: &Value, k: &str) -> [u8; 32] {
     hx(v, k).try_into().unwrap()
 }
 
+/// Run under every backend variant this CPU has (the Fp MULX/ADX assembly and, with
+/// `-noadx` or `portable`, the portable code).
 #[test]
 fn encrypt_example() {
+    for v in guomi_core::cpu::variants() {
+        guomi_core::cpu::with_variant(v, encrypt_example_vectors);
+    }
+}
+
+fn encrypt_example_vectors() {
     let vs = by_op("encrypt");
     assert!(!vs.is_empty());
     for v in vs {
@@ -106,8 +122,16 @@ fn encrypt_example() {
     }
 }
 
+/// Run under every backend variant this CPU has (the Fp MULX/ADX assembly and, with
+/// `-noadx` or `portable`, the portable code).
 #[test]
 fn key_exchange_example() {
+    for v in guomi_core::cpu::variants() {
+        guomi_core::cpu::with_variant(v, key_exchange_example_vectors);
+    }
+}
+
+fn key_exchange_example_vectors() {
     use std::sync::Arc;
     let vs = by_op("key_exchange");
     assert!(!vs.is_empty());

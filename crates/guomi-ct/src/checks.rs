@@ -632,6 +632,47 @@ fn sm9_decapsulate() {
     assert_eq!(&k[..], &k2[..]);
 }
 
+/// SM9 key exchange, both roles: secret de_A, de_B and the hedged r_A, r_B; the GT
+/// exponentiations g^r (fixed-base table and the Frobenius-split two-base ladder).
+fn sm9_kex() {
+    use sm9::keys::HID_EXCHANGE;
+    let (a_b, b_b, mpk) = quietly(|| {
+        let master = sm9::EncMasterKey::from_bytes(&arr::<32>(74)).unwrap();
+        let a = master.extract(b"Alice", HID_EXCHANGE).unwrap();
+        let b = master.extract(SM9_ID, HID_EXCHANGE).unwrap();
+        (*a.to_bytes(), *b.to_bytes(), master.public_key())
+    });
+    let load = |b: &[u8; 129], id: &[u8]| {
+        quietly(|| {
+            let b = secret_vec(b);
+            std::sync::Arc::new(sm9::EncUserKey::from_bytes(&b, id, HID_EXCHANGE, &mpk).unwrap())
+        })
+    };
+    let (a_key, b_key) = (load(&a_b, b"Alice"), load(&b_b, SM9_ID));
+    let mut a = secret_randomness(|| sm9::KeyExchange::new(a_key, SM9_ID, true)).unwrap();
+    let ra = a.ephemeral();
+    public(&ra); // R_A is sent to the responder
+    let mut b = secret_randomness(|| sm9::KeyExchange::new(b_key, b"Alice", false)).unwrap();
+    let rb = b.ephemeral();
+    public(&rb); // R_B is sent to the initiator
+    let r = b.respond(&ra, 16);
+    assert!(outcome(&r)); // a bad R_A would be an error returned to the caller
+    let (skb, sb) = r.unwrap();
+    public(&sb); // S_B is sent to the initiator
+    let r = a.finish(&rb, 16, Some(&sb));
+    assert!(outcome(&r)); // whether S_B matched is the confirmation's public outcome
+    let (ska, sa) = r.unwrap();
+    public(&sa); // S_A is sent to the responder
+    assert!(outcome(&b.confirm(&sa)));
+    let mut bad = sa;
+    bad[0] ^= 1;
+    assert!(!outcome(&b.confirm(&bad)));
+    // The shared keys, for the harness's comparison only.
+    public(&ska[..]);
+    public(&skb[..]);
+    assert_eq!(&ska[..], &skb[..]);
+}
+
 // ---------------------------------------------------------------------------- list
 
 macro_rules! check {
@@ -746,6 +787,9 @@ pub const CHECKS: &[Check] = &[
     check!("sm9-decapsulate", sm9_decapsulate,
         "SM9 KEM decapsulation with a secret de_B",
         "success or DecryptionFailed"),
+    check!("sm9-kex", sm9_kex,
+        "SM9 key exchange, both roles: secret de_A, de_B, r_A, r_B; confirm good and bad S_A",
+        "R_A, R_B, S_B, S_A (sent to the peer); the confirmations' outcomes"),
 ];
 
 /// The deliberately leaky functions of the self-test: memcheck must flag both.

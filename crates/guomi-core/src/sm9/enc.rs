@@ -351,13 +351,8 @@ impl EncMasterPublicKey {
         mac_kind: Mac,
         cipher: Cipher,
     ) -> Result<Option<Ciphertext>> {
-        // A1: Q_B = [H1(ID_B || hid, N)] P1 + Ppub-e.
-        let qb = self.q_of(user_id, HID_ENCRYPT)?;
-        // A3: C1 = [r] Q_B.
-        let c1 = qb
-            .mul_ct(&r.to_raw())
-            .to_affine()
-            .ok_or(Error::InvalidKey("C1 is the point at infinity"))?;
+        // A1, A3: C1 = [r] Q_B, Q_B = [H1(ID_B || hid, N)] P1 + Ppub-e.
+        let c1 = self.mul_q_affine(user_id, HID_ENCRYPT, r, "C1 is the point at infinity")?;
         let c1 = g1_to_xy(&c1);
         // A4, A5: w = g^r, g = e(Ppub-e, P2) from the key's cache.
         let w = gt_bytes(self.g().1.pow(&r.to_raw()));
@@ -421,11 +416,7 @@ impl EncMasterPublicKey {
         r: &Fn,
     ) -> Result<Option<Encapsulated>> {
         // A1-A3: C = [r] Q_B.
-        let qb = self.q_of(user_id, HID_ENCRYPT)?;
-        let c = qb
-            .mul_ct(&r.to_raw())
-            .to_affine()
-            .ok_or(Error::InvalidKey("C is the point at infinity"))?;
+        let c = self.mul_q_affine(user_id, HID_ENCRYPT, r, "C is the point at infinity")?;
         // A4, A5: w = g^r.
         let w = gt_bytes(self.g().1.pow(&r.to_raw()));
         // A6: K = KDF(C || w || ID_B, klen), not all zero.

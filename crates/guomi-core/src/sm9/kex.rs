@@ -125,11 +125,10 @@ impl KeyExchange {
         initiator: bool,
         r: Fn,
     ) -> Result<Self> {
-        let q = key.public.q_of(peer_id, key.hid)?;
-        let own = q
-            .mul_ct(&r.to_raw())
-            .to_affine()
-            .ok_or(Error::InvalidKey("R is the point at infinity"))?;
+        // R = [r] Q_peer, Q_peer = [H1(ID_peer || hid, N)] P1 + Ppub-e.
+        let own = key
+            .public
+            .mul_q_affine(peer_id, key.hid, &r, "R is the point at infinity")?;
         Ok(Self {
             key,
             peer_id: peer_id.to_vec(),

@@ -8,7 +8,8 @@
 //! * [`kex::KeyExchange`]: Part 3, both roles, optional key confirmation.
 //!
 //! The arithmetic (Montgomery Fp, the Fp2/Fp4/Fp12 tower, G1/G2, the pairing) lives in
-//! [`bn256`]; it is portable Rust with no SIMD backend (the work is 64x64-bit multiplies).
+//! [`bn256`]: portable Rust, with the Fp product in MULX/ADX assembly where the active
+//! backend variant has `cpu::Feature::Adx` (the work is 64x64-bit multiplies).
 
 pub mod bn256;
 pub mod encoding;

@@ -234,6 +234,7 @@ impl<C: CurveParams> Point<C> {
     /// [k]P for a secret scalar k (little-endian limbs, any value below 2^256): fixed
     /// 4-bit windows, masked table reads, complete formulas: constant time.
     pub fn mul_ct(&self, k: &[u64; 4]) -> Self {
+        super::select_backend();
         let table = self.window_table();
         let mut r = Self::identity();
         for i in (0..64).rev() {
@@ -278,6 +279,7 @@ pub struct FixedBase<C: CurveParams> {
 
 impl<C: CurveParams> FixedBase<C> {
     pub fn new(base: &Point<C>) -> Self {
+        super::select_backend();
         let mut tables = Vec::with_capacity(64);
         let mut b = *base;
         for _ in 0..64 {
@@ -301,6 +303,7 @@ impl<C: CurveParams> FixedBase<C> {
 
     /// [k]B, constant time in k.
     pub fn mul(&self, k: &[u64; 4]) -> Point<C> {
+        super::select_backend();
         let mut r = Point::<C>::identity();
         for (i, t) in self.tables.iter().enumerate() {
             let d = ((k[i / 16] >> ((i % 16) * 4)) & 15) as u8;

@@ -16,9 +16,11 @@ pub(crate) const fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
 
 #[inline(always)]
 pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
-    // borrow is 0 or 1; the returned borrow is 0 or 1.
-    let t = (a as u128).wrapping_sub((b as u128).wrapping_add(borrow as u128));
-    (t as u64, ((t >> 64) as u64) & 1)
+    // borrow is 0 or 1; the returned borrow is 0 or 1. Written with overflowing_sub
+    // (not as a 128-bit subtraction) so that the compiler emits a sub/sbb chain.
+    let (d, b1) = a.overflowing_sub(b);
+    let (d, b2) = d.overflowing_sub(borrow);
+    (d, (b1 | b2) as u64)
 }
 
 #[inline(always)]
@@ -63,7 +65,8 @@ pub(crate) fn limbs_to_be(l: &[u64; 4]) -> [u8; 32] {
 }
 
 macro_rules! mont_field {
-    ($(#[$doc:meta])* $name:ident, modulus = $m:expr, r = $r:expr, r2 = $r2:expr, inv = $inv:expr) => {
+    ($(#[$doc:meta])* $name:ident, modulus = $m:expr, r = $r:expr, r2 = $r2:expr, inv = $inv:expr,
+     fast_mul = $fast:path) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Default)]
         pub struct $name(pub(crate) [u64; 4]);
@@ -213,9 +216,21 @@ macro_rules! mont_field {
                 Self::ZERO.sub(self)
             }
 
-            /// a * b (CIOS Montgomery multiplication).
+            /// a * b (Montgomery multiplication): the backend's code if it has one for
+            /// this field and it is switched on, else the portable CIOS.
             #[inline(always)]
             pub fn mul(&self, b: &Self) -> Self {
+                if let Some(r) = $fast(&self.0, &b.0) {
+                    return Self(r);
+                }
+                self.mul_portable(b)
+            }
+
+            /// a * b (portable CIOS Montgomery multiplication). Out of line, like the
+            /// assembly: inlined at every call site of the tower code it would overflow
+            /// the instruction cache.
+            #[inline(never)]
+            pub fn mul_portable(&self, b: &Self) -> Self {
                 let a = &self.0;
                 let b = &b.0;
                 let m = Self::MODULUS;
@@ -331,6 +346,30 @@ macro_rules! mont_field {
     };
 }
 
+/// -p^-1 mod 2^64 for the SM9 prime p.
+pub(crate) const FP_INV: u64 = 0x892bc42c2f2ee42b;
+
+/// Fp products in the x86-64 MULX/ADX assembly when the active backend variant has
+/// `cpu::Feature::Adx` (see `x86_adx.rs`), else `None`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn fp_fast_mul(a: &[u64; 4], b: &[u64; 4]) -> Option<[u64; 4]> {
+    super::x86_adx::mont_mul_selected(a, b)
+}
+
+/// No assembly on this architecture.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn fp_fast_mul(_: &[u64; 4], _: &[u64; 4]) -> Option<[u64; 4]> {
+    None
+}
+
+/// Fn has no assembly (scalar arithmetic is not on a hot path).
+#[inline(always)]
+fn no_fast_mul(_: &[u64; 4], _: &[u64; 4]) -> Option<[u64; 4]> {
+    None
+}
+
 mont_field!(
     /// An element of Fp, p = B6400000 02A3A6F1 D603AB4F F58EC745 21F2934B 1A7AEEDB E56F9B27 E351457D
     /// (GM/T 0044-2016 Part 1 Appendix A: the base field of the SM9 curve).
@@ -338,7 +377,8 @@ mont_field!(
     modulus = [0xe56f9b27e351457d, 0x21f2934b1a7aeedb, 0xd603ab4ff58ec745, 0xb640000002a3a6f1],
     r = [0x1a9064d81caeba83, 0xde0d6cb4e5851124, 0x29fc54b00a7138ba, 0x49bffffffd5c590e],
     r2 = [0x27dea312b417e2d2, 0x88f8105fae1a5d3f, 0xe479b522d6706e7b, 0x2ea795a656f62fbd],
-    inv = 0x892bc42c2f2ee42b
+    inv = FP_INV,
+    fast_mul = fp_fast_mul
 );
 
 mont_field!(
@@ -348,7 +388,8 @@ mont_field!(
     modulus = [0xe56ee19cd69ecf25, 0x49f2934b18ea8bee, 0xd603ab4ff58ec744, 0xb640000002a3a6f1],
     r = [0x1a911e63296130db, 0xb60d6cb4e7157411, 0x29fc54b00a7138bb, 0x49bffffffd5c590e],
     r2 = [0x7598cd79cd750c35, 0xe4a08110bb6daeab, 0xbfee4bae7d78a1f9, 0x8894f5d163695d0e],
-    inv = 0x1d02662351974b53
+    inv = 0x1d02662351974b53,
+    fast_mul = no_fast_mul
 );
 
 #[cfg(test)]
@@ -383,5 +424,88 @@ mod tests {
         assert_eq!(Fp::from_be_bytes(&x.to_be_bytes()).unwrap(), x);
         let n = Fn::from_raw([3, 0, 0, 0]);
         assert_eq!(n.mul(&n.invert()), Fn::ONE);
+    }
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod asm_tests {
+    use super::super::x86_adx::{mont_mul_detected, select, selected};
+    use super::*;
+
+    /// The switch follows the thread's variant; another thread under another variant
+    /// does not change it.
+    #[test]
+    fn fp_asm_switch_follows_the_thread_variant() {
+        use crate::cpu::{self, Backend, Feature, Variant};
+        for v in cpu::variants() {
+            cpu::with_variant(v, || {
+                select();
+                assert_eq!(selected(), v.has(Feature::Adx), "{v}");
+                for other in [
+                    Some(Variant::from(Backend::Portable)),
+                    Some(Variant::from(cpu::detected())),
+                    None,
+                ] {
+                    std::thread::spawn(move || match other {
+                        Some(o) => cpu::with_variant(o, select),
+                        None => select(),
+                    })
+                    .join()
+                    .unwrap();
+                    assert_eq!(selected(), v.has(Feature::Adx), "{v} after {other:?}");
+                }
+            });
+        }
+    }
+
+    /// The assembly against the portable CIOS: edge values (0, 1, p - 1, values that
+    /// make t reach 2p and the 257th bit) and 200,000 chained products.
+    #[test]
+    fn fp_asm_matches_portable() {
+        if !crate::cpu::Feature::Adx.is_detected() {
+            return;
+        }
+        let m = Fp::MODULUS;
+        let sub1 = |x: [u64; 4], k: u64| {
+            let (d0, b) = sbb(x[0], k, 0);
+            let (d1, b) = sbb(x[1], 0, b);
+            let (d2, b) = sbb(x[2], 0, b);
+            let (d3, _) = sbb(x[3], 0, b);
+            [d0, d1, d2, d3]
+        };
+        let edge = [
+            [0u64; 4],
+            [1, 0, 0, 0],
+            [2, 0, 0, 0],
+            sub1(m, 1),
+            sub1(m, 2),
+            [u64::MAX, 0, 0, 0],
+            [0, 0, 0, 1 << 63],
+            [u64::MAX, u64::MAX, u64::MAX, 0x7fff_ffff_ffff_ffff],
+            Fp::R,
+            Fp::R2,
+            [m[0], m[1], m[2], m[3] - 1],
+        ];
+        for a in edge.iter() {
+            for b in edge.iter() {
+                let want = Fp(*a).mul_portable(&Fp(*b)).0;
+                assert_eq!(mont_mul_detected(a, b).unwrap(), want, "{a:x?} {b:x?}");
+            }
+        }
+        let mut x = [
+            0x0123456789abcdef,
+            0xfedcba9876543210,
+            0x0f1e2d3c4b5a6978,
+            0x8796a5b4c3d2e1f0,
+        ];
+        let mut y = sub1(m, 1);
+        for i in 0..200_000u64 {
+            let r = mont_mul_detected(&x, &y).unwrap();
+            assert_eq!(r, Fp(x).mul_portable(&Fp(y)).0);
+            let s = mont_mul_detected(&x, &x).unwrap();
+            assert_eq!(s, Fp(x).mul_portable(&Fp(x)).0);
+            y = x;
+            x = Fp(r).add(&Fp([i, i << 7, 0, i << 50])).0;
+        }
     }
 }

@@ -10,6 +10,8 @@ pub mod fp2;
 pub mod fp4;
 pub mod gt;
 pub mod pairing;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86_adx;
 
 use curve::{Affine, CurveParams, FixedBase, Point};
 use fp::Fp;
@@ -109,6 +111,16 @@ pub(crate) fn consts() -> &'static Consts {
             p2,
         }
     })
+}
+
+/// Switches this thread's Fp arithmetic to the code path of its active backend variant
+/// (`cpu::active_variant()`): the MULX/ADX assembly where the variant has
+/// `cpu::Feature::Adx`, else the portable code. Called at the start of every SM9
+/// operation; both paths give the same results.
+#[inline]
+pub fn select_backend() {
+    #[cfg(target_arch = "x86_64")]
+    x86_adx::select();
 }
 
 /// The generator P1 of G1.

@@ -149,6 +149,7 @@ impl G2Prepared {
     /// Computes the lines of Q for the R-ate Miller loop (GM/T 0044 Part 1 §B.?, R-ate
     /// steps: the loop over the bits of a = 6t+2, then Q1 = pi(Q) and -Q2 = -pi^2(Q)).
     pub fn new(q: &G2Affine) -> Self {
+        super::select_backend();
         let mut lines = Vec::with_capacity(90);
         let mut t = Proj {
             x: q.x,
@@ -187,6 +188,7 @@ fn eval(f: &Fp12, l: &Line, p: &G1Affine) -> Fp12 {
 /// The Miller loop value f_{a,Q}(P) l_{aQ,Q1}(P) l_{aQ+Q1,-Q2}(P) (before the final
 /// exponentiation).
 pub fn miller_loop(p: &G1Affine, q: &G2Prepared) -> Fp12 {
+    super::select_backend();
     let mut f = Fp12::ONE;
     let mut k = 0;
     for i in (0..naf_top(&ATE_NAF)).rev() {
@@ -215,6 +217,7 @@ fn pow_t(f: &Fp12) -> Fp12 {
 /// exponentiation for calculating pairings on ordinary elliptic curves", 2009):
 /// y0 y1^2 y2^6 y3^12 y4^18 y5^30 y6^36.
 pub fn final_exponentiation(f: &Fp12) -> Fp12 {
+    super::select_backend();
     // Easy part.
     let f1 = f.conj().mul(&f.invert());
     let f = f1.frobenius2().mul(&f1);

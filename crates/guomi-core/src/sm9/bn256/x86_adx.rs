@@ -1,0 +1,281 @@
+//! The `adx` code path of the SM9 base field Fp: Montgomery multiplication modulo the
+//! SM9 prime p (GM/T 0044-2016 Part 1 Appendix A) in x86-64 assembly.
+//!
+//! Interleaved CIOS (coarsely integrated operand scanning) over four 64-bit limbs: for
+//! each limb b[i], t += a * b[i] and then t += m * p with m = t[0] * (-p^-1 mod 2^64),
+//! shifting one limb out. BMI2 `mulx` leaves the flags alone, so the low halves of the
+//! products run on the ADX `adox` (OF) carry chain and the high halves on `adcx` (CF).
+//! p uses all 256 bits, so t keeps a sixth limb: after each step t < 2p < 2^257, and one
+//! final conditional subtraction (selected with `cmov`) gives the result below p. No
+//! branches, no secret-dependent memory access: constant time.
+//!
+//! Used when the CPU has BMI2 and ADX and the thread's active backend variant has
+//! `cpu::Feature::Adx` (`avx2` or higher, not `-noadx`); the portable CIOS in `fp.rs`
+//! remains the code path everywhere else. The rest of the crate calls only the safe
+//! wrappers below, which check the switch.
+#![allow(unsafe_code)]
+
+use core::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+// Whether products in Fp use this assembly: the thread's active variant has
+// `cpu::Feature::Adx`. [`select`] records the choice at the start of each SM9 operation
+// (pairing, scalar multiplication, GT exponentiation), per thread; the hot path reads a
+// process-wide copy while no thread runs under a `cpu::with_variant` override, and the
+// thread's own copy otherwise (the same scheme as the SM2 field's assembly). Only
+// [`select`] writes either copy, and only with the value of `Variant::has(Feature::Adx)`,
+// which checks the CPU: that is what makes the safe wrappers below sound.
+static FP_ASM_PROCESS: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    static FP_ASM_THREAD: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+}
+
+/// Reads `cpu::active_variant()` and switches the assembly on or off for this thread.
+#[inline]
+pub(crate) fn select() {
+    let want = crate::cpu::active_variant().has(crate::cpu::Feature::Adx);
+    FP_ASM_THREAD.with(|c| c.set(want));
+    // Only a thread without an override speaks for the process; write only on change.
+    if !crate::cpu::thread_overridden() && FP_ASM_PROCESS.load(Relaxed) != want {
+        FP_ASM_PROCESS.store(want, Relaxed);
+    }
+}
+
+/// Whether [`select`] switched the assembly on for this thread.
+#[inline(always)]
+pub(crate) fn selected() -> bool {
+    if crate::cpu::thread_overrides_active() {
+        FP_ASM_THREAD.with(core::cell::Cell::get)
+    } else {
+        FP_ASM_PROCESS.load(Relaxed)
+    }
+}
+
+/// [`mont_mul`] when the assembly is switched on for this thread ([`selected`]), else
+/// `None` (the caller then runs the portable code).
+#[inline(always)]
+pub(crate) fn mont_mul_selected(a: &[u64; 4], b: &[u64; 4]) -> Option<[u64; 4]> {
+    if selected() {
+        // SAFETY: `selected()` is true only after `Variant::has(Feature::Adx)`, which
+        // requires BMI2 and ADX on this CPU (see the switch above).
+        Some(unsafe { mont_mul(a, b) })
+    } else {
+        None
+    }
+}
+
+/// [`mont_mul`] when this CPU has BMI2 and ADX, whatever the active variant (tests).
+#[cfg(test)]
+pub(crate) fn mont_mul_detected(a: &[u64; 4], b: &[u64; 4]) -> Option<[u64; 4]> {
+    if crate::cpu::Feature::Adx.is_detected() {
+        // SAFETY: BMI2 and ADX were just checked on this CPU.
+        Some(unsafe { mont_mul(a, b) })
+    } else {
+        None
+    }
+}
+
+/// p (little-endian limbs) and -p^-1 mod 2^64, read by the assembly.
+static P_INV: [u64; 5] = [
+    super::fp::Fp::MODULUS[0],
+    super::fp::Fp::MODULUS[1],
+    super::fp::Fp::MODULUS[2],
+    super::fp::Fp::MODULUS[3],
+    super::fp::FP_INV,
+];
+
+/// `a * b * 2^-256 mod p` for a, b < p (Montgomery product), fully reduced.
+///
+/// Kept out of line: a pairing makes thousands of field products from hundreds of call
+/// sites, and inlining each copy would overflow the instruction cache.
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX (`cpu::Feature::Adx`).
+#[inline(never)]
+unsafe fn mont_mul(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let (r0, r1, r2, r3): (u64, u64, u64, u64);
+    // SAFETY: the caller guarantees BMI2 (mulx) and ADX (adcx/adox). The assembly reads
+    // 32 bytes through each of `a` and `b` (valid [u64; 4] references) and 40 bytes of
+    // the static `P_INV`, writes only the declared registers and does not use the stack.
+    unsafe {
+        core::arch::asm!(
+            "xor r8, r8",
+            "xor r9, r9",
+            "xor r10, r10",
+            "xor r11, r11",
+            "xor r12, r12",
+            "mov rdx, qword ptr [rdi + 0]",
+            "xor r13, r13",
+            "xor rax, rax",
+            "mulx r14, r15, qword ptr [rsi + 0]",
+            "adox r8, r15",
+            "adcx r9, r14",
+            "mulx r14, r15, qword ptr [rsi + 8]",
+            "adox r9, r15",
+            "adcx r10, r14",
+            "mulx r14, r15, qword ptr [rsi + 16]",
+            "adox r10, r15",
+            "adcx r11, r14",
+            "mulx r14, r15, qword ptr [rsi + 24]",
+            "adox r11, r15",
+            "adcx r12, r14",
+            "adox r12, rax",
+            "adcx r13, rax",
+            "adox r13, rax",
+            "mov rdx, r8",
+            "imul rdx, qword ptr [rcx + 32]",
+            "xor rax, rax",
+            "mulx r14, r15, qword ptr [rcx + 0]",
+            "adox r8, r15",
+            "adcx r9, r14",
+            "mulx r14, r15, qword ptr [rcx + 8]",
+            "adox r9, r15",
+            "adcx r10, r14",
+            "mulx r14, r15, qword ptr [rcx + 16]",
+            "adox r10, r15",
+            "adcx r11, r14",
+            "mulx r14, r15, qword ptr [rcx + 24]",
+            "adox r11, r15",
+            "adcx r12, r14",
+            "adox r12, rax",
+            "adcx r13, rax",
+            "adox r13, rax",
+            "mov rdx, qword ptr [rdi + 8]",
+            "xor r8, r8",
+            "xor rax, rax",
+            "mulx r14, r15, qword ptr [rsi + 0]",
+            "adox r9, r15",
+            "adcx r10, r14",
+            "mulx r14, r15, qword ptr [rsi + 8]",
+            "adox r10, r15",
+            "adcx r11, r14",
+            "mulx r14, r15, qword ptr [rsi + 16]",
+            "adox r11, r15",
+            "adcx r12, r14",
+            "mulx r14, r15, qword ptr [rsi + 24]",
+            "adox r12, r15",
+            "adcx r13, r14",
+            "adox r13, rax",
+            "adcx r8, rax",
+            "adox r8, rax",
+            "mov rdx, r9",
+            "imul rdx, qword ptr [rcx + 32]",
+            "xor rax, rax",
+            "mulx r14, r15, qword ptr [rcx + 0]",
+            "adox r9, r15",
+            "adcx r10, r14",
+            "mulx r14, r15, qword ptr [rcx + 8]",
+            "adox r10, r15",
+            "adcx r11, r14",
+            "mulx r14, r15, qword ptr [rcx + 16]",
+            "adox r11, r15",
+            "adcx r12, r14",
+            "mulx r14, r15, qword ptr [rcx + 24]",
+            "adox r12, r15",
+            "adcx r13, r14",
+            "adox r13, rax",
+            "adcx r8, rax",
+            "adox r8, rax",
+            "mov rdx, qword ptr [rdi + 16]",
+            "xor r9, r9",
+            "xor rax, rax",
+            "mulx r14, r15, qword ptr [rsi + 0]",
+            "adox r10, r15",
+            "adcx r11, r14",
+            "mulx r14, r15, qword ptr [rsi + 8]",
+            "adox r11, r15",
+            "adcx r12, r14",
+            "mulx r14, r15, qword ptr [rsi + 16]",
+            "adox r12, r15",
+            "adcx r13, r14",
+            "mulx r14, r15, qword ptr [rsi + 24]",
+            "adox r13, r15",
+            "adcx r8, r14",
+            "adox r8, rax",
+            "adcx r9, rax",
+            "adox r9, rax",
+            "mov rdx, r10",
+            "imul rdx, qword ptr [rcx + 32]",
+            "xor rax, rax",
+            "mulx r14, r15, qword ptr [rcx + 0]",
+            "adox r10, r15",
+            "adcx r11, r14",
+            "mulx r14, r15, qword ptr [rcx + 8]",
+            "adox r11, r15",
+            "adcx r12, r14",
+            "mulx r14, r15, qword ptr [rcx + 16]",
+            "adox r12, r15",
+            "adcx r13, r14",
+            "mulx r14, r15, qword ptr [rcx + 24]",
+            "adox r13, r15",
+            "adcx r8, r14",
+            "adox r8, rax",
+            "adcx r9, rax",
+            "adox r9, rax",
+            "mov rdx, qword ptr [rdi + 24]",
+            "xor r10, r10",
+            "xor rax, rax",
+            "mulx r14, r15, qword ptr [rsi + 0]",
+            "adox r11, r15",
+            "adcx r12, r14",
+            "mulx r14, r15, qword ptr [rsi + 8]",
+            "adox r12, r15",
+            "adcx r13, r14",
+            "mulx r14, r15, qword ptr [rsi + 16]",
+            "adox r13, r15",
+            "adcx r8, r14",
+            "mulx r14, r15, qword ptr [rsi + 24]",
+            "adox r8, r15",
+            "adcx r9, r14",
+            "adox r9, rax",
+            "adcx r10, rax",
+            "adox r10, rax",
+            "mov rdx, r11",
+            "imul rdx, qword ptr [rcx + 32]",
+            "xor rax, rax",
+            "mulx r14, r15, qword ptr [rcx + 0]",
+            "adox r11, r15",
+            "adcx r12, r14",
+            "mulx r14, r15, qword ptr [rcx + 8]",
+            "adox r12, r15",
+            "adcx r13, r14",
+            "mulx r14, r15, qword ptr [rcx + 16]",
+            "adox r13, r15",
+            "adcx r8, r14",
+            "mulx r14, r15, qword ptr [rcx + 24]",
+            "adox r8, r15",
+            "adcx r9, r14",
+            "adox r9, rax",
+            "adcx r10, rax",
+            "adox r10, rax",
+            "mov r11, r12",
+            "sub r11, qword ptr [rcx + 0]",
+            "mov r14, r13",
+            "sbb r14, qword ptr [rcx + 8]",
+            "mov r15, r8",
+            "sbb r15, qword ptr [rcx + 16]",
+            "mov rax, r9",
+            "sbb rax, qword ptr [rcx + 24]",
+            "sbb r10, 0",
+            "cmovc r11, r12",
+            "cmovc r14, r13",
+            "cmovc r15, r8",
+            "cmovc rax, r9",
+            in("rsi") a.as_ptr(),
+            in("rdi") b.as_ptr(),
+            in("rcx") P_INV.as_ptr(),
+            out("rdx") _,
+            out("r8") _,
+            out("r9") _,
+            out("r10") _,
+            out("r11") r0,
+            out("r12") _,
+            out("r13") _,
+            out("r14") r1,
+            out("r15") r2,
+            out("rax") r3,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
