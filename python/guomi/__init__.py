@@ -5,8 +5,9 @@ backends and a bytes-first, typed API. guomi implements the algorithms; it is no
 certified cryptographic module.
 
 Each algorithm family is a submodule: :mod:`guomi.sm2`, :mod:`guomi.sm3`,
-:mod:`guomi.sm4`, :mod:`guomi.sm9`, :mod:`guomi.zuc`, :mod:`guomi.x509`,
-:mod:`guomi.keys` and :mod:`guomi.envelope`; every error is a
+:mod:`guomi.sm4`, :mod:`guomi.sm9`, :mod:`guomi.zuc`; the formats are
+:mod:`guomi.x509` (certificates, CRLs), :mod:`guomi.keys`, :mod:`guomi.cms`,
+:mod:`guomi.pkcs12` and :mod:`guomi.envelope`; every error is a
 :class:`guomi.exceptions.GuomiError`. ``help()`` on any object shows its arguments,
 accepted formats, errors and an example.
 
