@@ -285,7 +285,7 @@ def test_openssl_legacy_dek_info_sm4_cbc(tmp_path: Path) -> None:
     "args",
     [
         ("-v2", "sm4-cbc", "-v2prf", "hmacWithSHA1"),
-        ("-v2", "aes-128-cbc", "-v2prf", "hmacWithSHA256"),
+        ("-v2", "des-ede3-cbc", "-v2prf", "hmacWithSHA256"),
     ],
 )
 def test_unsupported_pbes2_choices_are_unsupported_format(tmp_path: Path, args: tuple[str, ...]) -> None:
@@ -296,6 +296,23 @@ def test_unsupported_pbes2_choices_are_unsupported_format(tmp_path: Path, args: 
     assert r.returncode == 0, r.stderr
     with pytest.raises(UnsupportedFormat):
         keys.load_pem_private_key((tmp_path / "e.pem").read_text(), password=b"pw")
+
+
+@needs_openssl
+@pytest.mark.parametrize("cipher", ["aes-128-cbc", "aes-192-cbc", "aes-256-cbc"])
+def test_openssl_aes_pbes2_keys_are_read(tmp_path: Path, cipher: str) -> None:
+    # OpenSSL's default PBES2 cipher (and the only one BouncyCastle 1.87 writes): AES-CBC.
+    assert openssl("genpkey", "-algorithm", "SM2", "-out", "k.pem", cwd=tmp_path).returncode == 0
+    r = openssl(
+        "pkcs8", "-topk8", "-v2", cipher, "-v2prf", "hmacWithSHA256", "-in", "k.pem", "-passout", "pass:pw",
+        "-out", "e.pem", cwd=tmp_path,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    key = keys.load_pem_private_key((tmp_path / "e.pem").read_text(), password=b"pw")
+    plain = keys.load_pem_private_key((tmp_path / "k.pem").read_text())
+    assert key == plain
+    with pytest.raises(InvalidKey):
+        keys.load_pem_private_key((tmp_path / "e.pem").read_text(), password=b"wrong")
 
 
 def test_password_options_on_the_key_itself() -> None:

@@ -1388,27 +1388,72 @@ class CertificateRevocationList:
 
     @property
     def version(self) -> int:
-        """1 (no version field) or 2 (CRLs guomi issues are v2)."""
+        """1 (no version field) or 2 (CRLs guomi issues are v2).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.version
+            2
+        """
         return self._n.version
 
     @property
     def issuer(self) -> str:
-        """The issuer name, RFC 4514."""
+        """The issuer name, RFC 4514.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.issuer
+            'CN=ca'
+        """
         return self._n.issuer
 
     @property
     def issuer_der(self) -> bytes:
-        """The issuer name as DER (the ``Name`` structure)."""
+        """The issuer name as DER (the ``Name`` structure).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.issuer_der == ca.subject_der
+            True
+        """
         return self._n.issuer_der()
 
     @property
     def last_update(self) -> datetime:
-        """thisUpdate (aware ``datetime``, UTC)."""
+        """thisUpdate (aware ``datetime``, UTC).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.last_update.tzinfo is not None
+            True
+        """
         return _dt(self._n.this_update)
 
     @property
     def next_update(self) -> Optional[datetime]:
-        """nextUpdate (aware ``datetime``, UTC), or ``None`` when absent."""
+        """nextUpdate (aware ``datetime``, UTC), or ``None`` when absent.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> (crl.next_update - crl.last_update).days
+            7
+        """
         n = self._n.next_update
         return None if n is None else _dt(n)
 
@@ -1418,6 +1463,14 @@ class CertificateRevocationList:
 
         Raises:
             UnsupportedFormat: a malformed or repeated extension.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.crl_number
+            3
         """
         n = self._n.crl_number()
         return None if n is None else int.from_bytes(n, "big")
@@ -1428,27 +1481,71 @@ class CertificateRevocationList:
 
         Raises:
             UnsupportedFormat: a malformed or repeated extension.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.authority_key_identifier == ca.subject_key_identifier
+            True
         """
         return self._n.authority_key_id()
 
     @property
     def signature_algorithm_oid(self) -> str:
-        """The signature algorithm OID, dotted (SM2-with-SM3: ``1.2.156.10197.1.501``)."""
+        """The signature algorithm OID, dotted (SM2-with-SM3: ``1.2.156.10197.1.501``).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.signature_algorithm_oid
+            '1.2.156.10197.1.501'
+        """
         return self._n.signature_algorithm
 
     @property
     def signature(self) -> bytes:
-        """The signature value (DER ``SEQUENCE { r, s }``)."""
+        """The signature value (DER ``SEQUENCE { r, s }``).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.signature[0]
+            48
+        """
         return self._n.signature()
 
     @property
     def tbs_certlist_bytes(self) -> bytes:
-        """The signed part (TBSCertList), exactly as encoded."""
+        """The signed part (TBSCertList), exactly as encoded.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> key.public_key().verify(crl.signature, crl.tbs_certlist_bytes)
+            True
+        """
         return self._n.tbs_der()
 
     @property
     def extensions(self) -> list[Extension]:
-        """Every CRL extension, in order."""
+        """Every CRL extension, in order.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> [e.oid for e in crl.extensions]
+            ['2.5.29.20', '2.5.29.35']
+        """
         return [Extension(o, c, v) for o, c, v in self._n.extensions()]
 
     @property
@@ -1457,6 +1554,14 @@ class CertificateRevocationList:
 
         Raises:
             UnsupportedFormat: a malformed or repeated entry extension.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> [(e.serial_number, e.reason) for e in crl.revoked_certificates]
+            [(9, 'superseded')]
         """
         return [
             RevokedCertificate(

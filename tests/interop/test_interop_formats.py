@@ -86,7 +86,7 @@ def test_cms_bc_signs_guomi_verifies(bc: Peer, pki: tuple, sig_oid: str | None, 
         )
         result = cms.verify(der, content=m if detached else None, trust_roots=[root])
         assert result.content == m
-        assert result.signers == [leaf]
+        assert list(result.signers) == [leaf]
         if detached:
             with pytest.raises(GuomiError):
                 cms.verify(der, content=m + b"!", trust_roots=[root])
@@ -107,7 +107,7 @@ def test_cms_gmsm_signs_guomi_verifies(gmsm: Peer, pki: tuple, flavour: str) -> 
             flavour=flavour,
         )
         result = cms.verify(der, content=m if detached else None, trust_roots=[root])
-        assert result.content == m and result.signers == [leaf]
+        assert result.content == m and list(result.signers) == [leaf]
         assert result.oid_style == ("gm" if flavour == "sm" else "rfc")
 
 
@@ -168,7 +168,9 @@ def test_pkcs12_guomi_writes_bc_reads(bc: Peer, pki: tuple) -> None:  # type: ig
         bc.call("pkcs12_read", der=pfx, password="wrong")
 
 
-@pytest.mark.parametrize("mac", ["sha256", "sm3"])
+# (BouncyCastle 1.87's JCE PKCS#12 MAC calculator has no SM3; its Bc builder does: that
+# file is in vectors/pkcs12/ and read by tests/test_pkcs12.py.)
+@pytest.mark.parametrize("mac", ["sha256"])
 def test_pkcs12_bc_writes_guomi_reads(bc: Peer, pki: tuple, mac: str) -> None:  # type: ignore[type-arg]
     root, _, leaf, leaf_key = pki
     pfx = bc.get(
@@ -221,6 +223,11 @@ def test_sm4_mac_gmsm(gmsm: Peer, variant: str) -> None:
                 data=m,
                 size=size,
             )
+            if variant == "lmac":
+                # gmsm v0.44.0's NewLMAC ignores its size argument and returns 16 bytes; the
+                # tag is the leftmost bytes, as guomi truncates.
+                assert len(theirs) == 16
+                theirs = theirs[:size]
             assert sm4.cbc_mac(key, m, variant=ours, padding=padding, tag_length=size) == theirs
 
 

@@ -758,46 +758,110 @@ impl PyCrl {
     }
 
     /// 1 (no version field) or 2.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> n.version
+    ///     2
     #[getter]
     fn version(&self) -> u8 {
         self.0.version()
     }
 
     /// The issuer name, RFC 4514.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> n.issuer
+    ///     'CN=ca'
     #[getter]
     fn issuer(&self) -> String {
         self.0.issuer()
     }
 
     /// The issuer name as DER (the `Name` structure).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> n.issuer_der() == ca.subject_der
+    ///     True
     fn issuer_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(py, &self.0.issuer_der().py_err()?))
     }
 
     /// thisUpdate, Unix seconds.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> n.this_update > 0
+    ///     True
     #[getter]
     fn this_update(&self) -> i64 {
         self.0.this_update()
     }
 
     /// nextUpdate, Unix seconds, or `None`.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> n.next_update - n.this_update
+    ///     604800
     #[getter]
     fn next_update(&self) -> Option<i64> {
         self.0.next_update()
     }
 
     /// The signature algorithm OID, dotted.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> n.signature_algorithm
+    ///     '1.2.156.10197.1.501'
     #[getter]
     fn signature_algorithm(&self) -> String {
         self.0.signature_algorithm()
     }
 
     /// The signature value (DER `SEQUENCE { r, s }`).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> n.signature()[0]
+    ///     48
     fn signature<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.signature())
     }
 
     /// The signed part (TBSCertList) exactly as encoded.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> key.public_key().verify(n.signature(), n.tbs_der())
+    ///     True
     fn tbs_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.tbs_der())
     }
@@ -806,6 +870,14 @@ impl PyCrl {
     ///
     /// Raises:
     ///     UnsupportedFormat: a malformed or repeated extension.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> n.crl_number()
+    ///     b'\x03'
     fn crl_number<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
         Ok(self.0.crl_number().py_err()?.map(|b| PyBytes::new(py, &b)))
     }
@@ -814,6 +886,14 @@ impl PyCrl {
     ///
     /// Raises:
     ///     UnsupportedFormat: a malformed or repeated extension.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> n.authority_key_id() == ca.subject_key_identifier
+    ///     True
     fn authority_key_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
         Ok(self
             .0
@@ -823,6 +903,14 @@ impl PyCrl {
     }
 
     /// Every CRL extension as `(oid, critical, value)`.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> [o for o, _, _ in n.extensions()]
+    ///     ['2.5.29.20', '2.5.29.35']
     fn extensions<'py>(&self, py: Python<'py>) -> Vec<(String, bool, Bound<'py, PyBytes>)> {
         self.0
             .extension_list()
@@ -836,6 +924,14 @@ impl PyCrl {
     ///
     /// Raises:
     ///     UnsupportedFormat: a malformed or repeated entry extension.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> [(s, r) for s, _, r, _ in n.revoked()]
+    ///     [(b'\t', 'superseded')]
     #[allow(clippy::type_complexity)]
     fn revoked<'py>(
         &self,
@@ -863,6 +959,13 @@ impl PyCrl {
     /// Raises:
     ///     InvalidSignature: wrong issuer or the signature does not verify.
     ///     InvalidArgument: the certificate's keyUsage lacks cRLSign.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> n.verify_signature(ca._n)
     fn verify_signature(&self, py: Python<'_>, issuer: &PyCertificate) -> PyResult<()> {
         py.detach(|| self.0.verify_signature(&issuer.0)).py_err()
     }
@@ -872,6 +975,13 @@ impl PyCrl {
     /// Raises:
     ///     InvalidSignature: the signature does not verify.
     ///     InvalidLength, UnsupportedFormat, InvalidKey: `key` is not a valid point.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+    ///     >>> n.verify_signature_with_key(key.public_key().to_bytes())
     fn verify_signature_with_key(&self, py: Python<'_>, key: Bytes) -> PyResult<()> {
         let k = PublicKey::from_bytes(&key).py_err()?;
         py.detach(|| self.0.verify_signature_with(&k)).py_err()
@@ -1106,7 +1216,7 @@ impl PyRequest {
 ///     at: the time to check validity at, Unix seconds.
 ///     purpose: `None`, an extended key usage short name (`"serverAuth"`, ...) or a
 ///         dotted OID.
-///     crls: `NativeCrl` objects to check revocation against.
+///     crls: `NativeCrl` objects to check revocation against, or `None`.
 ///     require_crls: fail a certificate whose issuer has no CRL in `crls`.
 ///
 /// Returns:
@@ -1130,7 +1240,7 @@ impl PyRequest {
 #[guard_panics]
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (leaf, intermediates, roots, at, purpose=None, crls=Vec::new(), require_crls=false))]
+#[pyo3(signature = (leaf, intermediates, roots, at, purpose=None, crls=None, require_crls=false))]
 fn verify_chain(
     py: Python<'_>,
     leaf: &PyCertificate,
@@ -1138,13 +1248,13 @@ fn verify_chain(
     roots: Vec<PyRef<'_, PyCertificate>>,
     at: i64,
     purpose: Option<&str>,
-    crls: Vec<PyRef<'_, PyCrl>>,
+    crls: Option<Vec<PyRef<'_, PyCrl>>>,
     require_crls: bool,
 ) -> PyResult<Vec<PyCertificate>> {
     let purpose = purpose.map(core_x509::parse_eku).transpose().py_err()?;
     let ints: Vec<Certificate> = intermediates.iter().map(|c| c.0.clone()).collect();
     let roots: Vec<Certificate> = roots.iter().map(|c| c.0.clone()).collect();
-    let crls: Vec<Crl> = crls.iter().map(|c| c.0.clone()).collect();
+    let crls: Vec<Crl> = crls.iter().flatten().map(|c| c.0.clone()).collect();
     let leaf = leaf.0.clone();
     let checked = py.detach(|| {
         core_x509::chain::verify_chain_with_crls(

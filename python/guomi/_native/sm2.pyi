@@ -190,7 +190,10 @@ class PublicKey:
     def prepare(self) -> None:
         """Builds this key's comb table (about 88 KiB), so that later `verify`, `encrypt` and
         `encapsulate` with this key run faster. Worth it from a few operations per key on;
-        idempotent and thread-safe; runs without the GIL.
+        idempotent and thread-safe; runs without the GIL. A key object also builds its table
+        by itself at its 4th verification or encryption, as long as the automatically built
+        tables of the whole process stay within 64 MiB (several hundred keys); `prepare()`
+        is not limited by that budget.
 
         Returns:
             None
@@ -204,12 +207,15 @@ class PublicKey:
         """
     @property
     def is_prepared(self) -> bool:
-        """Whether `prepare()` has built this key's comb table.
+        """Whether this key's comb table exists: built by `prepare()`, or automatically at the
+        key's 4th verification or encryption.
 
         Example:
             >>> from guomi import sm2
-            >>> sm2.PrivateKey.generate().public_key().is_prepared
-            False
+            >>> key = sm2.PrivateKey.generate()
+            >>> pk, sig = key.public_key(), key.sign(b"m")
+            >>> [pk.verify(sig, b"m") and pk.is_prepared for _ in range(4)]
+            [False, False, False, True]
         """
     def compute_z(self, uid: Optional[BytesLike] = None) -> bytes:
         """Z_A = SM3(ENTL || ID || a || b || x_G || y_G || x_A || y_A) (GB/T 32918.2 §5.5),

@@ -604,45 +604,150 @@ class NativeCrl:
         """
     @property
     def version(self) -> int:
-        """1 (no version field) or 2."""
+        """1 (no version field) or 2.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> n.version
+            2
+        """
     @property
     def issuer(self) -> str:
-        """The issuer name, RFC 4514."""
+        """The issuer name, RFC 4514.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> n.issuer
+            'CN=ca'
+        """
     def issuer_der(self) -> bytes:
-        """The issuer name as DER (the `Name` structure)."""
+        """The issuer name as DER (the `Name` structure).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> n.issuer_der() == ca.subject_der
+            True
+        """
     @property
     def this_update(self) -> int:
-        """thisUpdate, Unix seconds."""
+        """thisUpdate, Unix seconds.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> n.this_update > 0
+            True
+        """
     @property
     def next_update(self) -> Optional[int]:
-        """nextUpdate, Unix seconds, or `None`."""
+        """nextUpdate, Unix seconds, or `None`.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> n.next_update - n.this_update
+            604800
+        """
     @property
     def signature_algorithm(self) -> str:
-        """The signature algorithm OID, dotted."""
+        """The signature algorithm OID, dotted.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> n.signature_algorithm
+            '1.2.156.10197.1.501'
+        """
     def signature(self) -> bytes:
-        """The signature value (DER `SEQUENCE { r, s }`)."""
+        """The signature value (DER `SEQUENCE { r, s }`).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> n.signature()[0]
+            48
+        """
     def tbs_der(self) -> bytes:
-        """The signed part (TBSCertList) exactly as encoded."""
+        """The signed part (TBSCertList) exactly as encoded.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> key.public_key().verify(n.signature(), n.tbs_der())
+            True
+        """
     def crl_number(self) -> Optional[bytes]:
-        """cRLNumber as big-endian bytes, or `None`.
+        r"""cRLNumber as big-endian bytes, or `None`.
 
         Raises:
             UnsupportedFormat: a malformed or repeated extension.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> n.crl_number()
+            b'\x03'
         """
     def authority_key_id(self) -> Optional[bytes]:
         """authorityKeyIdentifier keyIdentifier, or `None`.
 
         Raises:
             UnsupportedFormat: a malformed or repeated extension.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> n.authority_key_id() == ca.subject_key_identifier
+            True
         """
     def extensions(self) -> list[tuple[str, bool, bytes]]:
-        """Every CRL extension as `(oid, critical, value)`."""
+        """Every CRL extension as `(oid, critical, value)`.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> [o for o, _, _ in n.extensions()]
+            ['2.5.29.20', '2.5.29.35']
+        """
     def revoked(self) -> list[tuple[bytes, int, Optional[str], Optional[int]]]:
-        """The revoked entries as `(serial, revocation_date, reason, invalidity_date)`:
+        r"""The revoked entries as `(serial, revocation_date, reason, invalidity_date)`:
         serial as INTEGER content bytes, dates in Unix seconds, reason a name or `None`.
 
         Raises:
             UnsupportedFormat: a malformed or repeated entry extension.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> [(s, r) for s, _, r, _ in n.revoked()]
+            [(b'\t', 'superseded')]
         """
     def verify_signature(self, issuer: NativeCertificate) -> None:
         """Checks the CRL's signature against the issuing CA certificate (name, cRLSign,
@@ -651,6 +756,13 @@ class NativeCrl:
         Raises:
             InvalidSignature: wrong issuer or the signature does not verify.
             InvalidArgument: the certificate's keyUsage lacks cRLSign.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> n.verify_signature(ca._n)
         """
     def verify_signature_with_key(self, key: BytesLike) -> None:
         """Checks the CRL's signature with a bare SM2 public key (65/64/33 bytes).
@@ -658,8 +770,15 @@ class NativeCrl:
         Raises:
             InvalidSignature: the signature does not verify.
             InvalidLength, UnsupportedFormat, InvalidKey: `key` is not a valid point.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
+            >>> n.verify_signature_with_key(key.public_key().to_bytes())
         """
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
@@ -837,7 +956,7 @@ def verify_chain(
     roots: Sequence[NativeCertificate],
     at: int,
     purpose: Optional[str] = None,
-    crls: Sequence[NativeCrl] = ...,
+    crls: Optional[Sequence[NativeCrl]] = None,
     require_crls: bool = False,
 ) -> list[NativeCertificate]:
     """Validates a certification path from `leaf` to one of `roots` (RFC 5280 §6 subset) and
@@ -859,7 +978,7 @@ def verify_chain(
         at: the time to check validity at, Unix seconds.
         purpose: `None`, an extended key usage short name (`"serverAuth"`, ...) or a
             dotted OID.
-        crls: `NativeCrl` objects to check revocation against.
+        crls: `NativeCrl` objects to check revocation against, or `None`.
         require_crls: fail a certificate whose issuer has no CRL in `crls`.
 
     Returns:

@@ -4,7 +4,8 @@
 //! A fresh 16-byte SM4 content-encryption key (CEK) is encrypted to each recipient's SM2
 //! public key in a KeyTransRecipientInfo: as the GM/T 0009 ASN.1 `SM2Cipher` by default
 //! ([`KeyFormat::Der`]), or as BouncyCastle's raw `04 || C1 || C3 || C2`
-//! ([`KeyFormat::C1C3C2`]); both are read. The content is encrypted with SM4-CBC (PKCS #7
+//! ([`KeyFormat::C1C3C2`]); both are read, and so is the raw `04 || C1 || C2 || C3` that
+//! BouncyCastle's JCE "SM2" cipher writes under the plain sm2encrypt OID. The content is encrypted with SM4-CBC (PKCS #7
 //! padding, 16-byte IV parameter) or SM4-GCM (GCMParameters as in RFC 5084: a 12-byte
 //! nonce and a 16-byte ICV appended to the ciphertext).
 //!
@@ -340,10 +341,17 @@ pub fn decrypt(data: &[u8], key: &PrivateKey, cert: Option<&Certificate>) -> Res
         }
     }
     // Try every candidate (no early exit): the first CEK that decrypts is used. SM2
-    // decryption checks C3, so a wrong recipient fails here and not in the content.
+    // decryption checks C3, so a wrong recipient fails here and not in the content. A raw
+    // key is C1C3C2 (BouncyCastle with sm2encrypt_with_sm3, guomi) or C1C2C3
+    // (BouncyCastle's JCE "SM2" cipher under the plain sm2encrypt OID): C3 tells which,
+    // so both orders are tried; both always run, whatever the first gives.
     let mut cek: Option<Zeroizing<[u8; 16]>> = None;
     for k in &candidates {
-        if let Ok(pt) = key.decrypt(k.encrypted_key, None) {
+        let tries = [
+            key.decrypt(k.encrypted_key, None),
+            key.decrypt(k.encrypted_key, Some(CiphertextFormat::C1C2C3)),
+        ];
+        for pt in tries.into_iter().flatten() {
             if cek.is_none() {
                 if let Ok(b) = <[u8; 16]>::try_from(&pt[..]) {
                     cek = Some(Zeroizing::new(b));
