@@ -132,23 +132,12 @@ impl Sm3 {
     /// The hasher itself is left unchanged (so `digest()` may be called repeatedly).
     pub fn digest(&self) -> [u8; DIGEST_SIZE] {
         let mut state = self.state;
-        let mut tail = [0u8; 2 * BLOCK_SIZE];
-        tail[..self.buf_len].copy_from_slice(&self.buf[..self.buf_len]);
-        tail[self.buf_len] = 0x80;
-        let total = if self.buf_len < BLOCK_SIZE - 8 {
-            BLOCK_SIZE
-        } else {
-            2 * BLOCK_SIZE
-        };
-        tail[total - 8..total].copy_from_slice(&self.len.wrapping_mul(8).to_be_bytes());
-        (self.compress)(&mut state, &tail[..total]);
-        tail.zeroize();
-        let mut out = [0u8; DIGEST_SIZE];
-        for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
-            chunk.copy_from_slice(&word.to_be_bytes());
-        }
-        state.zeroize();
-        out
+        finish(
+            self.compress,
+            &mut state,
+            &self.buf[..self.buf_len],
+            self.len,
+        )
     }
 
     /// Consumes the hasher and returns the digest.
@@ -164,11 +153,38 @@ impl Drop for Sm3 {
     }
 }
 
-/// One-shot SM3 of `data`.
+/// §5.2 padding of the last partial block `rest` (under 64 bytes) of a `len`-byte message
+/// and the final compression from `state` (zeroized afterwards); the digest.
+fn finish(compress: CompressFn, state: &mut [u32; 8], rest: &[u8], len: u64) -> [u8; DIGEST_SIZE] {
+    debug_assert!(rest.len() < BLOCK_SIZE);
+    let mut tail = [0u8; 2 * BLOCK_SIZE];
+    tail[..rest.len()].copy_from_slice(rest);
+    tail[rest.len()] = 0x80;
+    let total = if rest.len() < BLOCK_SIZE - 8 {
+        BLOCK_SIZE
+    } else {
+        2 * BLOCK_SIZE
+    };
+    tail[total - 8..total].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
+    compress(state, &tail[..total]);
+    tail.zeroize();
+    let mut out = [0u8; DIGEST_SIZE];
+    for (chunk, word) in out.chunks_exact_mut(4).zip(state.iter()) {
+        chunk.copy_from_slice(&word.to_be_bytes());
+    }
+    state.zeroize();
+    out
+}
+
+/// One-shot SM3 of `data` (whole blocks straight from `data`, no streaming buffer).
 pub fn hash(data: &[u8]) -> [u8; DIGEST_SIZE] {
-    let mut h = Sm3::new();
-    h.update(data);
-    h.finalize()
+    let compress = compress_for(cpu::active());
+    let mut state = IV;
+    let whole = data.len() - data.len() % BLOCK_SIZE;
+    if whole > 0 {
+        compress(&mut state, &data[..whole]);
+    }
+    finish(compress, &mut state, &data[whole..], data.len() as u64)
 }
 
 #[cfg(test)]
@@ -208,6 +224,23 @@ mod tests {
                     h.update(chunk);
                 }
                 assert_eq!(h.finalize(), reference, "len {n} backend {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn one_shot_matches_streaming_every_backend() {
+        let data: Vec<u8> = (0..1000u32).map(|i| (i * 13 + 5) as u8).collect();
+        for n in [0, 1, 32, 55, 56, 63, 64, 65, 119, 120, 128, 191, 192, 1000] {
+            let mut h = Sm3::with_backend(Backend::Portable);
+            h.update(&data[..n]);
+            let want = h.finalize();
+            for b in cpu::available() {
+                assert_eq!(
+                    cpu::with_backend(b, || hash(&data[..n])),
+                    want,
+                    "len {n} backend {b:?}"
+                );
             }
         }
     }
