@@ -92,7 +92,7 @@ native_fresh() {
     so=$(.venv/bin/python -c 'import guomi._native as m; print(m.__file__)' 2>/dev/null) || return 1
     [ -n "$so" ] && [ -f "$so" ] || return 1
     # Stale when any Rust source or manifest of the module is newer than the built file.
-    [ -z "$(find crates/guomi-core crates/guomi-python crates/guomi-python-macros Cargo.toml Cargo.lock \
+    [ -z "$(find crates/guomi-core crates/guomi-formats crates/guomi-python crates/guomi-python-macros Cargo.toml Cargo.lock \
         -newer "$so" \( -name '*.rs' -o -name 'Cargo.toml' -o -name 'Cargo.lock' \) -print -quit)" ]
 }
 

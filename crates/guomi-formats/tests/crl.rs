@@ -202,7 +202,7 @@ fn issuer_without_crl_sign_cannot_revoke() {
     let e = verify_chain_with_crls(
         &p.leaf,
         &[int],
-        &[p.root.clone()],
+        std::slice::from_ref(&p.root),
         NOW,
         None,
         &[list],
