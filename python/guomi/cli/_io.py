@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import getpass
 import os
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import BinaryIO, Optional
+from typing import BinaryIO, Callable, Optional
 
 from guomi._fileio import Stream, atomic_output, pump
 
@@ -119,3 +120,19 @@ def prompt_password(confirm: bool) -> bytes:
     if not first:
         raise UsageError("empty password")
     return first.encode()
+
+
+def guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A subcommand whose library errors (``GuomiError``, ``ValueError``) become usage
+    errors: one line on standard error and exit status 2, never a traceback."""
+    from guomi.exceptions import GuomiError
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except UsageError:
+            raise
+        except (GuomiError, ValueError) as e:
+            raise UsageError(str(e)) from e
+
+    return run

@@ -14,16 +14,15 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import datetime, timezone
-from typing import Callable, Optional
+from typing import Optional
 
 from guomi import cms, x509
-from guomi.cli._io import UsageError, open_output
+from guomi.cli._io import UsageError, guarded, open_output
 from guomi.cli.sm2 import load_private_key
 from guomi.cli.x509 import load_certificates
 from guomi.exceptions import (
     CertificateVerificationError,
     DecryptionError,
-    GuomiError,
     InvalidSignature,
 )
 
@@ -135,18 +134,6 @@ def _decrypt(args: argparse.Namespace) -> int:
     return 0
 
 
-def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return func(args)
-        except UsageError:
-            raise
-        except (GuomiError, ValueError) as e:
-            raise UsageError(str(e)) from e
-
-    return run
-
-
 def _io(a: argparse.ArgumentParser, *, outform: bool, out_required: bool = True) -> None:
     a.add_argument("-i", "--in", dest="input", required=True, metavar="FILE", help="input file ('-': stdin)")
     a.add_argument(
@@ -187,7 +174,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "default) or sm2 (1.2.156.10197.1.301.1, gmsm)",
     )
     a.add_argument("--password-file", metavar="FILE", help="password of the private key (else a prompt)")
-    a.set_defaults(func=_guarded(_sign))
+    a.set_defaults(func=guarded(_sign))
 
     a = actions.add_parser(
         "verify", help="verify a SignedData (exit 0 valid, 1 invalid)", description=__doc__
@@ -198,7 +185,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument("--untrusted", action="append", metavar="FILE", help="intermediate certificate(s)")
     a.add_argument("--at", metavar="TIME", help="check certificates at this ISO 8601 time instead of now")
     a.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
-    a.set_defaults(func=_guarded(_verify))
+    a.set_defaults(func=guarded(_verify))
 
     a = actions.add_parser(
         "encrypt", help="encrypt a file to certificates (EnvelopedData)", description=__doc__
@@ -221,7 +208,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="key-transport OID (default 1.2.156.10197.1.301.3; BouncyCastle needs "
         "1.2.156.10197.1.301.3.2.1 with --key-format c1c3c2)",
     )
-    a.set_defaults(func=_guarded(_encrypt))
+    a.set_defaults(func=guarded(_encrypt))
 
     a = actions.add_parser("decrypt", help="decrypt an EnvelopedData", description=__doc__)
     _io(a, outform=False)
@@ -230,4 +217,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "-c", "--cert", metavar="FILE", help="the recipient's certificate (selects its recipient info)"
     )
     a.add_argument("--password-file", metavar="FILE", help="password of the private key (else a prompt)")
-    a.set_defaults(func=_guarded(_decrypt))
+    a.set_defaults(func=guarded(_decrypt))

@@ -16,13 +16,13 @@ Exit status: 0 success, 2 usage or input error (wrong password, unsupported file
 from __future__ import annotations
 
 import argparse
-from typing import Callable, Optional
+from typing import Optional
 
 from guomi import keys, pkcs12, x509
-from guomi.cli._io import UsageError, open_output, prompt_password, read_secret_file
+from guomi.cli._io import UsageError, guarded, open_output, prompt_password, read_secret_file
 from guomi.cli.sm2 import load_private_key
 from guomi.cli.x509 import load_certificates
-from guomi.exceptions import GuomiError, InvalidKey
+from guomi.exceptions import InvalidKey
 
 
 def _password(path: Optional[str], *, confirm: bool) -> bytes:
@@ -120,18 +120,6 @@ def _extract(args: argparse.Namespace) -> int:
     return 0
 
 
-def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return func(args)
-        except UsageError:
-            raise
-        except (GuomiError, ValueError) as e:
-            raise UsageError(str(e)) from e
-
-    return run
-
-
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("pkcs12", help="PKCS#12 (.p12/.pfx) files", description=__doc__)
     actions = p.add_subparsers(dest="action", metavar="ACTION")
@@ -160,12 +148,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "-o", "--out", dest="output", required=True, metavar="FILE", help="output file ('-': stdout)"
     )
     a.add_argument("-f", "--force", action="store_true", help="replace an existing output file")
-    a.set_defaults(func=_guarded(_create))
+    a.set_defaults(func=guarded(_create))
 
     a = actions.add_parser("info", help="show how a file is protected and what it holds", description=__doc__)
     a.add_argument("input", metavar="FILE", help="the PKCS#12 file")
     a.add_argument("--password-file", metavar="FILE", help="its password (else a prompt)")
-    a.set_defaults(func=_guarded(_info))
+    a.set_defaults(func=guarded(_info))
 
     a = actions.add_parser("extract", help="write the key and certificates as PEM", description=__doc__)
     a.add_argument("input", metavar="FILE", help="the PKCS#12 file")
@@ -183,4 +171,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument("--cert-out", metavar="FILE", help="write the key's certificate (PEM)")
     a.add_argument("--chain-out", metavar="FILE", help="write the other certificates (PEM bundle)")
     a.add_argument("-f", "--force", action="store_true", help="replace existing output files")
-    a.set_defaults(func=_guarded(_extract))
+    a.set_defaults(func=guarded(_extract))

@@ -20,7 +20,15 @@ from typing import Callable, Optional
 
 import guomi.envelope as envelope
 from guomi import keys, sm2
-from guomi.cli._io import UsageError, open_input, open_output, prompt_password, read_secret_file, transform
+from guomi.cli._io import (
+    UsageError,
+    guarded,
+    open_input,
+    open_output,
+    prompt_password,
+    read_secret_file,
+    transform,
+)
 from guomi.exceptions import DecryptionError, GuomiError, InvalidKey
 
 READ_SIZE = 1 << 20
@@ -223,18 +231,6 @@ def _try_public_der(data: bytes) -> bool:
     return True
 
 
-def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return func(args)
-        except UsageError:
-            raise
-        except (GuomiError, ValueError) as e:
-            raise UsageError(str(e)) from e
-
-    return run
-
-
 def _common(a: argparse.ArgumentParser, *, out: bool = True, password: bool = True) -> None:
     if out:
         a.add_argument(
@@ -281,13 +277,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument("--format", choices=["pkcs8", "sec1"], default="pkcs8", help="key structure (plain keys)")
     a.add_argument("--pubout", metavar="FILE", help="also write the public key (SPKI PEM) here")
     _protect_args(a)
-    a.set_defaults(func=_guarded(_keygen))
+    a.set_defaults(func=guarded(_keygen))
 
     a = actions.add_parser("pubkey", help="extract the public key", description="Write the SPKI public key.")
     a.add_argument("-k", "--key", required=True, metavar="FILE", help="private key file (PEM or DER)")
     _common(a)
     a.add_argument("--outform", choices=["pem", "der"], default="pem", help="output encoding")
-    a.set_defaults(func=_guarded(_pubkey))
+    a.set_defaults(func=guarded(_pubkey))
 
     a = actions.add_parser("sign", help="sign a file", description="Sign a file (streaming; SM3 with Z_A).")
     a.add_argument("-k", "--key", required=True, metavar="FILE", help="private key file (PEM or DER)")
@@ -299,7 +295,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument(
         "--sig-format", choices=["der", "raw"], default="der", help="DER SEQUENCE{r,s} or 64-byte r||s"
     )
-    a.set_defaults(func=_guarded(_sign))
+    a.set_defaults(func=guarded(_sign))
 
     a = actions.add_parser(
         "verify",
@@ -313,7 +309,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument("-s", "--sig", required=True, metavar="FILE", help="signature file (DER or raw r||s)")
     a.add_argument("-q", "--quiet", action="store_true", help="no 'Signature OK' line")
     _uid_args(a)
-    a.set_defaults(func=_guarded(_verify))
+    a.set_defaults(func=guarded(_verify))
 
     a = actions.add_parser(
         "encrypt", help="encrypt a file to a public key (streaming envelope)", description=__doc__
@@ -325,7 +321,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _common(a, password=False)
     a.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     a.add_argument("--chunk-size", type=int, default=envelope.DEFAULT_CHUNK_SIZE, help="bytes per chunk")
-    a.set_defaults(func=_guarded(_encrypt))
+    a.set_defaults(func=guarded(_encrypt))
 
     a = actions.add_parser("decrypt", help="decrypt a file (exit 1 if it fails)", description=__doc__)
     a.add_argument("-k", "--key", required=True, metavar="FILE", help="private key file (PEM or DER)")
@@ -334,7 +330,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     _common(a)
     a.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    a.set_defaults(func=_guarded(_decrypt))
+    a.set_defaults(func=guarded(_decrypt))
 
     a = actions.add_parser(
         "convert",
@@ -350,4 +346,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     a.add_argument("--out-password-file", metavar="FILE", help="password for --to encrypted (else a prompt)")
     _protect_args(a)
-    a.set_defaults(func=_guarded(_convert))
+    a.set_defaults(func=guarded(_convert))

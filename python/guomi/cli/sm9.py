@@ -25,8 +25,8 @@ from typing import Any, Callable
 
 import guomi.envelope as envelope
 from guomi import sm9
-from guomi.cli._io import UsageError, open_output, transform
-from guomi.exceptions import DecryptionError, GuomiError
+from guomi.cli._io import UsageError, guarded, open_output, transform
+from guomi.exceptions import DecryptionError
 
 _PEM = re.compile(r"-----BEGIN ([A-Z0-9 ]+)-----\s*(.*?)\s*-----END \1-----", re.S)
 
@@ -157,18 +157,6 @@ def _decrypt(args: argparse.Namespace) -> int:
     return 0
 
 
-def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return func(args)
-        except UsageError:
-            raise
-        except (GuomiError, ValueError) as e:
-            raise UsageError(str(e)) from e
-
-    return run
-
-
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "sm9", help="SM9 identity-based keys, signatures and file encryption", description=__doc__
@@ -178,7 +166,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     def action(name: str, func: Callable[[argparse.Namespace], int], help: str) -> argparse.ArgumentParser:
         a = actions.add_parser(name, help=help, description=help)
-        a.set_defaults(func=_guarded(func))
+        a.set_defaults(func=guarded(func))
         return a
 
     def out(a: argparse.ArgumentParser) -> None:

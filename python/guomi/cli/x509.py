@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Optional
+from typing import Optional
 
 from guomi import x509
-from guomi.cli._io import UsageError, open_output
+from guomi.cli._io import UsageError, guarded, open_output
 from guomi.cli.sm2 import load_private_key
 from guomi.exceptions import CertificateVerificationError, GuomiError
 
@@ -298,18 +298,6 @@ def _show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _guarded(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return func(args)
-        except UsageError:
-            raise
-        except (GuomiError, ValueError) as e:
-            raise UsageError(str(e)) from e
-
-    return run
-
-
 def _out(a: argparse.ArgumentParser) -> None:
     a.add_argument(
         "-o", "--out", dest="output", required=True, metavar="FILE", help="output file ('-': stdout)"
@@ -352,14 +340,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--san", action="append", metavar="KIND:VALUE", help="subject alternative name (repeatable)"
     )
     _out(a)
-    a.set_defaults(func=_guarded(_req))
+    a.set_defaults(func=guarded(_req))
 
     a = actions.add_parser("selfsign", help="create a self-signed certificate", description=__doc__)
     a.add_argument("-k", "--key", required=True, metavar="FILE", help="the private key")
     a.add_argument("--subject", required=True, metavar="DN", help='e.g. "CN=Root CA,O=Example"')
     _ext_args(a, days=365)
     _out(a)
-    a.set_defaults(func=_guarded(_selfsign))
+    a.set_defaults(func=guarded(_selfsign))
 
     a = actions.add_parser("issue", help="issue a certificate from a request", description=__doc__)
     a.add_argument("--ca-cert", required=True, metavar="FILE", help="the issuing CA certificate")
@@ -368,7 +356,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument("--subject", metavar="DN", help="override the request's subject")
     _ext_args(a, days=365)
     _out(a)
-    a.set_defaults(func=_guarded(_issue))
+    a.set_defaults(func=guarded(_issue))
 
     a = actions.add_parser(
         "verify",
@@ -391,7 +379,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="fail a certificate whose issuer has no CRL among --crl (else it is not checked)",
     )
     a.add_argument("-q", "--quiet", action="store_true", help="print only failures")
-    a.set_defaults(func=_guarded(_verify))
+    a.set_defaults(func=guarded(_verify))
 
     a = actions.add_parser(
         "crl",
@@ -414,7 +402,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument("--days", type=int, default=7, help="days until the next update (default 7)")
     a.add_argument("--crl-number", type=int, metavar="N", help="cRLNumber (default: the current Unix time)")
     _out(a)
-    a.set_defaults(func=_guarded(_crl))
+    a.set_defaults(func=guarded(_crl))
 
     a = actions.add_parser(
         "show",
@@ -424,4 +412,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument(
         "files", nargs="+", metavar="FILE", help="certificate, request or CRL files (PEM or DER, '-': stdin)"
     )
-    a.set_defaults(func=_guarded(_show))
+    a.set_defaults(func=guarded(_show))
