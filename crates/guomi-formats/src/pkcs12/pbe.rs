@@ -439,20 +439,22 @@ impl Scheme {
     }
 }
 
+/// RFC 8018 `PBES2-params` (also the SM PBES of GM/T 0091).
 #[derive(Sequence)]
-struct Pbes2Params<'a> {
-    kdf: AlgorithmIdentifierRef<'a>,
-    enc: AlgorithmIdentifierRef<'a>,
+pub(crate) struct Pbes2Params<'a> {
+    pub(crate) kdf: AlgorithmIdentifierRef<'a>,
+    pub(crate) enc: AlgorithmIdentifierRef<'a>,
 }
 
+/// RFC 8018 `PBKDF2-params`.
 #[derive(Sequence)]
-struct Pbkdf2Params<'a> {
-    salt: OctetStringRef<'a>,
-    iterations: u32,
+pub(crate) struct Pbkdf2Params<'a> {
+    pub(crate) salt: OctetStringRef<'a>,
+    pub(crate) iterations: u32,
     #[asn1(optional = "true")]
-    key_length: Option<u32>,
+    pub(crate) key_length: Option<u32>,
     #[asn1(optional = "true")]
-    prf: Option<AlgorithmIdentifierRef<'a>>,
+    pub(crate) prf: Option<AlgorithmIdentifierRef<'a>>,
 }
 
 /// Legacy password-based schemes, refused with their name and how to re-export.

@@ -24,6 +24,7 @@
 //! never garbage key material.
 
 use super::{der_err, oid};
+use crate::pkcs12::pbe::{Pbes2Params, Pbkdf2Params};
 use crate::sm2_keys::PrivateKeyEncoding;
 use der::asn1::{AnyRef, Null, ObjectIdentifier, OctetStringRef};
 use der::{Decode, Encode, Sequence};
@@ -75,22 +76,6 @@ impl Prf {
 struct EncryptedPrivateKeyInfo<'a> {
     algorithm: AlgorithmIdentifierRef<'a>,
     data: OctetStringRef<'a>,
-}
-
-#[derive(Sequence)]
-struct Pbes2Params<'a> {
-    kdf: AlgorithmIdentifierRef<'a>,
-    enc: AlgorithmIdentifierRef<'a>,
-}
-
-#[derive(Sequence)]
-struct Pbkdf2Params<'a> {
-    salt: OctetStringRef<'a>,
-    iterations: u32,
-    #[asn1(optional = "true")]
-    key_length: Option<u32>,
-    #[asn1(optional = "true")]
-    prf: Option<AlgorithmIdentifierRef<'a>>,
 }
 
 /// HMAC-SHA256 (RFC 2104) over the `sha2` crate's SHA-256, keyed once.
