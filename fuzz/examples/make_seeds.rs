@@ -2,12 +2,12 @@
 //! Run from `fuzz/` with `cargo run --example make_seeds`. The input layouts here must
 //! match the targets in `fuzz_targets/` (each target documents its layout).
 
-use guomi_formats::sm2_keys::{PrivateKeyEncoding, PublicKeyEncoding};
-use guomi_formats::envelope::{self, Header, Kem, Sealer};
 use guomi_core::sm2::{self, CiphertextFormat, PrivateKey};
 use guomi_core::sm4::{ccm::Sm4Ccm, gcm::Sm4Gcm};
-use guomi_formats::x509::{self, CertificateBuilder, Prf, RequestBuilder};
 use guomi_core::{sm9, zuc};
+use guomi_formats::envelope::{self, Header, Kem, Sealer};
+use guomi_formats::sm2_keys::{PrivateKeyEncoding, PublicKeyEncoding};
+use guomi_formats::x509::{self, CertificateBuilder, Prf, RequestBuilder};
 use guomi_fuzz::*;
 use std::fs;
 use std::path::Path;

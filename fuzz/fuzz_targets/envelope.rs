@@ -10,8 +10,8 @@
 //! truncated or tampered envelope fails.
 #![no_main]
 
-use guomi_formats::envelope::{self, Header, Kem, Opener};
 use guomi_core::Error;
+use guomi_formats::envelope::{self, Header, Kem, Opener};
 use guomi_fuzz::*;
 use libfuzzer_sys::fuzz_target;
 use zeroize::Zeroizing;

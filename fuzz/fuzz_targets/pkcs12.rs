@@ -28,9 +28,10 @@ fn integers_at_most(mut d: &[u8], max: u64, depth: u32) -> bool {
             n if n < 0x80 => (n as usize, 2),
             0x81 if d.len() >= 3 => (d[2] as usize, 3),
             0x82 if d.len() >= 4 => (((d[2] as usize) << 8) | d[3] as usize, 4),
-            0x83 if d.len() >= 5 => {
-                (((d[2] as usize) << 16) | ((d[3] as usize) << 8) | d[4] as usize, 5)
-            }
+            0x83 if d.len() >= 5 => (
+                ((d[2] as usize) << 16) | ((d[3] as usize) << 8) | d[4] as usize,
+                5,
+            ),
             _ => return true,
         };
         if d.len() < hl + len {
@@ -95,7 +96,11 @@ fuzz_target!(|data: &[u8]| {
             if !integers_at_most(body, FUZZ_MAX_ITERATIONS as u64, 0) {
                 return;
             }
-            let enc = if sel & 0x80 != 0 { Encryption::Aes } else { Encryption::Sm };
+            let enc = if sel & 0x80 != 0 {
+                Encryption::Aes
+            } else {
+                Encryption::Sm
+            };
             let pfx = pkcs12::seal(body, PASSWORD, enc, 1).unwrap();
             if let Ok(p) = pkcs12::load(&pfx, PASSWORD) {
                 check_loaded(&p);
@@ -105,8 +110,13 @@ fuzz_target!(|data: &[u8]| {
             let body = c.rest();
             if let Ok(k) = sm2_enveloped::from_enveloped_key(body, sm2_key()) {
                 let again = sm2_enveloped::to_enveloped_key(&k, sm2_key().public_key()).unwrap();
-                assert_eq!(sm2_enveloped::from_enveloped_key(&again, sm2_key()).unwrap(), k);
-                assert!(body.windows(65).any(|w| w == k.public_key().to_uncompressed()));
+                assert_eq!(
+                    sm2_enveloped::from_enveloped_key(&again, sm2_key()).unwrap(),
+                    k
+                );
+                assert!(body
+                    .windows(65)
+                    .any(|w| w == k.public_key().to_uncompressed()));
             }
         }
         _ => {
@@ -114,7 +124,11 @@ fuzz_target!(|data: &[u8]| {
             let name_len = usize::from(c.u8() % 16);
             let name = String::from_utf8_lossy(c.take(name_len)).into_owned();
             let pw = c.rest();
-            let enc = if sel & 0x80 != 0 { Encryption::Aes } else { Encryption::Sm };
+            let enc = if sel & 0x80 != 0 {
+                Encryption::Aes
+            } else {
+                Encryption::Sm
+            };
             match pkcs12::dump(Some(sm2_key()), None, &[], pw, enc, it, Some(&name)) {
                 Ok(der) => {
                     let p = pkcs12::load(&der, pw).unwrap();
@@ -123,7 +137,10 @@ fuzz_target!(|data: &[u8]| {
                 }
                 Err(e) => assert!(
                     core::str::from_utf8(pw).is_err()
-                        || pw.len() > 0 && String::from_utf8_lossy(pw).chars().any(|ch| u32::from(ch) > 0xFFFF)
+                        || !pw.is_empty()
+                            && String::from_utf8_lossy(pw)
+                                .chars()
+                                .any(|ch| u32::from(ch) > 0xFFFF)
                         || name.chars().any(|ch| u32::from(ch) > 0xFFFF),
                     "{e:?}"
                 ),

@@ -11,8 +11,8 @@
 //! with another password.
 #![no_main]
 
-use guomi_formats::sm2_keys::{PrivateKeyEncoding, PublicKeyEncoding};
 use guomi_core::sm2::Sm2p256;
+use guomi_formats::sm2_keys::{PrivateKeyEncoding, PublicKeyEncoding};
 use guomi_formats::x509::{self, Prf};
 use guomi_fuzz::*;
 use libfuzzer_sys::fuzz_target;

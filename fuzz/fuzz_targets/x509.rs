@@ -9,9 +9,9 @@
 //! root, has each certificate signed by the next, and is no longer than the candidates.
 #![no_main]
 
-use guomi_formats::sm2_keys::PublicKeyEncoding;
 use guomi_core::sm2::{PublicKey as Pk, Sm2p256};
 use guomi_core::sm3;
+use guomi_formats::sm2_keys::PublicKeyEncoding;
 use guomi_formats::x509::{oid, verify_chain, Certificate, CertificateBuilder, CertificateRequest};
 use guomi_fuzz::*;
 use libfuzzer_sys::fuzz_target;
