@@ -98,12 +98,10 @@ def _cert(c: Certificate, what: str = "certificate") -> NativeCertificate:
 
 @dataclasses.dataclass(frozen=True)
 class VerifiedData:
-    """The result of :func:`verify`: the signed content and who signed it.
-
-    Attributes:
-        content: the signed content (the attached one, or the detached one given).
-        signers: each signer's certificate, in SignerInfo order.
-        oid_style: ``"rfc"`` or ``"gm"``, the content-type OIDs the SignedData used.
+    """The result of :func:`verify`: the signed content and who signed it. ``content`` is
+    the signed content (the attached one, or the detached one given), ``signers`` each
+    signer's certificate in SignerInfo order, ``oid_style`` ``"rfc"`` or ``"gm"`` (the
+    content-type OIDs the SignedData used).
 
     Example:
         >>> from guomi import cms, sm2, x509
@@ -341,7 +339,8 @@ def verify(
     Raises:
         InvalidSignature: a signature, messageDigest or contentType does not verify, or no
             signer.
-        CertificateVerificationError: a signer's certificate is missing or does not chain.
+        ~guomi.exceptions.CertificateVerificationError: a signer's certificate is missing or
+            does not chain.
         UnsupportedFormat: malformed, over a bound, or unsupported (a digest other than SM3).
         InvalidArgument: ``content`` missing for a detached SignedData, or given for an
             attached one.

@@ -1260,13 +1260,10 @@ MAX_CRLS: int = _x509.MAX_CRLS
 
 @dataclasses.dataclass(frozen=True)
 class RevokedCertificate:
-    """One entry of a :class:`CertificateRevocationList`.
-
-    Attributes:
-        serial_number: the revoked certificate's serial number.
-        revocation_date: when it was revoked (aware ``datetime``, UTC).
-        reason: the reasonCode name (one of :data:`REVOCATION_REASONS`), or ``None``.
-        invalidity_date: the invalidityDate (aware ``datetime``, UTC), or ``None``.
+    """One entry of a :class:`CertificateRevocationList`: ``serial_number`` (the revoked
+    certificate's), ``revocation_date`` (aware ``datetime``, UTC), ``reason`` (the
+    reasonCode name, one of :data:`REVOCATION_REASONS`, or ``None``) and
+    ``invalidity_date`` (aware ``datetime``, UTC, or ``None``).
 
     Example:
         >>> from guomi import sm2, x509
