@@ -54,7 +54,8 @@ fn main() {
         .sign(&kl)
         .unwrap();
 
-    // x509: sel 0 cert DER, 1 CSR DER, 2 PEM text, 3 chain, 4 signature check.
+    // x509: sel 0 cert DER, 1 CSR DER, 2 PEM text, 3 chain, 4 signature check (5, CRL DER:
+    // the committed seeds corpus/x509/crl0 and crl1, an OpenSSL and a guomi CRL).
     let t = "x509";
     for (i, c) in [&root, &inter, &leaf].iter().enumerate() {
         put(t, &format!("cert{i}"), &cat(&[&[0], c.to_der()]));

@@ -2,17 +2,23 @@
 //!
 //! 0 certificate DER, 1 CSR DER, 2 PEM text (bundle and CSR), 3 chain: count byte
 //! (intermediates, at most 4), flag byte, then count × (u16 length, DER); 4 certificate
-//! DER checked against the fixed root and intermediate.
+//! DER checked against the fixed root and intermediate; 5 CRL DER: every accessor, the
+//! signature against both fixed CAs, and the fixed chain validated with it.
 //!
 //! Invariants: parsed DER re-serializes to the input and through PEM; every accessor
 //! returns without panicking; a validated path starts at the leaf, ends at the trust
-//! root, has each certificate signed by the next, and is no longer than the candidates.
+//! root, has each certificate signed by the next, and is no longer than the candidates;
+//! a CRL's DER re-serializes to the input, and chain validation with any CRL returns
+//! (a path, or an error) without panicking.
 #![no_main]
 
 use guomi_core::sm2::{PublicKey as Pk, Sm2p256};
 use guomi_core::sm3;
 use guomi_formats::sm2_keys::PublicKeyEncoding;
-use guomi_formats::x509::{oid, verify_chain, Certificate, CertificateBuilder, CertificateRequest};
+use guomi_formats::x509::{
+    oid, verify_chain, verify_chain_with_crls, Certificate, CertificateBuilder, CertificateRequest,
+    Crl,
+};
 use guomi_fuzz::*;
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
@@ -87,7 +93,7 @@ fn check_csr(r: &CertificateRequest, der: &[u8]) {
 fuzz_target!(|data: &[u8]| {
     let mut c = Cursor::new(data);
     let sel = c.u8();
-    match sel % 5 {
+    match sel % 6 {
         0 => {
             let body = c.rest();
             if let Ok(cert) = Certificate::from_der(body) {
@@ -167,6 +173,44 @@ fuzz_target!(|data: &[u8]| {
                     for b in &path[i + 1..] {
                         assert_ne!(a.to_der(), b.to_der(), "certificate repeated on a path");
                     }
+                }
+            }
+        }
+        5 => {
+            let p = pki();
+            let body = c.rest();
+            if let Ok(crl) = Crl::from_der(body) {
+                assert_eq!(crl.to_der(), body);
+                let _ = (
+                    crl.version(),
+                    crl.issuer(),
+                    crl.issuer_der(),
+                    crl.this_update(),
+                );
+                let _ = (
+                    crl.next_update(),
+                    crl.signature_algorithm(),
+                    crl.signature(),
+                );
+                let _ = (crl.tbs_der(), crl.crl_number(), crl.authority_key_id());
+                let _ = (crl.extension_list(), crl.unknown_critical_extension());
+                let _ = (crl.revoked(), crl.find(p.leaf.serial()));
+                if let Ok(pem) = crl.to_pem() {
+                    assert_eq!(Crl::from_pem(&pem).unwrap().to_der(), body);
+                }
+                for issuer in [&p.root, &p.inter] {
+                    let _ = crl.verify_signature(issuer);
+                }
+                for require in [false, true] {
+                    let _ = verify_chain_with_crls(
+                        &p.leaf,
+                        std::slice::from_ref(&p.inter),
+                        std::slice::from_ref(&p.root),
+                        PKI_TIME,
+                        None,
+                        std::slice::from_ref(&crl),
+                        require,
+                    );
                 }
             }
         }
