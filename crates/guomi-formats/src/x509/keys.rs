@@ -24,18 +24,17 @@
 //! never garbage key material.
 
 use super::{der_err, oid};
-use crate::pkcs12::pbe::{Pbes2Params, Pbkdf2Params};
+use crate::pkcs12::pbe::{Hash, Pbes2Params, Pbkdf2Params};
 use crate::sm2_keys::PrivateKeyEncoding;
 use der::asn1::{AnyRef, Null, ObjectIdentifier, OctetStringRef};
 use der::{Decode, Encode, Sequence};
 use guomi_core::error::{Error, Result};
 use guomi_core::sm2::PrivateKey;
-use guomi_core::sm3::kdf::pbkdf2_hmac_sm3;
 use guomi_core::sm4::modes::{self, Mode, Padding};
 use guomi_core::sm4::Sm4;
 use sha2::Digest;
 use spki::AlgorithmIdentifierRef;
-use zeroize::{Zeroize, Zeroizing};
+use zeroize::Zeroizing;
 
 /// PBKDF2 iterations written unless told otherwise (GmSSL 3 writes 65536; OpenSSL 2048).
 pub const DEFAULT_ITERATIONS: u32 = 65_536;
@@ -78,62 +77,6 @@ struct EncryptedPrivateKeyInfo<'a> {
     data: OctetStringRef<'a>,
 }
 
-/// HMAC-SHA256 (RFC 2104) over the `sha2` crate's SHA-256, keyed once.
-#[derive(Clone)]
-struct HmacSha256 {
-    inner: sha2::Sha256,
-    outer: sha2::Sha256,
-}
-
-impl HmacSha256 {
-    fn new(key: &[u8]) -> Self {
-        let mut k = Zeroizing::new([0u8; 64]);
-        if key.len() > 64 {
-            k[..32].copy_from_slice(&sha2::Sha256::digest(key));
-        } else {
-            k[..key.len()].copy_from_slice(key);
-        }
-        let mut pad = Zeroizing::new([0u8; 64]);
-        for (p, b) in pad.iter_mut().zip(k.iter()) {
-            *p = b ^ 0x36;
-        }
-        let inner = sha2::Sha256::new_with_prefix(&pad[..]);
-        for (p, b) in pad.iter_mut().zip(k.iter()) {
-            *p = b ^ 0x5c;
-        }
-        let outer = sha2::Sha256::new_with_prefix(&pad[..]);
-        HmacSha256 { inner, outer }
-    }
-
-    fn mac(&self, parts: &[&[u8]]) -> [u8; 32] {
-        let mut i = self.inner.clone();
-        for p in parts {
-            i.update(p);
-        }
-        let mut o = self.outer.clone();
-        o.update(i.finalize());
-        o.finalize().into()
-    }
-}
-
-/// PBKDF2-HMAC-SHA256 (RFC 8018 §5.2).
-fn pbkdf2_hmac_sha256(password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
-    let prf = HmacSha256::new(password);
-    for (i, chunk) in out.chunks_mut(32).enumerate() {
-        let mut u = prf.mac(&[salt, &(i as u32 + 1).to_be_bytes()]);
-        let mut t = u;
-        for _ in 1..iterations {
-            u = prf.mac(&[&u]);
-            for (a, b) in t.iter_mut().zip(u) {
-                *a ^= b;
-            }
-        }
-        chunk.copy_from_slice(&t[..chunk.len()]);
-        t.zeroize();
-        u.zeroize();
-    }
-}
-
 /// The 16-byte SM4 key from a password (PBKDF2 with `prf`).
 fn derive_key(
     prf: Prf,
@@ -142,10 +85,11 @@ fn derive_key(
     iterations: u32,
 ) -> Result<Zeroizing<[u8; 16]>> {
     let mut key = Zeroizing::new([0u8; 16]);
-    match prf {
-        Prf::HmacSm3 => pbkdf2_hmac_sm3(password, salt, iterations, &mut key[..])?,
-        Prf::HmacSha256 => pbkdf2_hmac_sha256(password, salt, iterations, &mut key[..]),
-    }
+    let hash = match prf {
+        Prf::HmacSm3 => Hash::Sm3,
+        Prf::HmacSha256 => Hash::Sha256,
+    };
+    hash.pbkdf2(password, salt, iterations, &mut key[..])?;
     Ok(key)
 }
 
@@ -463,7 +407,9 @@ mod tests {
     fn pbkdf2_sha256_rfc7914_vector() {
         // RFC 7914 §11: PBKDF2-HMAC-SHA256("passwd", "salt", 1, 64).
         let mut out = [0u8; 64];
-        pbkdf2_hmac_sha256(b"passwd", b"salt", 1, &mut out);
+        Hash::Sha256
+            .pbkdf2(b"passwd", b"salt", 1, &mut out)
+            .unwrap();
         assert_eq!(
             hex::encode(out),
             "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc\
