@@ -3,6 +3,7 @@
     python benches/columns.py                 # 10^6 x 100 B and 10^5 x 4 KiB, all parts
     python benches/columns.py --quick         # 10x fewer rows
     python benches/columns.py --no-spark      # skip (d)
+    python benches/columns.py --no-spark --no-rss --ops sm4_gcm,sm4_gcm_decrypt
 
 Rows per second, medians of alternating runs, after checking that the two sides agree:
 (a) a Python loop calling guomi per row (column to Python objects, loop, back to Arrow);
@@ -59,11 +60,23 @@ def loop_gcm(col: pa.Array) -> pa.Array:
     return pa.array(out, pa.binary())
 
 
+def loop_gcm_decrypt(col: pa.Array) -> pa.Array:
+    g = sm4.SM4GCM(KEY)
+    return pa.array([None if v is None else g.decrypt(v[:12], v[12:]) for v in col.to_pylist()], pa.binary())
+
+
 OPS: dict[str, tuple[Callable[[pa.Array], pa.Array], Callable[[pa.Array, Any], pa.Array]]] = {
     "sm3": (loop_sm3, lambda c, t: ga.sm3(c, threads=t)),
     "hmac_sm3": (loop_hmac, lambda c, t: ga.hmac_sm3(b"k", c, threads=t)),
     "sm4_gcm": (loop_gcm, lambda c, t: ga.sm4_gcm_encrypt(KEY, c, threads=t)),
+    "sm4_gcm_decrypt": (loop_gcm_decrypt, lambda c, t: ga.sm4_gcm_decrypt(KEY, c, threads=t)),
 }
+# The input an operation takes, made from the plain column (decryption: its ciphertext).
+PREP: dict[str, Callable[[pa.Array], pa.Array]] = {"sm4_gcm_decrypt": lambda c: ga.sm4_gcm_encrypt(KEY, c)}
+
+
+def prep(name: str, col: pa.Array) -> pa.Array:
+    return PREP[name](col) if name in PREP else col
 
 
 def timed(f: Callable[[], Any]) -> float:
@@ -74,30 +87,35 @@ def timed(f: Callable[[], Any]) -> float:
 
 def check(name: str, col: pa.Array) -> None:
     loop, fast = OPS[name]
-    a, b = loop(col.slice(0, 1000)), fast(col.slice(0, 1000), 0)
-    if name == "sm4_gcm":
+    inp = prep(name, col.slice(0, 1000))
+    a, b = loop(inp), fast(inp, 0)
+    if name == "sm4_gcm_decrypt":
+        assert a.equals(col.slice(0, 1000)) and b.equals(col.slice(0, 1000))
+    elif name == "sm4_gcm":
         assert ga.sm4_gcm_decrypt(KEY, a).equals(col.slice(0, 1000))
         assert ga.sm4_gcm_decrypt(KEY, b).equals(col.slice(0, 1000))
     else:
         assert a.equals(b), name
 
 
-def bench_columns(rows: int, size: int, repeat: int) -> list[dict[str, Any]]:
+def bench_columns(rows: int, size: int, repeat: int, ops: list[str]) -> list[dict[str, Any]]:
     col = column(rows, size)
     results = []
-    for name, (loop, fast) in OPS.items():
+    for name in ops:
+        loop, fast = OPS[name]
         check(name, col)
+        inp = prep(name, col)
         ta, tb, tc = [], [], []
         for _ in range(repeat):  # alternate a, b, c
-            ta.append(timed(lambda loop=loop: loop(col)))  # type: ignore[misc]
-            tb.append(timed(lambda fast=fast: fast(col, None)))  # type: ignore[misc]
-            tc.append(timed(lambda fast=fast: fast(col, 0)))  # type: ignore[misc]
+            ta.append(timed(lambda loop=loop, inp=inp: loop(inp)))  # type: ignore[misc]
+            tb.append(timed(lambda fast=fast, inp=inp: fast(inp, None)))  # type: ignore[misc]
+            tc.append(timed(lambda fast=fast, inp=inp: fast(inp, 0)))  # type: ignore[misc]
         a, b, c = (rows / statistics.median(t) for t in (ta, tb, tc))
         results.append(
             {"op": name, "rows": rows, "size": size, "a": a, "b": b, "c": c, "b/a": b / a, "c/a": c / a}
         )
         print(
-            f"{name:9s} {rows:>8d} x {size:>4d} B  (a) {a:12,.0f}  (b) {b:12,.0f} ({b / a:5.1f}x)"
+            f"{name:15s} {rows:>8d} x {size:>4d} B  (a) {a:12,.0f}  (b) {b:12,.0f} ({b / a:5.1f}x)"
             f"  (c) {c:12,.0f} ({c / a:5.1f}x) rows/s",
             flush=True,
         )
@@ -107,13 +125,13 @@ def bench_columns(rows: int, size: int, repeat: int) -> list[dict[str, Any]]:
 RSS_CHILD = r"""
 import json, os, sys
 sys.path.insert(0, os.path.dirname(sys.argv[1]))
-from columns import column, OPS
+from columns import column, prep, OPS
 def rss(field):
     for line in open("/proc/self/status"):
         if line.startswith(field):
             return int(line.split()[1]) * 1024
 rows, size, name = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-col = column(rows, size)
+col = prep(name, column(rows, size))
 base = rss("VmRSS:")
 with open("/proc/self/clear_refs", "w") as f:  # reset the peak (VmHWM) to the current RSS
     f.write("5")
@@ -123,9 +141,9 @@ print(json.dumps({"op": name, "input": col.nbytes, "output": out.nbytes, "base":
 """
 
 
-def bench_rss(rows: int, size: int) -> list[dict[str, Any]]:
+def bench_rss(rows: int, size: int, ops: list[str]) -> list[dict[str, Any]]:
     res = []
-    for name in OPS:
+    for name in ops:
         p = subprocess.run(
             [sys.executable, "-c", RSS_CHILD, os.path.abspath(__file__), str(rows), str(size), name],
             capture_output=True,
@@ -135,7 +153,7 @@ def bench_rss(rows: int, size: int) -> list[dict[str, Any]]:
         r = json.loads(p.stdout)
         r["growth/input"] = (r["peak"] - r["base"]) / r["input"]
         print(
-            f"RSS {name:9s} input {r['input'] / 2**20:7.1f} MiB  output {r['output'] / 2**20:7.1f} MiB"
+            f"RSS {name:15s} input {r['input'] / 2**20:7.1f} MiB  output {r['output'] / 2**20:7.1f} MiB"
             f"  peak growth {(r['peak'] - r['base']) / 2**20:7.1f} MiB ({r['growth/input']:.2f}x input)",
             flush=True,
         )
@@ -249,15 +267,21 @@ def main() -> None:
     ap.add_argument("--no-spark", action="store_true")
     ap.add_argument("--only-spark", action="store_true")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--ops", default=",".join(OPS), help="comma-separated subset of " + ", ".join(OPS))
+    ap.add_argument("--no-rss", action="store_true")
     ap.add_argument("--json")
     args = ap.parse_args()
     div = 10 if args.quick else 1
     print(f"cpus: {os.cpu_count()}", flush=True)
+    ops = args.ops.split(",")
+    if unknown := set(ops) - set(OPS):
+        ap.error(f"unknown --ops: {', '.join(sorted(unknown))}")
     out: dict[str, Any] = {"columns": [], "rss": [], "spark": []}
     if not args.only_spark:
-        out["columns"] += bench_columns(1_000_000 // div, 100, args.repeat)
-        out["columns"] += bench_columns(100_000 // div, 4096, args.repeat)
-        out["rss"] = bench_rss(1_000_000 // div, 100)
+        out["columns"] += bench_columns(1_000_000 // div, 100, args.repeat, ops)
+        out["columns"] += bench_columns(100_000 // div, 4096, args.repeat, ops)
+        if not args.no_rss:
+            out["rss"] = bench_rss(1_000_000 // div, 100, ops)
     if not args.no_spark:
         out["spark"] = bench_spark(1_000_000 // div, 100, args.repeat)
     if args.json:

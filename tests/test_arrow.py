@@ -110,6 +110,63 @@ def test_gcm_on_error() -> None:
         ga.sm4_gcm_decrypt(KEY, pa.array(bad), on_error="ignore")
 
 
+# Lengths on both sides of the block size, of the boundaries inside the multi-row GCM
+# kernel (2 KiB: fused CTR; 16 KiB: one-row path) and a few odd ones.
+BOUNDARY_LENS = [n + d for n in (0, 16, 32, 48, 64, 96, 112, 128, 256, 2048, 4096, 16384) for d in (-1, 0, 1)]
+
+
+@pytest.mark.parametrize("threads", [None, 0, 3])
+def test_gcm_mixed_lengths_around_block_boundaries(threads: int | None) -> None:
+    lens = [n for n in BOUNDARY_LENS if n >= 0] + [5, 100, 1000, 3000]
+    rows: list[bytes | None] = []
+    for i in range(1300):  # several batches of rows per thread
+        rows.append(None if i % 11 == 7 else os.urandom(lens[(i * 7) % len(lens)]))
+    aads = [None if i % 3 == 0 else os.urandom(lens[(i * 5) % len(lens)] % 40) for i in range(len(rows))]
+    aad = pa.array(aads, pa.binary())
+    ct = ga.sm4_gcm_encrypt(KEY, pa.array(rows, pa.binary()), aad=aad, threads=threads)
+    gcm = sm4.SM4GCM(KEY)
+    for r, c, a in zip(rows, ct.to_pylist(), aads):
+        if r is None:
+            assert c is None
+            continue
+        assert len(c) == len(r) + 28
+        assert gcm.decrypt(c[:12], c[12:], a or None) == r
+    assert ga.sm4_gcm_decrypt(KEY, ct, aad=aad, threads=threads).to_pylist() == rows
+    # And the other way: rows sealed one by one open as a column.
+    sealed = []
+    for r, a in zip(rows, aads):
+        nonce = os.urandom(12)
+        sealed.append(None if r is None else nonce + gcm.encrypt(nonce, r, a or None))
+    assert ga.sm4_gcm_decrypt(KEY, pa.array(sealed), aad=aad, threads=threads).to_pylist() == rows
+
+
+def test_gcm_on_error_names_the_first_failing_row_across_batches() -> None:
+    rows = [os.urandom(i % 70) for i in range(1600)]
+    ct = ga.sm4_gcm_encrypt(KEY, pa.array(rows)).to_pylist()
+
+    def tamper(i: int) -> None:
+        bad[i] = bad[i][:-1] + bytes([bad[i][-1] ^ 0x40])
+
+    for tampered, short, first in [
+        ([700, 1500], [1000], 700),
+        ([1500], [1000], 1000),
+        ([5], [10], 5),
+        ([10], [3], 3),
+        ([1599], [], 1599),
+    ]:
+        bad = list(ct)
+        for i in tampered:
+            tamper(i)
+        for i in short:
+            bad[i] = bad[i][:27]
+        for threads in (None, 0, 2):
+            with pytest.raises(InvalidTag) as e:
+                ga.sm4_gcm_decrypt(KEY, pa.array(bad), threads=threads)
+            assert e.value.row == first  # type: ignore[attr-defined]
+            got = ga.sm4_gcm_decrypt(KEY, pa.array(bad), on_error="null", threads=threads).to_pylist()
+            assert got == [None if i in tampered or i in short else r for i, r in enumerate(rows)]
+
+
 MODES = [("ecb", None), ("cbc", "pkcs7"), ("cbc", "iso7816"), ("ctr", None), ("cfb", None), ("ofb", None)]
 
 

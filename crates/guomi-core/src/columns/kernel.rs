@@ -104,6 +104,18 @@ impl Part<'_> {
         let (a, b) = (self.offsets[i] - self.base, self.offsets[i + 1] - self.base);
         &mut self.buf[a..b]
     }
+
+    /// Every row of the part in order with its slot (`None` for a null row), all slots
+    /// borrowed at once so that a batch of rows can be handed to one call.
+    pub fn slots(&mut self) -> impl Iterator<Item = (usize, Option<&mut [u8]>)> + '_ {
+        let (offsets, validity) = (self.offsets, self.validity);
+        let mut rest: &mut [u8] = self.buf;
+        self.rows.clone().map(move |i| {
+            let (slot, tail) = core::mem::take(&mut rest).split_at_mut(offsets[i + 1] - offsets[i]);
+            rest = tail;
+            (i, bit(validity, i).then_some(slot))
+        })
+    }
 }
 
 /// What one part reports back.

@@ -10,7 +10,8 @@
 //! never an out-of-bounds read.
 //!
 //! Every kernel calls the same core APIs as the scalar functions (`sm3::hash`,
-//! `Sm4Gcm::encrypt_into`, `PrivateKey::sign_digest`, ...); the results agree row for row.
+//! `PrivateKey::sign_digest`, ...) or their multi-message forms (`sm3::many::hash_many`,
+//! `Sm4Gcm::encrypt_many_into`), which give the same bytes; the results agree row for row.
 //! Threads follow [`crate::parallel`]: `None`/`Some(1)` the calling thread, `Some(0)`
 //! every core, `Some(n)` at most `n`; rows are cut into contiguous ranges, so the output
 //! never depends on the thread count (apart from fresh random nonces and signatures).

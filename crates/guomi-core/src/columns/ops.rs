@@ -4,7 +4,7 @@ use super::kernel::{at_row, run_bool, run_parts, run_rows, PartResult, Shape};
 use super::{Arg, BinaryOut, BoolOut, Column, IntArg, OnError, RowError};
 use crate::error::{Error, Result};
 use crate::sm2::{message_digest, PrivateKey, PublicKey, Signature};
-use crate::sm4::gcm::Sm4Gcm;
+use crate::sm4::gcm::{GcmRow, Sm4Gcm};
 use crate::sm4::modes::{self, Mode, Padding};
 use crate::sm4::Sm4;
 use crate::zuc::eea3;
@@ -103,9 +103,16 @@ fn aad_len_check(aad: &Arg<'_>, n: usize) -> Result<()> {
     aad.check_len("aad column must have as many rows as the data", n)
 }
 
+/// Rows handed to the multi-message GCM kernel per call.
+const GCM_BATCH: usize = 512;
+
 /// SM4-GCM of every row: `nonce (12) || ciphertext || tag (16)`, each row with a fresh
 /// random nonce. All nonces come from one OS CSPRNG fill before any row is encrypted.
 /// `aad`: one value for every row, or a column (a null AAD row means empty AAD).
+///
+/// Each thread's rows go in batches through [`Sm4Gcm::encrypt_many_into`], which gives
+/// exactly the bytes of one `encrypt_into` per row with the SM4 and GHASH work of many
+/// rows batched.
 pub fn sm4_gcm_encrypt(
     key: &[u8],
     col: &Column<'_>,
@@ -121,12 +128,12 @@ pub fn sm4_gcm_encrypt(
             .ok_or(Error::InvalidValue("column too long"))?
     ];
     crate::rand::fill(&mut nonces)?;
-    run_rows(
+    let (nonces, _) = nonces.as_chunks::<GCM_NONCE_SIZE>();
+    run_parts(
         n,
         threads,
         MIN_ROWS_FAST,
         Shape::Var,
-        OnError::Raise,
         |i| {
             col.get(i)
                 .map(|v| {
@@ -137,19 +144,52 @@ pub fn sm4_gcm_encrypt(
                 .transpose()
                 .map_err(at_row(i))
         },
-        |i, slot| {
-            let (nonce, body) = slot.split_at_mut(GCM_NONCE_SIZE);
-            nonce.copy_from_slice(&nonces[i * GCM_NONCE_SIZE..(i + 1) * GCM_NONCE_SIZE]);
-            let pt = col.get(i).unwrap_or_default();
-            gcm.encrypt_into(nonce, aad.get(i).unwrap_or_default(), pt, body)?;
-            Ok(slot.len())
+        |mut part| {
+            let mut rows = Vec::with_capacity(GCM_BATCH);
+            let mut idx = Vec::with_capacity(GCM_BATCH);
+            let mut slots = part.slots();
+            loop {
+                rows.clear();
+                idx.clear();
+                let mut more = false;
+                for (i, slot) in slots.by_ref() {
+                    let Some((nonce, body)) = slot.and_then(|s| s.split_first_chunk_mut()) else {
+                        continue; // null row (a slot is never shorter than 28 bytes)
+                    };
+                    *nonce = nonces[i];
+                    rows.push(GcmRow {
+                        nonce,
+                        aad: aad.get(i).unwrap_or_default(),
+                        input: col.get(i).unwrap_or_default(),
+                        output: body,
+                    });
+                    idx.push(i);
+                    if rows.len() == GCM_BATCH {
+                        more = true;
+                        break;
+                    }
+                }
+                let res = gcm.encrypt_many_into(&mut rows);
+                if let Some((k, Err(e))) = res.into_iter().enumerate().find(|(_, r)| r.is_err()) {
+                    return PartResult {
+                        error: Some(at_row(idx[k])(e)),
+                        ..PartResult::default()
+                    };
+                }
+                if !more {
+                    return PartResult::default();
+                }
+            }
         },
     )
 }
 
 /// Inverse of [`sm4_gcm_encrypt`]. A row that does not authenticate (or is shorter than
 /// 28 bytes) fails with `InvalidTag`: `OnError::Raise` reports the first such row,
-/// `OnError::Null` makes it null.
+/// `OnError::Null` makes it null. No plaintext of a failing row is ever written.
+///
+/// Each thread's rows go in batches through [`Sm4Gcm::decrypt_many_into`] (the same
+/// bytes and verdicts as one `decrypt_into` per row with a 16-byte tag).
 pub fn sm4_gcm_decrypt(
     key: &[u8],
     col: &Column<'_>,
@@ -160,21 +200,73 @@ pub fn sm4_gcm_decrypt(
     let gcm = Sm4Gcm::from_slice(key)?;
     let n = col.len();
     aad_len_check(&aad, n)?;
-    run_rows(
+    run_parts(
         n,
         threads,
         MIN_ROWS_FAST,
         Shape::Var,
-        on_error,
         |i| Ok(col.get(i).map(|v| v.len().saturating_sub(GCM_OVERHEAD))),
-        |i, slot| {
-            let row = col.get(i).unwrap_or_default();
-            if row.len() < GCM_OVERHEAD {
-                return Err(Error::InvalidTag);
+        |mut part| {
+            let mut out = PartResult::default();
+            let mut rows = Vec::with_capacity(GCM_BATCH);
+            let mut idx = Vec::with_capacity(GCM_BATCH);
+            let mut slots = part.slots();
+            loop {
+                rows.clear();
+                idx.clear();
+                let mut more = false;
+                // A row too short for a nonce and a tag, which fails before the kernel;
+                // under `Raise` the batch stops there, so that an earlier failing row in
+                // the batch is still the one reported.
+                let mut short = None;
+                for (i, slot) in slots.by_ref() {
+                    let Some(slot) = slot else { continue };
+                    let row = col.get(i).unwrap_or_default();
+                    let split = row.split_first_chunk();
+                    let Some((nonce, input)) = split.filter(|(_, b)| b.len() >= 16) else {
+                        match on_error {
+                            OnError::Raise => {
+                                short = Some(i);
+                                break;
+                            }
+                            OnError::Null => {
+                                out.failed.push(i);
+                                continue;
+                            }
+                        }
+                    };
+                    rows.push(GcmRow {
+                        nonce,
+                        aad: aad.get(i).unwrap_or_default(),
+                        input,
+                        output: slot,
+                    });
+                    idx.push(i);
+                    if rows.len() == GCM_BATCH {
+                        more = true;
+                        break;
+                    }
+                }
+                let res = gcm.decrypt_many_into(&mut rows);
+                for (k, r) in res.into_iter().enumerate() {
+                    if let Err(e) = r {
+                        match on_error {
+                            OnError::Raise => {
+                                out.error = Some(at_row(idx[k])(e));
+                                return out;
+                            }
+                            OnError::Null => out.failed.push(idx[k]),
+                        }
+                    }
+                }
+                if let Some(i) = short {
+                    out.error = Some(at_row(i)(Error::InvalidTag));
+                    return out;
+                }
+                if !more {
+                    return out;
+                }
             }
-            let (nonce, body) = row.split_at(GCM_NONCE_SIZE);
-            gcm.decrypt_into(nonce, aad.get(i).unwrap_or_default(), body, 16, slot)?;
-            Ok(slot.len())
         },
     )
 }

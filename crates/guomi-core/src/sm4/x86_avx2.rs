@@ -691,6 +691,55 @@ pub(crate) fn ghash(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
     unsafe { ghash_pclmul(powers, y, data) }
 }
 
+/// GHASH of a few blocks, one reduction per up to 32: with m blocks, the first group has
+/// `(m - 1) % 32 + 1` blocks and every later one 32; a group of g blocks X_0..X_{g-1}
+/// turns the accumulator into (acc ^ X_0)·H^g ^ X_1·H^(g-1) ^ ... ^ X_{g-1}·H (Karatsuba
+/// products, the middle factor of each power formed on the fly, so there is no setup).
+#[target_feature(enable = "pclmulqdq,ssse3,sse2")]
+unsafe fn ghash_short_pclmul(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
+    let m = data.len() / 16;
+    if m == 0 {
+        return;
+    }
+    // SAFETY: PCLMULQDQ + SSSE3 enabled here; every 16-byte load lies inside `data`
+    // (block `off + j < m`) or `powers` (index `g - 1 - j < 32`).
+    unsafe {
+        let mut acc = bswap128(_mm_loadu_si128(y.as_ptr().cast()));
+        let p = data.as_ptr();
+        let mut off = 0;
+        let mut g = (m - 1) % 32 + 1;
+        while off < m {
+            let mut lo = _mm_setzero_si128();
+            let mut mid = lo;
+            let mut hi = lo;
+            for j in 0..g {
+                let mut x = bswap128(_mm_loadu_si128(p.add(16 * (off + j)).cast()));
+                if j == 0 {
+                    x = _mm_xor_si128(x, acc);
+                }
+                let h = ld(&powers[g - 1 - j]);
+                let hk = _mm_xor_si128(h, _mm_shuffle_epi32(h, 78));
+                let xk = _mm_xor_si128(x, _mm_shuffle_epi32(x, 78));
+                lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, h, 0x00));
+                hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(x, h, 0x11));
+                mid = _mm_xor_si128(mid, _mm_clmulepi64_si128(xk, hk, 0x00));
+            }
+            let mid = _mm_xor_si128(mid, _mm_xor_si128(lo, hi));
+            acc = reduce(lo, mid, hi);
+            off += g;
+            g = 32;
+        }
+        _mm_storeu_si128(y.as_mut_ptr().cast(), bswap128(acc));
+    }
+}
+
+/// GHASH of whole blocks into `y` with one reduction per up to 32 blocks and no setup:
+/// the path for short inputs (one small message) of both x86 backends.
+pub(crate) fn ghash_short(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
+    // SAFETY: only used for backends >= Avx2 (PCLMULQDQ and SSSE3 checked by detection).
+    unsafe { ghash_short_pclmul(powers, y, data) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
