@@ -62,7 +62,7 @@ fn gf128_mul(x: u128, h: u128) -> u128 {
 /// H^1..H^32 in the carry-less-multiply representation of the x86 backends.
 pub(crate) type HPowers = [[u64; 2]; 32];
 
-/// Inputs shorter than this (in bytes: 32 blocks) take `x86_avx2::ghash_short` alone.
+/// Inputs shorter than this (in bytes: 32 blocks) take the `ghash_short` paths alone.
 #[cfg(target_arch = "x86_64")]
 const SHORT_BYTES: usize = 32 * 16;
 
@@ -74,12 +74,20 @@ pub(crate) struct GhashKey {
     /// H^1..H^32 in the backend's carry-less-multiply representation (x86 only).
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     powers: HPowers,
+    /// For the AVX-512 short path: H^32..H^1 (`rev[i]` = H^(32 − i)) and the Karatsuba
+    /// middle factor of each (h.lo ^ h.hi in both qwords).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    rev: HPowers,
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    rev_kara: HPowers,
 }
 
 impl Drop for GhashKey {
     fn drop(&mut self) {
         self.h = 0;
         self.powers.zeroize();
+        self.rev.zeroize();
+        self.rev_kara.zeroize();
     }
 }
 
@@ -91,17 +99,23 @@ impl GhashKey {
         if backend >= Backend::Avx2 {
             super::x86_avx2::ghash_powers(&h, &mut powers);
         }
+        let mut rev = powers;
+        rev.reverse();
+        let rev_kara = rev.map(|[lo, hi]| [lo ^ hi, lo ^ hi]);
         GhashKey {
             backend,
             h: u128::from_be_bytes(h),
             powers,
+            rev,
+            rev_kara,
         }
     }
 
     /// Absorbs `data` (whole blocks) into `y`.
     ///
     /// On the x86 backends a short input (under 32 blocks, such as one small message of
-    /// a batch) takes one aggregated reduction (`x86_avx2::ghash_short`); a longer one has
+    /// a batch) takes one aggregated reduction (`ghash_short`: four blocks per zmm on
+    /// AVX-512, one per xmm on AVX2); a longer one has
     /// its first `blocks mod 16` blocks done that way and the rest (whole groups of 16)
     /// by the backend's wide kernel, so no block is ever multiplied serially.
     pub(crate) fn update_blocks(&self, y: &mut [u8; 16], data: &[u8]) {
@@ -109,12 +123,19 @@ impl GhashKey {
         match self.backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 | Backend::Avx2 => {
+                let short = |y: &mut [u8; 16], d: &[u8]| {
+                    if self.backend == Backend::Avx512 {
+                        super::x86_avx512::ghash_short(&self.rev, &self.rev_kara, y, d);
+                    } else {
+                        super::x86_avx2::ghash_short(&self.powers, y, d);
+                    }
+                };
                 if data.len() < SHORT_BYTES {
-                    super::x86_avx2::ghash_short(&self.powers, y, data);
+                    short(y, data);
                     return;
                 }
                 let head = data.len() % 256;
-                super::x86_avx2::ghash_short(&self.powers, y, &data[..head]);
+                short(y, &data[..head]);
                 if self.backend == Backend::Avx512 {
                     super::x86_avx512::ghash(&self.powers, y, &data[head..]);
                 } else {

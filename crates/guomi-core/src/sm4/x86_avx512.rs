@@ -1003,6 +1003,73 @@ pub(crate) fn ghash(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
     unsafe { ghash_vpclmul(powers, y, data) }
 }
 
+/// GHASH of a few blocks, four per zmm and one reduction per up to 32 (the grouping of
+/// `x86_avx2::ghash_short`). `rev[i]` is H^(32 − i) and `rev_kara[i]` holds its Karatsuba
+/// middle factor (h.lo ^ h.hi) in the low qword, so the powers a group of g blocks needs
+/// are the contiguous entries 32 − g..32; a group's last zmm loads only the lanes it has
+/// (masked loads, the others zero).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,ssse3")]
+unsafe fn ghash_short_vpclmul(rev: &HPowers, rev_kara: &HPowers, y: &mut [u8; 16], data: &[u8]) {
+    let m = data.len() / 16;
+    if m == 0 {
+        return;
+    }
+    // SAFETY: features enabled here. Masked loads touch only the lanes of their mask:
+    // data blocks `off + j .. off + j + k` with `off + j + k <= m`, and power entries
+    // `32 - g + j .. 32 - g + j + k` with `j + k <= g`, all inside their arrays; every
+    // pointer formed points inside its array.
+    unsafe {
+        let rev_bytes = _mm512_broadcast_i32x4(_mm_set_epi8(
+            0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+        ));
+        let rev128 = _mm512_castsi512_si128(rev_bytes);
+        let mut acc = _mm_shuffle_epi8(_mm_loadu_si128(y.as_ptr().cast()), rev128);
+        let (p, hp, hk) = (
+            data.as_ptr(),
+            rev.as_ptr().cast::<u64>(),
+            rev_kara.as_ptr().cast::<u64>(),
+        );
+        let mut off = 0;
+        let mut g = (m - 1) % 32 + 1;
+        while off < m {
+            let mut lo = _mm512_setzero_si512();
+            let mut mid = lo;
+            let mut hi = lo;
+            let mut j = 0;
+            while j < g {
+                let k = (g - j).min(4);
+                let mask = (0xffu16 >> (8 - 2 * k)) as __mmask8;
+                let ld = |q: *const u8| _mm512_maskz_loadu_epi64(mask, q.cast());
+                let mut x = _mm512_shuffle_epi8(ld(p.add(16 * (off + j))), rev_bytes);
+                if j == 0 {
+                    x = _mm512_xor_si512(x, _mm512_zextsi128_si512(acc));
+                }
+                let e = 2 * (32 - g + j);
+                let (h, hkk) = (ld(hp.add(e).cast()), ld(hk.add(e).cast()));
+                let xs = _mm512_xor_si512(x, _mm512_shuffle_epi32::<_MM_PERM_BADC>(x));
+                lo = _mm512_xor_si512(lo, _mm512_clmulepi64_epi128(x, h, 0x00));
+                hi = _mm512_xor_si512(hi, _mm512_clmulepi64_epi128(x, h, 0x11));
+                mid = _mm512_xor_si512(mid, _mm512_clmulepi64_epi128(xs, hkk, 0x00));
+                j += 4;
+            }
+            let (lo, hi) = (fold(lo), fold(hi));
+            let mid = _mm_xor_si128(fold(mid), _mm_xor_si128(lo, hi));
+            acc = super::x86_avx2::reduce(lo, mid, hi);
+            off += g;
+            g = 32;
+        }
+        _mm_storeu_si128(y.as_mut_ptr().cast(), _mm_shuffle_epi8(acc, rev128));
+    }
+}
+
+/// GHASH of whole blocks into `y` with no setup: the path for short inputs (one small
+/// message). `rev`, `rev_kara`: see [`ghash_short_vpclmul`].
+pub(crate) fn ghash_short(rev: &HPowers, rev_kara: &HPowers, y: &mut [u8; 16], data: &[u8]) {
+    // SAFETY: selected only for the Avx512 backend, whose detection checks VPCLMULQDQ,
+    // PCLMULQDQ, SSSE3 and AVX-512 F/BW/VL.
+    unsafe { ghash_short_vpclmul(rev, rev_kara, y, data) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
