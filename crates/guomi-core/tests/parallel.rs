@@ -124,7 +124,10 @@ fn for_each_chunk_writes_every_slot_once_in_lane_multiples() {
         for threads in [1usize, 2, 3, 64] {
             let mut out = vec![usize::MAX; n];
             for_each_chunk(&mut out, threads, 16, 16, |start, chunk| {
-                assert!(start % 16 == 0, "n {n} threads {threads}: start {start}");
+                assert!(
+                    start.is_multiple_of(16),
+                    "n {n} threads {threads}: start {start}"
+                );
                 for (k, o) in chunk.iter_mut().enumerate() {
                     assert_eq!(*o, usize::MAX);
                     *o = start + k;
@@ -145,7 +148,7 @@ fn sm2_verify_many_mixed_keys_every_thread_count() {
     let privs: Vec<PrivateKey> = (0..3).map(|_| PrivateKey::generate().unwrap()).collect();
     let msgs: Vec<Vec<u8>> = (0..24).map(|i| vec![i as u8; i + 1]).collect();
     let uid_of = |i: usize| -> &'static [u8] {
-        if i % 5 == 0 {
+        if i.is_multiple_of(5) {
             b"alice@example"
         } else {
             b"1234567812345678"
