@@ -101,6 +101,60 @@ pub fn map_ranges<R: Send>(
         .collect()
 }
 
+/// Cuts `0..n` into at most `parts` contiguous ranges whose lengths are multiples of
+/// `align` (a SIMD kernel's lane count), except the last, which takes the remainder. The
+/// `ceil(n / align)` groups are balanced over the ranges (counts differ by at most one);
+/// no range is empty unless `n` is 0 (the single range `0..0`). `parts` and `align` are
+/// taken as at least 1.
+pub fn split_aligned(n: usize, parts: usize, align: usize) -> Vec<Range<usize>> {
+    let align = align.max(1);
+    let groups = n.div_ceil(align);
+    split(groups, parts)
+        .map(|g| (g.start * align).min(n)..(g.end * align).min(n))
+        .collect()
+}
+
+/// Runs `work(start, chunk)` over `out` cut into at most `threads` contiguous chunks (see
+/// [`split_aligned`]; each at least `min_len` long unless `out` is shorter), where
+/// `chunk` is `out[start..start + chunk.len()]`. Each worker writes its own chunk in
+/// place: nothing is allocated or concatenated afterwards. The calling thread works on
+/// the first chunk itself while the pool runs the others. With one chunk (or if no pool
+/// can be started) everything runs on the calling thread.
+pub fn for_each_chunk<T: Send>(
+    out: &mut [T],
+    threads: usize,
+    min_len: usize,
+    align: usize,
+    work: impl Fn(usize, &mut [T]) + Sync,
+) {
+    let n = out.len();
+    let parts = threads.min(n / min_len.max(1)).max(1);
+    if parts == 1 {
+        return work(0, out);
+    }
+    let Some(pool) = pool() else {
+        return work(0, out);
+    };
+    let mut chunks: Vec<(usize, &mut [T])> = Vec::with_capacity(parts);
+    let mut rest = out;
+    for r in split_aligned(n, parts, align) {
+        let (head, tail) = rest.split_at_mut(r.len());
+        chunks.push((r.start, head));
+        rest = tail;
+    }
+    let mut chunks = chunks.into_iter();
+    let first = chunks.next();
+    let work = &work;
+    pool.in_place_scope(|s| {
+        for (start, chunk) in chunks {
+            s.spawn(move |_| work(start, chunk));
+        }
+        if let Some((start, chunk)) = first {
+            work(start, chunk);
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,5 +213,46 @@ mod tests {
         // Huge inputs do not overflow.
         let big: Vec<Range<usize>> = split(usize::MAX, 7).collect();
         assert_eq!((big[0].start, big[6].end), (0, usize::MAX));
+    }
+
+    #[test]
+    fn aligned_ranges_are_exact_and_lane_multiples() {
+        for n in 0..=200usize {
+            for parts in 0..=5usize {
+                for align in [0usize, 1, 8, 16] {
+                    let rs = split_aligned(n, parts, align);
+                    let a = align.max(1);
+                    assert!(!rs.is_empty() && rs.len() <= parts.max(1));
+                    let mut next = 0;
+                    for (i, r) in rs.iter().enumerate() {
+                        assert_eq!(r.start, next, "n {n} parts {parts} align {align}");
+                        assert!(r.end > r.start || n == 0);
+                        if i + 1 < rs.len() {
+                            assert_eq!(r.len() % a, 0, "n {n} parts {parts} align {align}");
+                        }
+                        next = r.end;
+                    }
+                    assert_eq!(next, n);
+                }
+            }
+        }
+        assert_eq!(split_aligned(4096, 2, 16), vec![0..2048, 2048..4096]);
+        assert_eq!(split_aligned(100, 2, 16), vec![0..64, 64..100]);
+    }
+
+    #[test]
+    fn chunks_are_written_in_place_once_each() {
+        for n in [0usize, 1, 15, 16, 17, 100, 1000] {
+            for t in [1usize, 2, 3, 8] {
+                let mut out = vec![usize::MAX; n];
+                for_each_chunk(&mut out, t, 4, 16, |start, chunk| {
+                    for (k, o) in chunk.iter_mut().enumerate() {
+                        assert_eq!(*o, usize::MAX, "written twice");
+                        *o = start + k;
+                    }
+                });
+                assert_eq!(out, (0..n).collect::<Vec<_>>(), "n {n} threads {t}");
+            }
+        }
     }
 }

@@ -35,9 +35,20 @@ fn to_hex(d: &[u8]) -> String {
 ///     '66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0'
 #[guard_panics]
 #[pyfunction]
-fn hash<'py>(py: Python<'py>, data: Bytes) -> Bound<'py, PyBytes> {
+fn hash<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    // Fast path: a short `bytes` is hashed straight from the object (which the caller
+    // keeps alive for the call), without taking a counted reference.
+    if let Ok(b) = data.cast::<PyBytes>() {
+        let d = b.as_bytes();
+        if d.len() < crate::buf::DETACH_THRESHOLD {
+            return Ok(PyBytes::new(py, &sm3::hash(d)));
+        }
+    }
+    let data: Bytes = data.extract().map_err(|e: PyErr| {
+        pyo3::exceptions::PyTypeError::new_err(format!("argument 'data': {}", e.value(py)))
+    })?;
     let d = maybe_detach(py, data.len(), || sm3::hash(&data));
-    PyBytes::new(py, &d)
+    Ok(PyBytes::new(py, &d))
 }
 
 /// SM3 digests of many messages in one call (the binding behind

@@ -467,16 +467,58 @@ fn eea3_many<'py>(
     let owned = items_arg(items)?;
     let refs = borrowed(&owned);
     let total: usize = refs.iter().map(|i| i.4.len()).sum();
-    let flat = maybe_detach(py, total, || many::eea3_many_concat(&refs, threads)).py_err()?;
-    let mut at = 0;
-    Ok(refs
-        .iter()
-        .map(|i| {
-            let b = PyBytes::new(py, &flat[at..at + i.4.len()]);
-            at += i.4.len();
-            b
-        })
-        .collect())
+    // The result objects are made first and filled in place by the worker threads: no
+    // intermediate buffer, no copy under the GIL.
+    let (objects, mut outs) = fresh_bytes(py, refs.iter().map(|i| i.4.len()))?;
+    maybe_detach(py, total, || {
+        many::eea3_many_into(&refs, &mut outs, threads)
+    })
+    .py_err()?;
+    drop(outs);
+    Ok(objects)
+}
+
+/// New `bytes` objects of the given lengths and a writable view of each one's contents,
+/// for a core function to fill (possibly without the GIL, on several threads) before
+/// the objects are handed to Python. The contents start uninitialised: the caller
+/// writes every byte, or drops the objects without handing them out (on an error).
+#[allow(unsafe_code)]
+#[allow(clippy::type_complexity)]
+fn fresh_bytes<'py>(
+    py: Python<'py>,
+    lens: impl ExactSizeIterator<Item = usize>,
+) -> PyResult<(Vec<Bound<'py, PyBytes>>, Vec<&'py mut [u8]>)> {
+    let mut objects = Vec::with_capacity(lens.len());
+    let mut views = Vec::with_capacity(lens.len());
+    for len in lens {
+        let n = pyo3::ffi::Py_ssize_t::try_from(len)
+            .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("output too large"))?;
+        // SAFETY: PyBytes_FromStringAndSize(NULL, n) returns a new reference to a fresh
+        // `bytes` of n bytes (or NULL with an exception set, turned into Err here).
+        let obj = unsafe {
+            Bound::from_owned_ptr_or_err(
+                py,
+                pyo3::ffi::PyBytes_FromStringAndSize(std::ptr::null(), n),
+            )?
+        };
+        // SAFETY: `obj` is a `bytes` of exactly `len` bytes that only this function
+        // references (refcount 1, never shown to Python code yet; for len 0 it may be
+        // the shared empty `bytes`, whose 0-byte view writes nothing), so nothing else reads
+        // or writes its contents while the view lives; the view is derived from the
+        // C API's pointer, not from a shared Rust reference, and the objects are kept
+        // alive in `objects`, which the caller holds (and returns to Python only after
+        // dropping the views). Distinct objects give disjoint views.
+        let view = unsafe {
+            let p = pyo3::ffi::PyBytes_AsString(obj.as_ptr()).cast::<u8>();
+            if p.is_null() {
+                return Err(PyErr::fetch(py));
+            }
+            std::slice::from_raw_parts_mut(p, len)
+        };
+        objects.push(obj.cast_into::<PyBytes>()?);
+        views.push(view);
+    }
+    Ok((objects, views))
 }
 
 /// 128-EIA3 MACs of many packets in one call, in SIMD lanes and optionally several

@@ -253,15 +253,47 @@ pub struct VerifyItem<'a, C: Curve = Sm2p256> {
 
 /// Verifies many signatures, in order; `threads`: see [`crate::parallel`] (`None`: the
 /// calling thread, `Some(0)`: every core).
+///
+/// A key object that appears at least [`AUTO_PREPARE_AFTER`](super::keys::AUTO_PREPARE_AFTER)
+/// times in the batch takes its automatic preparation (within the budget) before the
+/// batch is split, so the threads only read its table. Which keys get a table depends
+/// only on how often each public key object is used, never on secrets.
 pub fn verify_many<C: Curve>(items: &[VerifyItem<'_, C>], threads: Option<usize>) -> Vec<bool> {
     let one = |it: &VerifyItem<'_, C>| match Signature::from_bytes(it.signature) {
         Ok(sig) => it.key.verify(it.message, it.uid, &sig),
         Err(_) => false,
     };
     let threads = crate::parallel::threads(threads);
-    crate::parallel::map_ranges(items.len(), threads, 2, |r| {
-        items[r].iter().map(one).collect()
-    })
+    let after = super::keys::AUTO_PREPARE_AFTER as usize;
+    if items.len() >= after {
+        // Key objects by address (identity, not value: the table belongs to the object).
+        let mut keys: Vec<(*const PublicKey<C>, usize)> = items
+            .iter()
+            .enumerate()
+            .map(|(k, i)| (i.key as *const PublicKey<C>, k))
+            .collect();
+        keys.sort_unstable();
+        for run in keys
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter(|r| r.len() >= after)
+        {
+            let key = items[run[0].1].key;
+            // Counts uses up to the automatic preparation (each counts as one of this
+            // batch's uses of the key); stops at once when the key has a table.
+            for _ in 0..after {
+                if key.table_for_use().is_some() {
+                    break;
+                }
+            }
+        }
+    }
+    let mut out = vec![false; items.len()];
+    crate::parallel::for_each_chunk(&mut out, threads, 2, 1, |start, chunk| {
+        for (o, it) in chunk.iter_mut().zip(&items[start..]) {
+            *o = one(it);
+        }
+    });
+    out
 }
 
 /// Whether two 32-byte values are equal, constant time.

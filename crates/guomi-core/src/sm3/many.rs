@@ -94,27 +94,32 @@ fn padded_blocks(len: usize) -> usize {
     (len + 9).div_ceil(BLOCK_SIZE)
 }
 
-/// Block `b` of `msg` after padding, decoded into big-endian words.
+/// Block `b` of `msg` after padding, decoded into big-endian words and stored as lane
+/// `lane` of `words` (`words[j][lane]` = word j). Whole blocks are decoded straight from
+/// the message; only the last one or two go through a padded copy.
 #[cfg(any(test, target_arch = "x86_64"))]
-fn block_words(msg: &[u8], b: usize, out: &mut [u32; 16]) {
+#[inline(always)]
+fn block_words(msg: &[u8], b: usize, words: &mut [[u32; 16]; 16], lane: usize) {
     let start = b * BLOCK_SIZE;
-    let mut block = [0u8; BLOCK_SIZE];
-    if start + BLOCK_SIZE <= msg.len() {
-        block.copy_from_slice(&msg[start..start + BLOCK_SIZE]);
-    } else {
-        let total = padded_blocks(msg.len());
-        if start < msg.len() {
-            block[..msg.len() - start].copy_from_slice(&msg[start..]);
+    if let Some(block) = msg.get(start..start + BLOCK_SIZE) {
+        for (j, c) in block.chunks_exact(4).enumerate() {
+            words[j][lane] = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
         }
-        if msg.len() >= start && msg.len() < start + BLOCK_SIZE {
-            block[msg.len() - start] = 0x80;
-        }
-        if b + 1 == total {
-            block[56..].copy_from_slice(&((msg.len() as u64) * 8).to_be_bytes());
-        }
+        return;
     }
-    for (w, c) in out.iter_mut().zip(block.chunks_exact(4)) {
-        *w = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
+    let mut block = [0u8; BLOCK_SIZE];
+    let total = padded_blocks(msg.len());
+    if start < msg.len() {
+        block[..msg.len() - start].copy_from_slice(&msg[start..]);
+    }
+    if msg.len() >= start && msg.len() < start + BLOCK_SIZE {
+        block[msg.len() - start] = 0x80;
+    }
+    if b + 1 == total {
+        block[56..].copy_from_slice(&((msg.len() as u64) * 8).to_be_bytes());
+    }
+    for (j, c) in block.chunks_exact(4).enumerate() {
+        words[j][lane] = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
     }
 }
 
@@ -126,19 +131,18 @@ fn hash_group<M: MultiCompress>(msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
     for (r, row) in state.iter_mut().enumerate() {
         row.fill(IV[r]);
     }
-    let blocks: Vec<usize> = msgs.iter().map(|m| padded_blocks(m.len())).collect();
+    let mut blocks = [0usize; 16];
+    for (n, m) in blocks.iter_mut().zip(msgs) {
+        *n = padded_blocks(m.len());
+    }
     let max = blocks.iter().copied().max().unwrap_or(0);
     let mut words = [[0u32; 16]; 16];
-    let mut lane_words = [0u32; 16];
     for b in 0..max {
         let mut active = 0u32;
         for (lane, msg) in msgs.iter().enumerate() {
             if b < blocks[lane] {
                 active |= 1 << lane;
-                block_words(msg, b, &mut lane_words);
-                for j in 0..16 {
-                    words[j][lane] = lane_words[j];
-                }
+                block_words(msg, b, &mut words, lane);
             }
         }
         M::compress(&mut state, &words, active);
@@ -201,12 +205,13 @@ pub fn hash_many(msgs: &[&[u8]], threads: Option<usize>) -> Vec<[u8; DIGEST_SIZE
     } else {
         crate::parallel::threads(threads)
     };
-    crate::parallel::map_ranges(msgs.len(), threads, 16, |range| {
-        let part = &msgs[range];
-        let mut out = vec![[0u8; DIGEST_SIZE]; part.len()];
-        hash_serial(backend, part, &mut out);
-        out
-    })
+    let mut out = vec![[0u8; DIGEST_SIZE]; msgs.len()];
+    // Each thread hashes whole lane groups (16 = the widest kernel) into its own part of
+    // `out`; nothing is copied afterwards.
+    crate::parallel::for_each_chunk(&mut out, threads, 16, 16, |start, chunk| {
+        hash_serial(backend, &msgs[start..start + chunk.len()], chunk)
+    });
+    out
 }
 
 /// Portable lanes, used to test the generic round code on every machine.

@@ -167,7 +167,9 @@ fn finish(compress: CompressFn, state: &mut [u32; 8], rest: &[u8], len: u64) -> 
     };
     tail[total - 8..total].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
     compress(state, &tail[..total]);
-    tail.zeroize();
+    // Only the message bytes are secret (the padding and the length are not): wiping
+    // just those is up to 128 fewer volatile byte stores per call.
+    tail[..rest.len()].zeroize();
     let mut out = [0u8; DIGEST_SIZE];
     for (chunk, word) in out.chunks_exact_mut(4).zip(state.iter()) {
         chunk.copy_from_slice(&word.to_be_bytes());

@@ -9,7 +9,7 @@
 use super::core::{self as zc, State};
 use super::{check_framing, eea3 as e3, eia3 as i3, kernel, key128};
 use crate::cpu::{self, Backend, Variant};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// One packet: (key, COUNT, BEARER, DIRECTION, data); the whole of `data` is processed.
 pub type Item<'a> = (&'a [u8], u32, u8, u8, &'a [u8]);
@@ -261,8 +261,18 @@ fn lanes_for(backend: Backend) -> usize {
     }
 }
 
-/// What each packet needs: its loaded state and its number of keystream words.
-fn validate(
+/// Checks every packet's key length and framing, in order (the first bad one's error).
+fn check(items: &[Item<'_>]) -> Result<()> {
+    for &(key, _, bearer, direction, _) in items {
+        key128(key)?;
+        check_framing(bearer, direction)?;
+    }
+    Ok(())
+}
+
+/// What each packet of an already [`check`]ed part needs: its loaded state and its
+/// number of keystream words.
+fn load(
     items: &[Item<'_>],
     iv: fn(u32, u8, u8) -> [u8; 16],
     words: fn(usize) -> usize,
@@ -270,10 +280,8 @@ fn validate(
     items
         .iter()
         .map(|&(key, count, bearer, direction, data)| {
-            let key = key128(key)?;
-            check_framing(bearer, direction)?;
             Ok((
-                zc::load_128(key, &iv(count, bearer, direction)),
+                zc::load_128(key128(key)?, &iv(count, bearer, direction)),
                 words(data.len()),
             ))
         })
@@ -316,55 +324,78 @@ fn run_serial(
     BUFFERS.with(|b| *b.borrow_mut() = cached);
 }
 
-/// Splits the work over `threads` threads (when it pays) and runs `work` on each part.
-fn parallel<R: Send>(
-    n: usize,
-    total_bytes: usize,
-    threads: Option<usize>,
-    work: impl Fn(usize, usize) -> Vec<R> + Sync,
-) -> Vec<R> {
-    let threads = if n < 32 || total_bytes < 64 * 1024 {
+/// How many threads a batch gets: one for small batches (the hand-off costs more than it
+/// saves), else what `threads` asks for (see [`crate::parallel::threads`]).
+fn threads_for(n: usize, total_bytes: usize, threads: Option<usize>) -> usize {
+    if n < 32 || total_bytes < 64 * 1024 {
         1
     } else {
         crate::parallel::threads(threads)
-    };
-    crate::parallel::map_ranges(n, threads, 16, |r| work(r.start, r.end))
+    }
 }
 
 /// 128-EEA3 of every packet, in order. `threads`: `None` or `Some(1)` runs on the
 /// calling thread; `Some(0)` uses every core; `Some(n)` at most `n` threads.
 pub fn eea3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<Vec<u8>>> {
-    let flat = eea3_many_concat(items, threads)?;
-    let mut at = 0;
-    Ok(items
-        .iter()
-        .map(|i| {
-            let out = flat[at..at + i.4.len()].to_vec();
-            at += i.4.len();
-            out
-        })
-        .collect())
+    let mut outs: Vec<Vec<u8>> = items.iter().map(|i| vec![0u8; i.4.len()]).collect();
+    let mut refs: Vec<&mut [u8]> = outs.iter_mut().map(Vec::as_mut_slice).collect();
+    eea3_many_into(items, &mut refs, threads)?;
+    Ok(outs)
 }
 
 /// [`eea3_many`] with the outputs concatenated in item order (one allocation; item k's
 /// output starts at the sum of the data lengths of items 0..k).
 pub fn eea3_many_concat(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<u8>> {
+    let mut flat = vec![0u8; items.iter().map(|i| i.4.len()).sum()];
+    let mut refs: Vec<&mut [u8]> = Vec::with_capacity(items.len());
+    let mut rest = flat.as_mut_slice();
+    for item in items {
+        let (head, tail) = rest.split_at_mut(item.4.len());
+        refs.push(head);
+        rest = tail;
+    }
+    eea3_many_into(items, &mut refs, threads)?;
+    Ok(flat)
+}
+
+/// [`eea3_many`] into caller-provided buffers: `outs[k]` (exactly as long as item k's
+/// data) receives item k's output. Each thread writes its own packets' buffers in place
+/// (no intermediate copy). A buffer of another length is `InvalidLength`; an invalid
+/// item is its error (the first in order) and leaves the buffers unspecified.
+pub fn eea3_many_into(
+    items: &[Item<'_>],
+    outs: &mut [&mut [u8]],
+    threads: Option<usize>,
+) -> Result<()> {
+    if outs.len() != items.len() {
+        return Err(Error::InvalidLength {
+            what: "eea3_many outputs",
+            expected: "one buffer per item",
+            got: outs.len(),
+        });
+    }
+    if let Some(o) = outs.iter().zip(items).find(|(o, i)| o.len() != i.4.len()) {
+        return Err(Error::InvalidLength {
+            what: "eea3_many output buffer",
+            expected: "the length of its item's data",
+            got: o.0.len(),
+        });
+    }
+    check(items)?;
     // The caller's variant, clamped, for every worker thread.
-    let backend = cpu::active_variant().clamp();
-    let prepared = validate(items, e3::iv, |len| len.div_ceil(4))?;
+    let variant = cpu::active_variant().clamp();
     let total = items.iter().map(|i| i.4.len()).sum();
-    let xor_words = kernel(backend).xor_words;
-    let mut parts = parallel(items.len(), total, threads, |lo, hi| {
-        let mut offsets = Vec::with_capacity(hi - lo + 1);
-        let mut sum = 0;
-        for item in &items[lo..hi] {
-            offsets.push(sum);
-            sum += item.4.len();
-        }
-        let mut out = vec![0u8; sum];
-        run_serial(backend, &prepared[lo..hi], |i, ks| {
-            let data = items[lo + i].4;
-            let out = &mut out[offsets[i]..offsets[i] + data.len()];
+    let threads = threads_for(items.len(), total, threads);
+    let xor_words = kernel(variant).xor_words;
+    let lanes = lanes_for(variant.backend());
+    crate::parallel::for_each_chunk(outs, threads, 16, lanes, |start, chunk| {
+        let part = &items[start..start + chunk.len()];
+        let Ok(prepared) = load(part, e3::iv, |len| len.div_ceil(4)) else {
+            unreachable!("every item was checked before the split")
+        };
+        run_serial(variant, &prepared, |i, ks| {
+            let data = part[i].4;
+            let out = &mut *chunk[i];
             let whole = data.len() / 4 * 4;
             xor_words(Some(&data[..whole]), &mut out[..whole], &ks[..whole / 4]);
             if whole < data.len() {
@@ -374,30 +405,31 @@ pub fn eea3_many_concat(items: &[Item<'_>], threads: Option<usize>) -> Result<Ve
                 }
             }
         });
-        vec![out]
     });
-    Ok(if parts.len() == 1 {
-        parts.pop().unwrap_or_default()
-    } else {
-        parts.concat()
-    })
+    Ok(())
 }
 
 /// 128-EIA3 MAC of every packet, in order (`threads` as in [`eea3_many`]).
 pub fn eia3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<[u8; 4]>> {
+    check(items)?;
     // The caller's variant, clamped, for every worker thread.
-    let backend = cpu::active_variant().clamp();
-    // L' = ceil(L / 32) + 2 words, L = 8·len.
-    let prepared = validate(items, i3::iv, |len| (8 * len).div_ceil(32) + 2)?;
+    let variant = cpu::active_variant().clamp();
     let total = items.iter().map(|i| i.4.len()).sum();
-    let mac_words = kernel(backend).mac_words;
-    Ok(parallel(items.len(), total, threads, |lo, hi| {
-        let mut macs = vec![[0u8; 4]; hi - lo];
-        run_serial(backend, &prepared[lo..hi], |i, ks| {
-            let data = items[lo + i].4;
-            macs[i] =
+    let threads = threads_for(items.len(), total, threads);
+    let mac_words = kernel(variant).mac_words;
+    let lanes = lanes_for(variant.backend());
+    let mut macs = vec![[0u8; 4]; items.len()];
+    crate::parallel::for_each_chunk(&mut macs, threads, 16, lanes, |start, chunk| {
+        let part = &items[start..start + chunk.len()];
+        // L' = ceil(L / 32) + 2 words, L = 8·len.
+        let Ok(prepared) = load(part, i3::iv, |len| (8 * len).div_ceil(32) + 2) else {
+            unreachable!("every item was checked before the split")
+        };
+        run_serial(variant, &prepared, |i, ks| {
+            let data = part[i].4;
+            chunk[i] =
                 i3::mac_from_keystream(mac_words, data, 8 * data.len() as u64, ks).to_be_bytes();
         });
-        macs
-    }))
+    });
+    Ok(macs)
 }
