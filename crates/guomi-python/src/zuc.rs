@@ -480,8 +480,9 @@ fn eea3_many<'py>(
 
 /// New `bytes` objects of the given lengths and a writable view of each one's contents,
 /// for a core function to fill (possibly without the GIL, on several threads) before
-/// the objects are handed to Python. The contents start uninitialised: the caller
-/// writes every byte, or drops the objects without handing them out (on an error).
+/// the objects are handed to Python. The contents are zeroed first (a Rust slice must
+/// not cover uninitialised bytes; one memset is far cheaper than the copy it replaces);
+/// the caller overwrites every byte, or drops the objects unseen (on an error).
 #[allow(unsafe_code)]
 #[allow(clippy::type_complexity)]
 fn fresh_bytes<'py>(
@@ -505,14 +506,16 @@ fn fresh_bytes<'py>(
         // references (refcount 1, never shown to Python code yet; for len 0 it may be
         // the shared empty `bytes`, whose 0-byte view writes nothing), so nothing else reads
         // or writes its contents while the view lives; the view is derived from the
-        // C API's pointer, not from a shared Rust reference, and the objects are kept
-        // alive in `objects`, which the caller holds (and returns to Python only after
-        // dropping the views). Distinct objects give disjoint views.
+        // C API's pointer, not from a shared Rust reference; its bytes are zeroed by
+        // `write_bytes` before the slice is made; the objects are kept alive in
+        // `objects`, which the caller holds (and returns to Python only after dropping the
+        // views). Distinct objects give disjoint views.
         let view = unsafe {
             let p = pyo3::ffi::PyBytes_AsString(obj.as_ptr()).cast::<u8>();
             if p.is_null() {
                 return Err(PyErr::fetch(py));
             }
+            std::ptr::write_bytes(p, 0, len);
             std::slice::from_raw_parts_mut(p, len)
         };
         objects.push(obj.cast_into::<PyBytes>()?);
