@@ -192,11 +192,18 @@ fn main() {
         assert!(v.is_supported(), "{v} is not supported on this CPU");
     }
     let ctx = setup();
-    // SM2_BENCH_ONLY=substring keeps the matching operations (profiling one of them).
+    // SM2_BENCH_ONLY=substring keeps the matching operations (profiling one of them);
+    // SM2_BENCH_ONLY=ops keeps the whole operations (no field or point chains).
     let only = std::env::var("SM2_BENCH_ONLY").unwrap_or_default();
     let ops: Vec<Op> = ops()
         .into_iter()
-        .filter(|(name, _)| name.contains(only.as_str()))
+        .filter(|(name, _)| {
+            if only == "ops" {
+                !name.starts_with("field") && !name.starts_with("point")
+            } else {
+                name.contains(only.as_str())
+            }
+        })
         .collect();
     let mut all = Vec::new();
     for (name, f) in &ops {

@@ -160,11 +160,12 @@ macro_rules! red_round {
 unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: the caller guarantees BMI2 (mulx) and ADX (adcx/adox). The assembly reads
-    // 32 bytes through each of `a` and `b` (valid [u64; 4] references) and 32 bytes of
-    // the static `P`, writes only the declared registers and does not use the stack.
+    // 32 bytes through `a` (a valid [u64; 4] reference; `b` comes in registers, whose
+    // limbs become the upper product limbs once moved into rdx) and 32 bytes of the
+    // static `P`, writes only the declared registers and does not use the stack.
     unsafe {
         core::arch::asm!(
-            "mov rdx, qword ptr [{b}]",
+            "mov rdx, {b0}",
             "mulx {t1}, {t0}, qword ptr [{a}]",
             "mulx {t2}, {lo}, qword ptr [{a} + 8]",
             "add {t1}, {lo}",
@@ -173,8 +174,8 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
             "mulx {t4}, {lo}, qword ptr [{a} + 24]",
             "adc {t3}, {lo}",
             "adc {t4}, 0",
-            "mov rdx, qword ptr [{b} + 8]",
-            "xor {t5}, {t5}",
+            "mov rdx, {b1}",
+            "xor {b0}, {b0}",
             "mulx {hi}, {lo}, qword ptr [{a} + 0]",
             "adox {t1}, {lo}",
             "adcx {t2}, {hi}",
@@ -186,11 +187,11 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
             "adcx {t4}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 24]",
             "adox {t4}, {lo}",
-            "adcx {t5}, {hi}",
+            "adcx {b0}, {hi}",
             "mov {lo}, 0",
-            "adox {t5}, {lo}",
-            "mov rdx, qword ptr [{b} + 16]",
-            "xor {t6}, {t6}",
+            "adox {b0}, {lo}",
+            "mov rdx, {b2}",
+            "xor {b1}, {b1}",
             "mulx {hi}, {lo}, qword ptr [{a} + 0]",
             "adox {t2}, {lo}",
             "adcx {t3}, {hi}",
@@ -199,56 +200,56 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
             "adcx {t4}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 16]",
             "adox {t4}, {lo}",
-            "adcx {t5}, {hi}",
+            "adcx {b0}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 24]",
-            "adox {t5}, {lo}",
-            "adcx {t6}, {hi}",
+            "adox {b0}, {lo}",
+            "adcx {b1}, {hi}",
             "mov {lo}, 0",
-            "adox {t6}, {lo}",
-            "mov rdx, qword ptr [{b} + 24]",
-            "xor {t7}, {t7}",
+            "adox {b1}, {lo}",
+            "mov rdx, {b3}",
+            "xor {b2}, {b2}",
             "mulx {hi}, {lo}, qword ptr [{a} + 0]",
             "adox {t3}, {lo}",
             "adcx {t4}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 8]",
             "adox {t4}, {lo}",
-            "adcx {t5}, {hi}",
+            "adcx {b0}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 16]",
-            "adox {t5}, {lo}",
-            "adcx {t6}, {hi}",
+            "adox {b0}, {lo}",
+            "adcx {b1}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 24]",
-            "adox {t6}, {lo}",
-            "adcx {t7}, {hi}",
+            "adox {b1}, {lo}",
+            "adcx {b2}, {hi}",
             "mov {lo}, 0",
-            "adox {t7}, {lo}",
-            red_round!(first: "{t0}", "{t1}", "{t2}", "{t3}", "{t4}", q0 = "rdx", q1 = "{a}", q2 = "{b}", c = "{a}"),
-            red_round!("{t1}", "{t2}", "{t3}", "{t4}", "{t5}", q0 = "rdx", q1 = "{b}", q2 = "{t0}", c = "{a}"),
-            red_round!("{t2}", "{t3}", "{t4}", "{t5}", "{t6}", q0 = "rdx", q1 = "{b}", q2 = "{t0}", c = "{a}"),
-            red_round!("{t3}", "{t4}", "{t5}", "{t6}", "{t7}", q0 = "rdx", q1 = "{b}", q2 = "{t0}", c = "{a}"),
+            "adox {b2}, {lo}",
+            red_round!(first: "{t0}", "{t1}", "{t2}", "{t3}", "{t4}", q0 = "rdx", q1 = "{a}", q2 = "{b3}", c = "{a}"),
+            red_round!("{t1}", "{t2}", "{t3}", "{t4}", "{b0}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
+            red_round!("{t2}", "{t3}", "{t4}", "{b0}", "{b1}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
+            red_round!("{t3}", "{t4}", "{b0}", "{b1}", "{b2}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
             "mov {lo}, {t4}",
             "sub {lo}, qword ptr [rip + {P}]",
-            "mov {hi}, {t5}",
+            "mov {hi}, {b0}",
             "sbb {hi}, qword ptr [rip + {P} + 8]",
-            "mov rdx, {t6}",
+            "mov rdx, {b1}",
             "sbb rdx, qword ptr [rip + {P} + 16]",
-            "mov {b}, {t7}",
-            "sbb {b}, qword ptr [rip + {P} + 24]",
+            "mov {b3}, {b2}",
+            "sbb {b3}, qword ptr [rip + {P} + 24]",
             "sbb {a}, 0",
             "cmovc {lo}, {t4}",
-            "cmovc {hi}, {t5}",
-            "cmovc rdx, {t6}",
-            "cmovc {b}, {t7}",
+            "cmovc {hi}, {b0}",
+            "cmovc rdx, {b1}",
+            "cmovc {b3}, {b2}",
             a = inout(reg) a.as_ptr() => _,
-            b = inout(reg) b.as_ptr() => r3,
+            b0 = inout(reg) b[0] => _,
+            b1 = inout(reg) b[1] => _,
+            b2 = inout(reg) b[2] => _,
+            b3 = inout(reg) b[3] => r3,
             P = sym P,
             t0 = out(reg) _,
             t1 = out(reg) _,
             t2 = out(reg) _,
             t3 = out(reg) _,
             t4 = out(reg) _,
-            t5 = out(reg) _,
-            t6 = out(reg) _,
-            t7 = out(reg) _,
             lo = out(reg) r0,
             hi = out(reg) r1,
             out("rdx") r2,
@@ -346,6 +347,110 @@ unsafe fn mont_sqr(a: &Limbs) -> Limbs {
             lo = out(reg) r0,
             hi = out(reg) r1,
             out("rdx") r2,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// [`add_mod`] when the assembly is switched on for this thread, else `None`.
+#[inline(always)]
+pub(super) fn add_mod_selected(a: &Limbs, b: &Limbs) -> Option<Limbs> {
+    // add/adc/sbb/cmov are baseline x86-64; the switch only keeps one code path per
+    // variant (the portable variant runs the portable code).
+    if selected() {
+        Some(add_mod(a, b))
+    } else {
+        None
+    }
+}
+
+/// [`sub_mod`] when the assembly is switched on for this thread, else `None`.
+#[inline(always)]
+pub(super) fn sub_mod_selected(a: &Limbs, b: &Limbs) -> Option<Limbs> {
+    if selected() {
+        Some(sub_mod(a, b))
+    } else {
+        None
+    }
+}
+
+/// `a + b mod p` for a, b < p: one carry chain, then p subtracted and the result chosen
+/// with `cmov` (constant time). Limbs travel in registers (no stores), which matters for
+/// the many short additions of the point formulas.
+#[inline(always)]
+pub(super) fn add_mod(a: &Limbs, b: &Limbs) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: only baseline x86-64 instructions on registers and 32 bytes of the static
+    // `P`; no stack use.
+    unsafe {
+        core::arch::asm!(
+            "xor {c:e}, {c:e}",
+            "add {r0}, {b0}",
+            "adc {r1}, {b1}",
+            "adc {r2}, {b2}",
+            "adc {r3}, {b3}",
+            "adc {c}, 0",
+            "mov {b0}, {r0}",
+            "sub {b0}, qword ptr [rip + {P}]",
+            "mov {b1}, {r1}",
+            "sbb {b1}, qword ptr [rip + {P} + 8]",
+            "mov {b2}, {r2}",
+            "sbb {b2}, qword ptr [rip + {P} + 16]",
+            "mov {b3}, {r3}",
+            "sbb {b3}, qword ptr [rip + {P} + 24]",
+            "sbb {c}, 0",
+            "cmovnc {r0}, {b0}",
+            "cmovnc {r1}, {b1}",
+            "cmovnc {r2}, {b2}",
+            "cmovnc {r3}, {b3}",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            b0 = inout(reg) b[0] => _,
+            b1 = inout(reg) b[1] => _,
+            b2 = inout(reg) b[2] => _,
+            b3 = inout(reg) b[3] => _,
+            c = out(reg) _,
+            P = sym P,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// `a - b mod p` for a, b < p: one borrow chain, then p added under the borrow mask
+/// (constant time).
+#[inline(always)]
+pub(super) fn sub_mod(a: &Limbs, b: &Limbs) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: as in `add_mod`.
+    unsafe {
+        core::arch::asm!(
+            "sub {r0}, {b0}",
+            "sbb {r1}, {b1}",
+            "sbb {r2}, {b2}",
+            "sbb {r3}, {b3}",
+            "sbb {m}, {m}",
+            "mov {b1}, {m}",
+            "and {b1}, qword ptr [rip + {P} + 8]",
+            "mov {b3}, {m}",
+            "and {b3}, qword ptr [rip + {P} + 24]",
+            "add {r0}, {m}",
+            "adc {r1}, {b1}",
+            "adc {r2}, {m}",
+            "adc {r3}, {b3}",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            b0 = in(reg) b[0],
+            b1 = inout(reg) b[1] => _,
+            b2 = in(reg) b[2],
+            b3 = inout(reg) b[3] => _,
+            m = out(reg) _,
+            P = sym P,
             options(pure, readonly, nostack),
         );
     }
