@@ -111,6 +111,9 @@ fn ops() -> Vec<Op> {
         ("field mul x1000", |_| {
             bench_chain_for_testing("mul", 1000).to_vec()
         }),
+        ("field mul x1000 (2 chains)", |_| {
+            bench_chain_for_testing("mul2", 1000).to_vec()
+        }),
         ("field sqr x1000", |_| {
             bench_chain_for_testing("sqr", 1000).to_vec()
         }),

@@ -118,6 +118,15 @@ pub mod hazmat {
         let (mut x, y) = (g.x, g.y);
         match what {
             "mul" => (0..n).for_each(|_| x = x.mul(&y)),
+            "mul2" => {
+                // Two independent chains of n / 2: throughput rather than latency.
+                let mut z = y;
+                (0..n / 2).for_each(|_| {
+                    x = x.mul(&g.y);
+                    z = z.mul(&g.x);
+                });
+                x = x.add(&z);
+            }
             "sqr" => (0..n).for_each(|_| x = x.square()),
             "add" => (0..n).for_each(|_| x = x.add(&y)),
             "sub" => (0..n).for_each(|_| x = x.sub(&y)),

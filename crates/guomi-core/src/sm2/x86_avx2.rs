@@ -116,22 +116,22 @@ static P: Limbs = [
 /// (q3 <= 2^64 - 2 when u >= 2^32, q3 < 2^32 otherwise). The carries therefore never run
 /// through the upper limbs, unlike a reduction that adds u·p across the whole product.
 /// `first:` is the round without an incoming carry. Operands are template text
-/// ("{t0}", "rdx").
+/// ("{t0}", "rdx"); `lo` and `hi` name two scratch registers.
 macro_rules! red_round {
     (@core $u:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal,
-     q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, fold = $fold:expr, c = $c:literal) => {
+     lo = $lo:literal, hi = $hi:literal, q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, fold = $fold:expr, c = $c:literal) => {
         concat!(
-            "mov {lo}, ", $u, "\n",
-            "shl {lo}, 32\n",
-            "mov {hi}, ", $u, "\n",
-            "shr {hi}, 32\n",
+            "mov ", $lo, ", ", $u, "\n",
+            "shl ", $lo, ", 32\n",
+            "mov ", $hi, ", ", $u, "\n",
+            "shr ", $hi, ", 32\n",
             "mov ", $q0, ", ", $u, "\n",
-            "sub ", $q0, ", {lo}\n",
+            "sub ", $q0, ", ", $lo, "\n",
             "mov ", $q1, ", 0\n",
-            "sbb ", $q1, ", {hi}\n",
+            "sbb ", $q1, ", ", $hi, "\n",
             "mov ", $q2, ", 0\n",
-            "sbb ", $q2, ", {lo}\n",
-            "sbb ", $u, ", {hi}\n",
+            "sbb ", $q2, ", ", $lo, "\n",
+            "sbb ", $u, ", ", $hi, "\n",
             $fold,
             "add ", $t1, ", ", $q0, "\n",
             "adc ", $t2, ", ", $q1, "\n",
@@ -142,12 +142,12 @@ macro_rules! red_round {
         )
     };
     (first: $u:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal,
-     q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, c = $c:literal) => {
-        red_round!(@core $u, $t1, $t2, $t3, $t4, q0 = $q0, q1 = $q1, q2 = $q2, fold = "", c = $c)
+     lo = $lo:literal, hi = $hi:literal, q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, c = $c:literal) => {
+        red_round!(@core $u, $t1, $t2, $t3, $t4, lo = $lo, hi = $hi, q0 = $q0, q1 = $q1, q2 = $q2, fold = "", c = $c)
     };
     ($u:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal,
-     q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, c = $c:literal) => {
-        red_round!(@core $u, $t1, $t2, $t3, $t4, q0 = $q0, q1 = $q1, q2 = $q2,
+     lo = $lo:literal, hi = $hi:literal, q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, c = $c:literal) => {
+        red_round!(@core $u, $t1, $t2, $t3, $t4, lo = $lo, hi = $hi, q0 = $q0, q1 = $q1, q2 = $q2,
             fold = concat!("add ", $u, ", ", $c, "\n"), c = $c)
     };
 }
@@ -222,10 +222,10 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
             "adcx {b2}, {hi}",
             "mov {lo}, 0",
             "adox {b2}, {lo}",
-            red_round!(first: "{t0}", "{t1}", "{t2}", "{t3}", "{t4}", q0 = "rdx", q1 = "{a}", q2 = "{b3}", c = "{a}"),
-            red_round!("{t1}", "{t2}", "{t3}", "{t4}", "{b0}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
-            red_round!("{t2}", "{t3}", "{t4}", "{b0}", "{b1}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
-            red_round!("{t3}", "{t4}", "{b0}", "{b1}", "{b2}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
+            red_round!(first: "{t0}", "{t1}", "{t2}", "{t3}", "{t4}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{a}", q2 = "{b3}", c = "{a}"),
+            red_round!("{t1}", "{t2}", "{t3}", "{t4}", "{b0}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
+            red_round!("{t2}", "{t3}", "{t4}", "{b0}", "{b1}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
+            red_round!("{t3}", "{t4}", "{b0}", "{b1}", "{b2}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
             "mov {lo}, {t4}",
             "sub {lo}, qword ptr [rip + {P}]",
             "mov {hi}, {b0}",
@@ -260,7 +260,9 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
 }
 
 /// `a^2 * 2^-256 mod p` for a < p: the 6 cross products once, doubled, plus the 4
-/// squares (10 multiplications), then the same reduction as [`mont_mul`].
+/// squares (10 multiplications), then the same reduction as [`mont_mul`]. The limbs of
+/// `a` come in registers, which hold t0 and the reduction's scratch values once each
+/// limb has been squared (t7 lives in `lo`).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX (`cpu::Feature::Adx`).
@@ -268,83 +270,86 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
 unsafe fn mont_sqr(a: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: as in `mont_mul`: BMI2 and ADX are guaranteed by the caller; the assembly
-    // reads 32 bytes through `a` and 32 bytes of `P`, writes only declared registers
-    // and does not use the stack.
+    // reads only registers and 32 bytes of `P`, writes only declared registers and does
+    // not use the stack.
     unsafe {
         core::arch::asm!(
-            "mov rdx, qword ptr [{a}]",
-            "mulx {t2}, {t1}, qword ptr [{a} + 8]",
-            "mulx {t3}, {lo}, qword ptr [{a} + 16]",
+            "mov rdx, {a0}",
+            "mulx {t2}, {t1}, {a1}",
+            "mulx {t3}, {lo}, {a2}",
             "add {t2}, {lo}",
-            "mulx {t4}, {lo}, qword ptr [{a} + 24]",
+            "mulx {t4}, {lo}, {a3}",
             "adc {t3}, {lo}",
             "adc {t4}, 0",
-            "mov rdx, qword ptr [{a} + 8]",
+            "mov rdx, {a1}",
             "xor {t5}, {t5}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 16]",
+            "mulx {hi}, {lo}, {a2}",
             "adox {t3}, {lo}",
             "adcx {t4}, {hi}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 24]",
+            "mulx {hi}, {lo}, {a3}",
             "adox {t4}, {lo}",
             "adcx {t5}, {hi}",
             "mov {lo}, 0",
             "adox {t5}, {lo}",
-            "mov rdx, qword ptr [{a} + 16]",
-            "mulx {t6}, {lo}, qword ptr [{a} + 24]",
+            "mov rdx, {a2}",
+            "mulx {t6}, {lo}, {a3}",
             "add {t5}, {lo}",
             "adc {t6}, 0",
-            "xor {t7}, {t7}",
+            // Double the cross products; t7 is `lo` from here on.
+            "xor {lo}, {lo}",
             "add {t1}, {t1}",
             "adc {t2}, {t2}",
             "adc {t3}, {t3}",
             "adc {t4}, {t4}",
             "adc {t5}, {t5}",
             "adc {t6}, {t6}",
-            "adc {t7}, 0",
-            "mov rdx, qword ptr [{a}]",
-            "mulx {hi}, {t0}, rdx",
+            "adc {lo}, 0",
+            // Add the squares; each limb's register takes the low half of its square
+            // (t0 = a0^2 stays in a0's register).
+            "mov rdx, {a0}",
+            "mulx {hi}, {a0}, rdx",
             "add {t1}, {hi}",
-            "mov rdx, qword ptr [{a} + 8]",
-            "mulx {hi}, {lo}, rdx",
-            "adc {t2}, {lo}",
+            "mov rdx, {a1}",
+            "mulx {hi}, {a1}, rdx",
+            "adc {t2}, {a1}",
             "adc {t3}, {hi}",
-            "mov rdx, qword ptr [{a} + 16]",
-            "mulx {hi}, {lo}, rdx",
-            "adc {t4}, {lo}",
+            "mov rdx, {a2}",
+            "mulx {hi}, {a2}, rdx",
+            "adc {t4}, {a2}",
             "adc {t5}, {hi}",
-            "mov rdx, qword ptr [{a} + 24]",
-            "mulx {hi}, {lo}, rdx",
-            "adc {t6}, {lo}",
-            "adc {t7}, {hi}",
-            red_round!(first: "{t0}", "{t1}", "{t2}", "{t3}", "{t4}", q0 = "rdx", q1 = "{a}", q2 = "{s}", c = "{a}"),
-            red_round!("{t1}", "{t2}", "{t3}", "{t4}", "{t5}", q0 = "rdx", q1 = "{s}", q2 = "{t0}", c = "{a}"),
-            red_round!("{t2}", "{t3}", "{t4}", "{t5}", "{t6}", q0 = "rdx", q1 = "{s}", q2 = "{t0}", c = "{a}"),
-            red_round!("{t3}", "{t4}", "{t5}", "{t6}", "{t7}", q0 = "rdx", q1 = "{s}", q2 = "{t0}", c = "{a}"),
-            "mov {lo}, {t4}",
-            "sub {lo}, qword ptr [rip + {P}]",
+            "mov rdx, {a3}",
+            "mulx {hi}, {a3}, rdx",
+            "adc {t6}, {a3}",
+            "adc {lo}, {hi}",
+            red_round!(first: "{a0}", "{t1}", "{t2}", "{t3}", "{t4}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a2}", q2 = "{a3}", c = "{a2}"),
+            red_round!("{t1}", "{t2}", "{t3}", "{t4}", "{t5}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a3}", q2 = "{a0}", c = "{a2}"),
+            red_round!("{t2}", "{t3}", "{t4}", "{t5}", "{t6}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a3}", q2 = "{a0}", c = "{a2}"),
+            red_round!("{t3}", "{t4}", "{t5}", "{t6}", "{lo}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a3}", q2 = "{a0}", c = "{a2}"),
+            "mov {a1}, {t4}",
+            "sub {a1}, qword ptr [rip + {P}]",
             "mov {hi}, {t5}",
             "sbb {hi}, qword ptr [rip + {P} + 8]",
             "mov rdx, {t6}",
             "sbb rdx, qword ptr [rip + {P} + 16]",
-            "mov {t0}, {t7}",
-            "sbb {t0}, qword ptr [rip + {P} + 24]",
-            "sbb {a}, 0",
-            "cmovc {lo}, {t4}",
+            "mov {a0}, {lo}",
+            "sbb {a0}, qword ptr [rip + {P} + 24]",
+            "sbb {a2}, 0",
+            "cmovc {a1}, {t4}",
             "cmovc {hi}, {t5}",
             "cmovc rdx, {t6}",
-            "cmovc {t0}, {t7}",
-            a = inout(reg) a.as_ptr() => _,
+            "cmovc {a0}, {lo}",
+            a0 = inout(reg) a[0] => r3,
+            a1 = inout(reg) a[1] => r0,
+            a2 = inout(reg) a[2] => _,
+            a3 = inout(reg) a[3] => _,
             P = sym P,
-            t0 = out(reg) r3,
             t1 = out(reg) _,
             t2 = out(reg) _,
             t3 = out(reg) _,
             t4 = out(reg) _,
             t5 = out(reg) _,
             t6 = out(reg) _,
-            t7 = out(reg) _,
-            s = out(reg) _,
-            lo = out(reg) r0,
+            lo = out(reg) _,
             hi = out(reg) r1,
             out("rdx") r2,
             options(pure, readonly, nostack),
