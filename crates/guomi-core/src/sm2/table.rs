@@ -80,6 +80,11 @@ fn recode<const N: usize>(k: &Limbs, w: usize) -> [(u8, Choice); N] {
     out
 }
 
+/// Bytes of one comb table's points (43 · 32 affine points of 64 bytes: 86 KiB), what
+/// the automatic preparation budget counts per key.
+pub(crate) const COMB_TABLE_BYTES: usize =
+    COMB_WINDOWS * COMB_POINTS * core::mem::size_of::<[u64; 8]>();
+
 /// Fixed-base comb table: `COMB_WINDOWS` windows of `COMB_POINTS` affine points.
 pub struct CombTable<C: Curve> {
     pts: Vec<Affine<C>>,
