@@ -63,7 +63,32 @@ def ops(compare: bool) -> list[Op]:
 
     if compare:
         _add_peers(priv, pub, raw_pub, full_pub, sig_der, sig_raw, ct, sign, verify, encrypt, decrypt, keygen)
+        _add_p256_peer(verify_fresh)
     return [keygen, sign, verify, verify_fresh, encrypt, decrypt, kex, many]
+
+
+def _add_p256_peer(verify_fresh: Op) -> None:
+    """A reference point, not an SM2 peer: ECDSA P-256 / SHA-256 verification through
+    ``cryptography`` (OpenSSL), with a new public-key object per call like guomi's row."""
+    ec = try_import("cryptography.hazmat.primitives.asymmetric.ec")
+    hashes = try_import("cryptography.hazmat.primitives.hashes")
+    if ec is None or hashes is None:
+        return
+    key = ec.derive_private_key(int.from_bytes(D, "big"), ec.SECP256R1())
+    point = key.public_key().public_numbers()
+    encoded = b"\x04" + point.x.to_bytes(32, "big") + point.y.to_bytes(32, "big")
+    algo = ec.ECDSA(hashes.SHA256())
+    sig = key.sign(MSG, algo)
+
+    def p256_verify() -> bool:
+        pk = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), encoded)
+        try:
+            pk.verify(sig, MSG, algo)
+        except Exception:  # noqa: BLE001 - cryptography raises InvalidSignature
+            return False
+        return True
+
+    verify_fresh.impls.append(Impl("cryptography P-256", p256_verify))
 
 
 def _add_peers(

@@ -410,17 +410,50 @@ impl<M: Modulus> Fe<M> {
 
     #[inline(always)]
     pub(crate) fn add(&self, rhs: &Self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if is_sm2p(&M::M) {
+            if let Some(r) = super::x86_avx2::add_mod_selected(&self.0, &rhs.0) {
+                return Fe(r, PhantomData);
+            }
+        }
         Fe(add_mod(&self.0, &rhs.0, &M::M), PhantomData)
     }
 
     #[inline(always)]
     pub(crate) fn sub(&self, rhs: &Self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if is_sm2p(&M::M) {
+            if let Some(r) = super::x86_avx2::sub_mod_selected(&self.0, &rhs.0) {
+                return Fe(r, PhantomData);
+            }
+        }
         Fe(sub_mod(&self.0, &rhs.0, &M::M), PhantomData)
     }
 
     #[inline(always)]
     pub(crate) fn double(&self) -> Self {
         self.add(self)
+    }
+
+    /// `self / 2 mod m` (m odd): adds m when the value is odd, then shifts right.
+    /// Constant time.
+    #[inline(always)]
+    pub(crate) fn half(&self) -> Self {
+        let mask = 0u64.wrapping_sub(self.0[0] & 1);
+        let m = M::M;
+        let (s0, c) = adc(self.0[0], m[0] & mask, 0);
+        let (s1, c) = adc(self.0[1], m[1] & mask, c);
+        let (s2, c) = adc(self.0[2], m[2] & mask, c);
+        let (s3, c) = adc(self.0[3], m[3] & mask, c);
+        Fe(
+            [
+                (s0 >> 1) | (s1 << 63),
+                (s1 >> 1) | (s2 << 63),
+                (s2 >> 1) | (s3 << 63),
+                (s3 >> 1) | (c << 63),
+            ],
+            PhantomData,
+        )
     }
 
     #[inline(always)]
@@ -590,7 +623,10 @@ pub(crate) fn sub_limbs(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod asm_tests {
-    use super::super::x86_avx2::{mont_mul_detected, mont_sqr_detected, selected};
+    use super::super::x86_avx2::{
+        add_mod as asm_add_mod, mont_mul_detected, mont_sqr_detected, selected,
+        sub_mod as asm_sub_mod,
+    };
     use super::*;
 
     /// The switch is per thread and follows the thread's variant: another thread
@@ -644,6 +680,13 @@ mod asm_tests {
                 assert_eq!(s, mont_sqr(a, &SM2_P, 1), "{a:x?}");
             }
         }
+        // The additions take reduced operands (< p).
+        for a in edge.iter().filter(|a| lt_vartime(a, &SM2_P)) {
+            for b in edge.iter().filter(|b| lt_vartime(b, &SM2_P)) {
+                assert_eq!(asm_add_mod(a, b), add_mod(a, b, &SM2_P), "{a:x?} + {b:x?}");
+                assert_eq!(asm_sub_mod(a, b), sub_mod(a, b, &SM2_P), "{a:x?} - {b:x?}");
+            }
+        }
         let mut x: Limbs = [
             0x0123456789abcdef,
             0xfedcba9876543210,
@@ -656,6 +699,9 @@ mod asm_tests {
             assert_eq!(r, mont_mul(&x, &y, &SM2_P, 1));
             let s = mont_sqr_detected(&x).unwrap();
             assert_eq!(s, mont_sqr(&x, &SM2_P, 1));
+            assert_eq!(asm_add_mod(&x, &y), add_mod(&x, &y, &SM2_P));
+            assert_eq!(asm_sub_mod(&x, &y), sub_mod(&x, &y, &SM2_P));
+            assert_eq!(asm_sub_mod(&y, &x), sub_mod(&y, &x, &SM2_P));
             y = x;
             x = add_mod(&r, &[i, i << 7, 0, i << 50], &SM2_P);
         }
@@ -686,6 +732,9 @@ mod tests {
         assert_eq!(y.square().to_limbs(), y.mul(&y).to_limbs());
         assert_eq!(y.add(&x).sub(&x).to_limbs(), y.to_limbs());
         assert_eq!(y.neg().add(&y).to_limbs(), [0; 4]);
+        for v in [x, y, y.neg(), Fe::ONE, Fe::ZERO, Fe::ONE.neg()] {
+            assert_eq!(v.half().double().to_limbs(), v.to_limbs());
+        }
         let (r, ok) = y.square().sqrt();
         assert!(bool::from(ok));
         assert!(r.to_limbs() == y.to_limbs() || r.neg().to_limbs() == y.to_limbs());

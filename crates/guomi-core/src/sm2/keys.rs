@@ -13,7 +13,7 @@
 use super::curve::{Curve, Sm2p256};
 use super::field::{limbs_from_be, limbs_to_be, lt_ct, Fe, Limbs, Modulus};
 use super::point::Affine;
-use super::table::{mul_fixed_ct, CombTable};
+use super::table::{mul_fixed_ct, CombTable, COMB_TABLE_BYTES};
 use crate::error::{Error, Result};
 use crate::sm3::Sm3;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
@@ -83,7 +83,7 @@ pub struct PublicKey<C: Curve = Sm2p256> {
 impl<C: Curve> Drop for PublicKey<C> {
     fn drop(&mut self) {
         if *self.auto_prepared.get_mut() {
-            AUTO_PREPARED_BYTES.fetch_sub(core::mem::size_of::<CombTable<C>>(), Ordering::Relaxed);
+            AUTO_PREPARED_BYTES.fetch_sub(COMB_TABLE_BYTES, Ordering::Relaxed);
         }
     }
 }
@@ -211,7 +211,7 @@ impl<C: Curve> PublicKey<C> {
         if self.uses.fetch_add(1, Ordering::Relaxed) + 1 != AUTO_PREPARE_AFTER {
             return None;
         }
-        let size = core::mem::size_of::<CombTable<C>>();
+        let size = COMB_TABLE_BYTES; // the points, not the size of the table's handle
         if AUTO_PREPARED_BYTES.fetch_add(size, Ordering::Relaxed) + size > AUTO_PREPARE_BUDGET {
             AUTO_PREPARED_BYTES.fetch_sub(size, Ordering::Relaxed);
             return None;
@@ -480,7 +480,8 @@ mod auto_prepare_tests {
         let key = PrivateKey::<Sm2p256>::generate().unwrap();
         let sig = key.sign(b"m", DEFAULT_UID).unwrap();
         let pk = key.public_key().clone();
-        let size = core::mem::size_of::<CombTable<Sm2p256>>();
+        // The budget counts the table's points (86 KiB), not the size of its handle.
+        let size = super::super::table::COMB_TABLE_BYTES;
         for i in 1..=AUTO_PREPARE_AFTER + 2 {
             assert!(pk.verify(b"m", DEFAULT_UID, &sig));
             assert!(!pk.verify(b"n", DEFAULT_UID, &sig));

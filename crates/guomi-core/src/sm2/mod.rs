@@ -107,6 +107,52 @@ pub mod hazmat {
         super::dsa::sign_with_drbg(key, e, drbg)
     }
 
+    /// Timing hooks for the `sm2_bench` example: `n` dependent field products, squarings,
+    /// additions or point doublings on sm2p256v1, returning the last value (so that the
+    /// work cannot be optimised away and two builds can be compared). Test use only.
+    pub fn bench_chain_for_testing(what: &str, n: usize) -> [u8; 32] {
+        use super::curve::{Sm2P, Sm2p256};
+        use super::field::Fe;
+        super::field::select_backend();
+        let g = Sm2p256::g();
+        let (mut x, y) = (g.x, g.y);
+        match what {
+            "mul" => (0..n).for_each(|_| x = x.mul(&y)),
+            "mul2" => {
+                // Two independent chains of n / 2: throughput rather than latency.
+                let mut z = y;
+                (0..n / 2).for_each(|_| {
+                    x = x.mul(&g.y);
+                    z = z.mul(&g.x);
+                });
+                x = x.add(&z);
+            }
+            "sqr" => (0..n).for_each(|_| x = x.square()),
+            "add" => (0..n).for_each(|_| x = x.add(&y)),
+            "sub" => (0..n).for_each(|_| x = x.sub(&y)),
+            "dbl" => {
+                let mut p = g.to_jacobian();
+                (0..n).for_each(|_| p = p.double());
+                x = p.x.mul(&p.z);
+            }
+            "madd" => {
+                let mut p = g.to_jacobian().double();
+                (0..n).for_each(|_| p = p.add_mixed_ct(&g).0);
+                x = p.x.mul(&p.z);
+            }
+            "add_ct" => {
+                let q = g.to_jacobian().double().double();
+                let mut p = g.to_jacobian().double();
+                (0..n).for_each(|_| p = p.add_ct(&q).0);
+                x = p.x.mul(&p.z);
+            }
+            "inv" => (0..n).for_each(|_| x = x.invert()),
+            _ => panic!("unknown chain {what}"),
+        }
+        let _: Fe<Sm2P> = x;
+        x.to_bytes()
+    }
+
     /// Encrypts with the given k (GB/T 32918.4 A2-A8). Test use only.
     pub fn encrypt_with_fixed_k_for_testing<C: Curve>(
         key: &PublicKey<C>,

@@ -1,11 +1,12 @@
 //! Points on a short Weierstrass curve in Jacobian coordinates (X : Y : Z) representing
 //! (X/Z^2, Y/Z^3); Z = 0 is the point at infinity.
 //!
-//! Formulas: doubling "dbl-2001-b" (a = -3) and "dbl-2007-bl" (any a), addition
-//! "add-2007-bl", mixed addition "madd-2007-bl" (Explicit-Formulas Database,
-//! hyperelliptic.org/EFD). The constant-time additions report the one case they cannot
-//! handle (adding a point to itself) instead of branching on it; callers fall back to
-//! a complete, slower method in that (negligibly rare) case.
+//! Formulas: doubling "dbl-2001-b" (a = -3) and "dbl-2007-bl" (any a), addition and
+//! mixed addition "add-1998-cmo-2" (Explicit-Formulas Database, hyperelliptic.org/EFD),
+//! chosen for few field additions, which cost here about as much as the difference
+//! between a product and a square. The constant-time additions report the one case they
+//! cannot handle (adding a point to itself) instead of branching on it; callers fall back
+//! to a complete, slower method in that (negligibly rare) case.
 
 use super::curve::Curve;
 use super::field::Fe;
@@ -123,18 +124,18 @@ impl<C: Curve> Jacobian<C> {
     #[inline]
     pub(crate) fn double(&self) -> Self {
         if C::A_IS_MINUS_3 {
-            // dbl-2001-b, with Z3 = 2·Y1·Z1 (one product instead of a square and
-            // three additions)
-            let delta = self.z.square();
-            let gamma = self.y.square();
-            let beta = self.x.mul(&gamma);
-            let t = self.x.sub(&delta).mul(&self.x.add(&delta));
-            let alpha = t.double().add(&t);
-            let beta4 = beta.double().double();
-            let x3 = alpha.square().sub(&beta4.double());
+            // dbl-2001-b (3(X - Z^2)(X + Z^2) for a = -3) arranged to need few additions:
+            // S = (2Y)^2 = 4Y^2 folds the factor 4 of 4XY^2 into a square, 8Y^4 = S^2 / 2,
+            // Z3 = 2·Y·Z (one product instead of a square and three additions).
+            let s = self.y.double().square();
+            let zz = self.z.square();
             let z3 = self.y.mul(&self.z).double();
-            let g2 = gamma.square().double();
-            let y3 = alpha.mul(&beta4.sub(&x3)).sub(&g2.double().double());
+            let m = self.x.add(&zz).mul(&self.x.sub(&zz));
+            let m = m.double().add(&m);
+            let y4_8 = s.square().half();
+            let s = s.mul(&self.x);
+            let x3 = m.square().sub(&s.double());
+            let y3 = m.mul(&s.sub(&x3)).sub(&y4_8);
             Jacobian {
                 x: x3,
                 y: y3,
@@ -159,19 +160,19 @@ impl<C: Curve> Jacobian<C> {
     /// "P == Q" (where the result is wrong) for the caller to handle.
     #[inline]
     pub(crate) fn add_mixed_ct(&self, q: &Affine<C>) -> (Self, Choice) {
-        // madd-2007-bl
+        // add-1998-cmo-2 with Z2 = 1: 8M + 3S and 7 additions (madd-2007-bl needs 7M + 4S
+        // but 12 additions, which cost more than the product they save).
         let z1z1 = self.z.square();
         let u2 = q.x.mul(&z1z1);
-        let s2 = q.y.mul(&self.z).mul(&z1z1);
+        let s2 = q.y.mul(&self.z.mul(&z1z1));
         let h = u2.sub(&self.x);
+        let r = s2.sub(&self.y);
         let hh = h.square();
-        let i = hh.double().double();
-        let j = h.mul(&i);
-        let r = s2.sub(&self.y).double();
-        let v = self.x.mul(&i);
-        let x3 = r.square().sub(&j).sub(&v.double());
-        let y3 = r.mul(&v.sub(&x3)).sub(&self.y.mul(&j).double());
-        let z3 = self.z.mul(&h).double(); // = (Z1 + H)^2 - Z1Z1 - HH
+        let hhh = hh.mul(&h);
+        let v = self.x.mul(&hh);
+        let x3 = r.square().sub(&hhh).sub(&v.double());
+        let y3 = r.mul(&v.sub(&x3)).sub(&self.y.mul(&hhh));
+        let z3 = self.z.mul(&h);
         let p_inf = self.is_infinity();
         let same = h.is_zero() & r.is_zero() & !p_inf;
         let sum = Jacobian {
@@ -189,21 +190,21 @@ impl<C: Curve> Jacobian<C> {
     /// "P == Q" (where the result is wrong) for the caller to handle.
     #[inline]
     pub(crate) fn add_ct(&self, q: &Self) -> (Self, Choice) {
-        // add-2007-bl
+        // add-1998-cmo-2: 12M + 4S and 7 additions (add-2007-bl: 11M + 5S, 11 additions).
         let z1z1 = self.z.square();
         let z2z2 = q.z.square();
         let u1 = self.x.mul(&z2z2);
         let u2 = q.x.mul(&z1z1);
-        let s1 = self.y.mul(&q.z).mul(&z2z2);
-        let s2 = q.y.mul(&self.z).mul(&z1z1);
+        let s1 = self.y.mul(&q.z.mul(&z2z2));
+        let s2 = q.y.mul(&self.z.mul(&z1z1));
         let h = u2.sub(&u1);
-        let i = h.double().square();
-        let j = h.mul(&i);
-        let r = s2.sub(&s1).double();
-        let v = u1.mul(&i);
-        let x3 = r.square().sub(&j).sub(&v.double());
-        let y3 = r.mul(&v.sub(&x3)).sub(&s1.mul(&j).double());
-        let z3 = self.z.mul(&q.z).mul(&h).double(); // = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2)·H
+        let r = s2.sub(&s1);
+        let hh = h.square();
+        let hhh = hh.mul(&h);
+        let v = u1.mul(&hh);
+        let x3 = r.square().sub(&hhh).sub(&v.double());
+        let y3 = r.mul(&v.sub(&x3)).sub(&s1.mul(&hhh));
+        let z3 = self.z.mul(&q.z).mul(&h);
         let p_inf = self.is_infinity();
         let q_inf = q.is_infinity();
         let same = h.is_zero() & r.is_zero() & !p_inf & !q_inf;

@@ -80,6 +80,11 @@ fn recode<const N: usize>(k: &Limbs, w: usize) -> [(u8, Choice); N] {
     out
 }
 
+/// Bytes of one comb table's points (43 · 32 affine points of 64 bytes: 86 KiB), what
+/// the automatic preparation budget counts per key.
+pub(crate) const COMB_TABLE_BYTES: usize =
+    COMB_WINDOWS * COMB_POINTS * core::mem::size_of::<[u64; 8]>();
+
 /// Fixed-base comb table: `COMB_WINDOWS` windows of `COMB_POINTS` affine points.
 pub struct CombTable<C: Curve> {
     pts: Vec<Affine<C>>,
@@ -252,16 +257,21 @@ fn wnaf(k: &Limbs, w: u32) -> [i8; 258] {
     d
 }
 
-/// v·P by width-5 wNAF, variable time (public v and P).
-pub(crate) fn mul_wnaf_vartime<C: Curve>(p: &Affine<C>, v: &Limbs) -> Jacobian<C> {
-    super::field::select_backend();
-    // Odd multiples P, 3P, ..., 15P.
+/// The odd multiples P, 3P, ..., 15P (Jacobian) for a width-5 wNAF.
+fn odd_multiples<C: Curve>(p: &Affine<C>) -> [Jacobian<C>; 8] {
     let pj = p.to_jacobian();
     let p2 = pj.double();
     let mut odd = [pj; 8];
     for j in 1..8 {
         odd[j] = odd[j - 1].add_vartime(&p2);
     }
+    odd
+}
+
+/// v·P by width-5 wNAF, variable time (public v and P).
+pub(crate) fn mul_wnaf_vartime<C: Curve>(p: &Affine<C>, v: &Limbs) -> Jacobian<C> {
+    super::field::select_backend();
+    let odd = odd_multiples(p);
     let digits = wnaf(v, 5);
     let mut acc = Jacobian::<C>::INFINITY;
     let top = digits.iter().rposition(|&d| d != 0);
@@ -279,19 +289,47 @@ pub(crate) fn mul_wnaf_vartime<C: Curve>(p: &Affine<C>, v: &Limbs) -> Jacobian<C
 }
 
 /// u·G + v·P, variable time (signature verification). `p_table` is P's comb table when
-/// the public key was prepared.
+/// the public key was prepared: then both halves are combs (no doubling at all).
+/// Otherwise one doubling chain serves both scalars (Straus / Shamir): v by width-5 wNAF
+/// over P's odd multiples, u by width-8 wNAF over G's affine odd multiples (mixed
+/// additions, [`Curve::g_odd_table`]).
 pub(crate) fn mul_double_vartime<C: Curve>(
     u: &Limbs,
     v: &Limbs,
     p: &Affine<C>,
     p_table: Option<&CombTable<C>>,
 ) -> Jacobian<C> {
-    let ug = mul_fixed_vartime(C::g_table(), u);
-    let vp = match p_table {
-        Some(t) => mul_fixed_vartime(t, v),
-        None => mul_wnaf_vartime(p, v),
-    };
-    ug.add_vartime(&vp)
+    if let Some(t) = p_table {
+        let ug = mul_fixed_vartime(C::g_table(), u);
+        return ug.add_vartime(&mul_fixed_vartime(t, v));
+    }
+    super::field::select_backend();
+    let gt = C::g_odd_table();
+    let odd = odd_multiples(p);
+    let du = wnaf(u, super::curve::G_WNAF_W);
+    let dv = wnaf(v, 5);
+    let top = du
+        .iter()
+        .zip(dv.iter())
+        .rposition(|(&a, &b)| a != 0 || b != 0);
+    let mut acc = Jacobian::<C>::INFINITY;
+    let Some(top) = top else { return acc };
+    for i in (0..=top).rev() {
+        acc = acc.double();
+        let d = dv[i];
+        if d > 0 {
+            acc = acc.add_vartime(&odd[(d as usize) / 2]);
+        } else if d < 0 {
+            acc = acc.add_vartime(&odd[((-d) as usize) / 2].neg());
+        }
+        let d = du[i];
+        if d > 0 {
+            acc = acc.add_mixed_vartime(&gt[(d as usize) / 2]);
+        } else if d < 0 {
+            acc = acc.add_mixed_vartime(&gt[((-d) as usize) / 2].neg());
+        }
+    }
+    acc
 }
 
 #[cfg(test)]
@@ -404,6 +442,62 @@ mod tests {
         assert!(mul_fixed_ct(t, &n).to_affine().is_none());
         assert!(mul_var_ct(&g, &n).to_affine().is_none());
         assert!(mul_wnaf_vartime(&g, &n).to_affine().is_none());
+    }
+
+    /// u·G + v·P: the interleaved wNAF (one-shot keys) and the two combs (prepared keys)
+    /// against the reference, for scalars at the edges (0, 1, n - m) and mixed widths,
+    /// with P = G (the sums meet doublings and infinity) and another point.
+    fn check_double<C: Curve>() {
+        let g = C::g();
+        let other = mul_complete_ct(&g.to_jacobian(), &[7, 0, 0, 0])
+            .to_affine()
+            .unwrap();
+        let big: Limbs = [
+            0x0123456789abcdef,
+            0xfedcba9876543210,
+            0x1111222233334444,
+            0x5555666677778888,
+        ];
+        let scalars = [
+            [0u64; 4],
+            [1, 0, 0, 0],
+            [2, 0, 0, 0],
+            [255, 0, 0, 0],
+            n_minus::<C>(1),
+            n_minus::<C>(2),
+            n_minus::<C>(7),
+            big,
+            [0, 0, 0, 1 << 63],
+        ];
+        for p in [g, other] {
+            let table = CombTable::new(&p);
+            for u in &scalars {
+                for v in &scalars {
+                    let want = mul_complete_ct(&g.to_jacobian(), u)
+                        .add_complete(&mul_complete_ct(&p.to_jacobian(), v));
+                    for (name, r) in [
+                        ("interleaved", mul_double_vartime(u, v, &p, None)),
+                        ("combs", mul_double_vartime(u, v, &p, Some(&table))),
+                    ] {
+                        match (r.to_affine(), want.to_affine()) {
+                            (None, None) => {}
+                            (Some(a), Some(b)) => assert!(
+                                bool::from(a.x.ct_eq(&b.x) & a.y.ct_eq(&b.y)),
+                                "{name}, {}, u = {u:x?}, v = {v:x?}",
+                                C::NAME
+                            ),
+                            _ => panic!("{name}: infinity mismatch, u = {u:x?}, v = {v:x?}"),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn double_scalar_mul_agrees() {
+        check_double::<Sm2p256>();
+        check_double::<ExampleCurve>();
     }
 
     #[test]

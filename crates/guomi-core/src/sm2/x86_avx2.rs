@@ -107,6 +107,51 @@ static P: Limbs = [
     0xFFFF_FFFE_FFFF_FFFF,
 ];
 
+/// One round of the Montgomery reduction modulo p (-p^-1 mod 2^64 = 1, so the quotient
+/// digit is the low limb u itself): (t + u·p) / 2^64 = t[1..] + q with
+/// q = u·(2^192 - 2^160 - 2^32 + 1) = [u, 0, 0, u] - [lo, hi, lo, hi] (lo = u << 32,
+/// hi = u >> 32; never negative). q is formed in three temporaries (q3 in u's register)
+/// and added into the next four limbs with one carry chain; the carry out of the fourth
+/// limb is left in `c` and folded into the next round's q3, which cannot overflow
+/// (q3 <= 2^64 - 2 when u >= 2^32, q3 < 2^32 otherwise). The carries therefore never run
+/// through the upper limbs, unlike a reduction that adds u·p across the whole product.
+/// `first:` is the round without an incoming carry. Operands are template text
+/// ("{t0}", "rdx"); `lo` and `hi` name two scratch registers.
+macro_rules! red_round {
+    (@core $u:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal,
+     lo = $lo:literal, hi = $hi:literal, q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, fold = $fold:expr, c = $c:literal) => {
+        concat!(
+            "mov ", $lo, ", ", $u, "\n",
+            "shl ", $lo, ", 32\n",
+            "mov ", $hi, ", ", $u, "\n",
+            "shr ", $hi, ", 32\n",
+            "mov ", $q0, ", ", $u, "\n",
+            "sub ", $q0, ", ", $lo, "\n",
+            "mov ", $q1, ", 0\n",
+            "sbb ", $q1, ", ", $hi, "\n",
+            "mov ", $q2, ", 0\n",
+            "sbb ", $q2, ", ", $lo, "\n",
+            "sbb ", $u, ", ", $hi, "\n",
+            $fold,
+            "add ", $t1, ", ", $q0, "\n",
+            "adc ", $t2, ", ", $q1, "\n",
+            "adc ", $t3, ", ", $q2, "\n",
+            "adc ", $t4, ", ", $u, "\n",
+            "mov ", $c, ", 0\n",
+            "adc ", $c, ", 0\n",
+        )
+    };
+    (first: $u:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal,
+     lo = $lo:literal, hi = $hi:literal, q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, c = $c:literal) => {
+        red_round!(@core $u, $t1, $t2, $t3, $t4, lo = $lo, hi = $hi, q0 = $q0, q1 = $q1, q2 = $q2, fold = "", c = $c)
+    };
+    ($u:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal,
+     lo = $lo:literal, hi = $hi:literal, q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, c = $c:literal) => {
+        red_round!(@core $u, $t1, $t2, $t3, $t4, lo = $lo, hi = $hi, q0 = $q0, q1 = $q1, q2 = $q2,
+            fold = concat!("add ", $u, ", ", $c, "\n"), c = $c)
+    };
+}
+
 /// `a * b * 2^-256 mod p` for a, b < p.
 ///
 /// # Safety
@@ -115,11 +160,12 @@ static P: Limbs = [
 unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: the caller guarantees BMI2 (mulx) and ADX (adcx/adox). The assembly reads
-    // 32 bytes through each of `a` and `b` (valid [u64; 4] references) and 32 bytes of
-    // the static `P`, writes only the declared registers and does not use the stack.
+    // 32 bytes through `a` (a valid [u64; 4] reference; `b` comes in registers, whose
+    // limbs become the upper product limbs once moved into rdx) and 32 bytes of the
+    // static `P`, writes only the declared registers and does not use the stack.
     unsafe {
         core::arch::asm!(
-            "mov rdx, qword ptr [{b}]",
+            "mov rdx, {b0}",
             "mulx {t1}, {t0}, qword ptr [{a}]",
             "mulx {t2}, {lo}, qword ptr [{a} + 8]",
             "add {t1}, {lo}",
@@ -128,8 +174,8 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
             "mulx {t4}, {lo}, qword ptr [{a} + 24]",
             "adc {t3}, {lo}",
             "adc {t4}, 0",
-            "mov rdx, qword ptr [{b} + 8]",
-            "xor {t5}, {t5}",
+            "mov rdx, {b1}",
+            "xor {b0}, {b0}",
             "mulx {hi}, {lo}, qword ptr [{a} + 0]",
             "adox {t1}, {lo}",
             "adcx {t2}, {hi}",
@@ -141,11 +187,11 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
             "adcx {t4}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 24]",
             "adox {t4}, {lo}",
-            "adcx {t5}, {hi}",
+            "adcx {b0}, {hi}",
             "mov {lo}, 0",
-            "adox {t5}, {lo}",
-            "mov rdx, qword ptr [{b} + 16]",
-            "xor {t6}, {t6}",
+            "adox {b0}, {lo}",
+            "mov rdx, {b2}",
+            "xor {b1}, {b1}",
             "mulx {hi}, {lo}, qword ptr [{a} + 0]",
             "adox {t2}, {lo}",
             "adcx {t3}, {hi}",
@@ -154,121 +200,56 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
             "adcx {t4}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 16]",
             "adox {t4}, {lo}",
-            "adcx {t5}, {hi}",
+            "adcx {b0}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 24]",
-            "adox {t5}, {lo}",
-            "adcx {t6}, {hi}",
+            "adox {b0}, {lo}",
+            "adcx {b1}, {hi}",
             "mov {lo}, 0",
-            "adox {t6}, {lo}",
-            "mov rdx, qword ptr [{b} + 24]",
-            "xor {t7}, {t7}",
+            "adox {b1}, {lo}",
+            "mov rdx, {b3}",
+            "xor {b2}, {b2}",
             "mulx {hi}, {lo}, qword ptr [{a} + 0]",
             "adox {t3}, {lo}",
             "adcx {t4}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 8]",
             "adox {t4}, {lo}",
-            "adcx {t5}, {hi}",
+            "adcx {b0}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 16]",
-            "adox {t5}, {lo}",
-            "adcx {t6}, {hi}",
+            "adox {b0}, {lo}",
+            "adcx {b1}, {hi}",
             "mulx {hi}, {lo}, qword ptr [{a} + 24]",
-            "adox {t6}, {lo}",
-            "adcx {t7}, {hi}",
+            "adox {b1}, {lo}",
+            "adcx {b2}, {hi}",
             "mov {lo}, 0",
-            "adox {t7}, {lo}",
-            "xor {a}, {a}",
-            "mov {lo}, {t0}",
-            "shl {lo}, 32",
-            "mov {hi}, {t0}",
-            "shr {hi}, 32",
-            "add {t1}, {t0}",
-            "adc {t2}, 0",
-            "adc {t3}, 0",
-            "adc {t4}, {t0}",
-            "adc {t5}, 0",
-            "adc {t6}, 0",
-            "adc {t7}, 0",
-            "adc {a}, 0",
-            "sub {t1}, {lo}",
-            "sbb {t2}, {hi}",
-            "sbb {t3}, {lo}",
-            "sbb {t4}, {hi}",
-            "sbb {t5}, 0",
-            "sbb {t6}, 0",
-            "sbb {t7}, 0",
-            "sbb {a}, 0",
-            "mov {lo}, {t1}",
-            "shl {lo}, 32",
-            "mov {hi}, {t1}",
-            "shr {hi}, 32",
-            "add {t2}, {t1}",
-            "adc {t3}, 0",
-            "adc {t4}, 0",
-            "adc {t5}, {t1}",
-            "adc {t6}, 0",
-            "adc {t7}, 0",
-            "adc {a}, 0",
-            "sub {t2}, {lo}",
-            "sbb {t3}, {hi}",
-            "sbb {t4}, {lo}",
-            "sbb {t5}, {hi}",
-            "sbb {t6}, 0",
-            "sbb {t7}, 0",
-            "sbb {a}, 0",
-            "mov {lo}, {t2}",
-            "shl {lo}, 32",
-            "mov {hi}, {t2}",
-            "shr {hi}, 32",
-            "add {t3}, {t2}",
-            "adc {t4}, 0",
-            "adc {t5}, 0",
-            "adc {t6}, {t2}",
-            "adc {t7}, 0",
-            "adc {a}, 0",
-            "sub {t3}, {lo}",
-            "sbb {t4}, {hi}",
-            "sbb {t5}, {lo}",
-            "sbb {t6}, {hi}",
-            "sbb {t7}, 0",
-            "sbb {a}, 0",
-            "mov {lo}, {t3}",
-            "shl {lo}, 32",
-            "mov {hi}, {t3}",
-            "shr {hi}, 32",
-            "add {t4}, {t3}",
-            "adc {t5}, 0",
-            "adc {t6}, 0",
-            "adc {t7}, {t3}",
-            "adc {a}, 0",
-            "sub {t4}, {lo}",
-            "sbb {t5}, {hi}",
-            "sbb {t6}, {lo}",
-            "sbb {t7}, {hi}",
-            "sbb {a}, 0",
+            "adox {b2}, {lo}",
+            red_round!(first: "{t0}", "{t1}", "{t2}", "{t3}", "{t4}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{a}", q2 = "{b3}", c = "{a}"),
+            red_round!("{t1}", "{t2}", "{t3}", "{t4}", "{b0}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
+            red_round!("{t2}", "{t3}", "{t4}", "{b0}", "{b1}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
+            red_round!("{t3}", "{t4}", "{b0}", "{b1}", "{b2}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
             "mov {lo}, {t4}",
             "sub {lo}, qword ptr [rip + {P}]",
-            "mov {hi}, {t5}",
+            "mov {hi}, {b0}",
             "sbb {hi}, qword ptr [rip + {P} + 8]",
-            "mov rdx, {t6}",
+            "mov rdx, {b1}",
             "sbb rdx, qword ptr [rip + {P} + 16]",
-            "mov {b}, {t7}",
-            "sbb {b}, qword ptr [rip + {P} + 24]",
+            "mov {b3}, {b2}",
+            "sbb {b3}, qword ptr [rip + {P} + 24]",
             "sbb {a}, 0",
             "cmovc {lo}, {t4}",
-            "cmovc {hi}, {t5}",
-            "cmovc rdx, {t6}",
-            "cmovc {b}, {t7}",
+            "cmovc {hi}, {b0}",
+            "cmovc rdx, {b1}",
+            "cmovc {b3}, {b2}",
             a = inout(reg) a.as_ptr() => _,
-            b = inout(reg) b.as_ptr() => r3,
+            b0 = inout(reg) b[0] => _,
+            b1 = inout(reg) b[1] => _,
+            b2 = inout(reg) b[2] => _,
+            b3 = inout(reg) b[3] => r3,
             P = sym P,
             t0 = out(reg) _,
             t1 = out(reg) _,
             t2 = out(reg) _,
             t3 = out(reg) _,
             t4 = out(reg) _,
-            t5 = out(reg) _,
-            t6 = out(reg) _,
-            t7 = out(reg) _,
             lo = out(reg) r0,
             hi = out(reg) r1,
             out("rdx") r2,
@@ -279,7 +260,9 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
 }
 
 /// `a^2 * 2^-256 mod p` for a < p: the 6 cross products once, doubled, plus the 4
-/// squares (10 multiplications), then the same reduction as [`mont_mul`].
+/// squares (10 multiplications), then the same reduction as [`mont_mul`]. The limbs of
+/// `a` come in registers, which hold t0 and the reduction's scratch values once each
+/// limb has been squared (t7 lives in `lo`).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX (`cpu::Feature::Adx`).
@@ -287,149 +270,192 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
 unsafe fn mont_sqr(a: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: as in `mont_mul`: BMI2 and ADX are guaranteed by the caller; the assembly
-    // reads 32 bytes through `a` and 32 bytes of `P`, writes only declared registers
-    // and does not use the stack.
+    // reads only registers and 32 bytes of `P`, writes only declared registers and does
+    // not use the stack.
     unsafe {
         core::arch::asm!(
-            "mov rdx, qword ptr [{a}]",
-            "mulx {t2}, {t1}, qword ptr [{a} + 8]",
-            "mulx {t3}, {lo}, qword ptr [{a} + 16]",
+            "mov rdx, {a0}",
+            "mulx {t2}, {t1}, {a1}",
+            "mulx {t3}, {lo}, {a2}",
             "add {t2}, {lo}",
-            "mulx {t4}, {lo}, qword ptr [{a} + 24]",
+            "mulx {t4}, {lo}, {a3}",
             "adc {t3}, {lo}",
             "adc {t4}, 0",
-            "mov rdx, qword ptr [{a} + 8]",
+            "mov rdx, {a1}",
             "xor {t5}, {t5}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 16]",
+            "mulx {hi}, {lo}, {a2}",
             "adox {t3}, {lo}",
             "adcx {t4}, {hi}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 24]",
+            "mulx {hi}, {lo}, {a3}",
             "adox {t4}, {lo}",
             "adcx {t5}, {hi}",
             "mov {lo}, 0",
             "adox {t5}, {lo}",
-            "mov rdx, qword ptr [{a} + 16]",
-            "mulx {t6}, {lo}, qword ptr [{a} + 24]",
+            "mov rdx, {a2}",
+            "mulx {t6}, {lo}, {a3}",
             "add {t5}, {lo}",
             "adc {t6}, 0",
-            "xor {t7}, {t7}",
+            // Double the cross products; t7 is `lo` from here on.
+            "xor {lo}, {lo}",
             "add {t1}, {t1}",
             "adc {t2}, {t2}",
             "adc {t3}, {t3}",
             "adc {t4}, {t4}",
             "adc {t5}, {t5}",
             "adc {t6}, {t6}",
-            "adc {t7}, 0",
-            "mov rdx, qword ptr [{a}]",
-            "mulx {hi}, {t0}, rdx",
+            "adc {lo}, 0",
+            // Add the squares; each limb's register takes the low half of its square
+            // (t0 = a0^2 stays in a0's register).
+            "mov rdx, {a0}",
+            "mulx {hi}, {a0}, rdx",
             "add {t1}, {hi}",
-            "mov rdx, qword ptr [{a} + 8]",
-            "mulx {hi}, {lo}, rdx",
-            "adc {t2}, {lo}",
+            "mov rdx, {a1}",
+            "mulx {hi}, {a1}, rdx",
+            "adc {t2}, {a1}",
             "adc {t3}, {hi}",
-            "mov rdx, qword ptr [{a} + 16]",
-            "mulx {hi}, {lo}, rdx",
-            "adc {t4}, {lo}",
+            "mov rdx, {a2}",
+            "mulx {hi}, {a2}, rdx",
+            "adc {t4}, {a2}",
             "adc {t5}, {hi}",
-            "mov rdx, qword ptr [{a} + 24]",
-            "mulx {hi}, {lo}, rdx",
-            "adc {t6}, {lo}",
-            "adc {t7}, {hi}",
-            "xor {a}, {a}",
-            "mov {lo}, {t0}",
-            "shl {lo}, 32",
-            "mov {hi}, {t0}",
-            "shr {hi}, 32",
-            "add {t1}, {t0}",
-            "adc {t2}, 0",
-            "adc {t3}, 0",
-            "adc {t4}, {t0}",
-            "adc {t5}, 0",
-            "adc {t6}, 0",
-            "adc {t7}, 0",
-            "adc {a}, 0",
-            "sub {t1}, {lo}",
-            "sbb {t2}, {hi}",
-            "sbb {t3}, {lo}",
-            "sbb {t4}, {hi}",
-            "sbb {t5}, 0",
-            "sbb {t6}, 0",
-            "sbb {t7}, 0",
-            "sbb {a}, 0",
-            "mov {lo}, {t1}",
-            "shl {lo}, 32",
-            "mov {hi}, {t1}",
-            "shr {hi}, 32",
-            "add {t2}, {t1}",
-            "adc {t3}, 0",
-            "adc {t4}, 0",
-            "adc {t5}, {t1}",
-            "adc {t6}, 0",
-            "adc {t7}, 0",
-            "adc {a}, 0",
-            "sub {t2}, {lo}",
-            "sbb {t3}, {hi}",
-            "sbb {t4}, {lo}",
-            "sbb {t5}, {hi}",
-            "sbb {t6}, 0",
-            "sbb {t7}, 0",
-            "sbb {a}, 0",
-            "mov {lo}, {t2}",
-            "shl {lo}, 32",
-            "mov {hi}, {t2}",
-            "shr {hi}, 32",
-            "add {t3}, {t2}",
-            "adc {t4}, 0",
-            "adc {t5}, 0",
-            "adc {t6}, {t2}",
-            "adc {t7}, 0",
-            "adc {a}, 0",
-            "sub {t3}, {lo}",
-            "sbb {t4}, {hi}",
-            "sbb {t5}, {lo}",
-            "sbb {t6}, {hi}",
-            "sbb {t7}, 0",
-            "sbb {a}, 0",
-            "mov {lo}, {t3}",
-            "shl {lo}, 32",
-            "mov {hi}, {t3}",
-            "shr {hi}, 32",
-            "add {t4}, {t3}",
-            "adc {t5}, 0",
-            "adc {t6}, 0",
-            "adc {t7}, {t3}",
-            "adc {a}, 0",
-            "sub {t4}, {lo}",
-            "sbb {t5}, {hi}",
-            "sbb {t6}, {lo}",
-            "sbb {t7}, {hi}",
-            "sbb {a}, 0",
-            "mov {lo}, {t4}",
-            "sub {lo}, qword ptr [rip + {P}]",
+            "mov rdx, {a3}",
+            "mulx {hi}, {a3}, rdx",
+            "adc {t6}, {a3}",
+            "adc {lo}, {hi}",
+            red_round!(first: "{a0}", "{t1}", "{t2}", "{t3}", "{t4}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a2}", q2 = "{a3}", c = "{a2}"),
+            red_round!("{t1}", "{t2}", "{t3}", "{t4}", "{t5}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a3}", q2 = "{a0}", c = "{a2}"),
+            red_round!("{t2}", "{t3}", "{t4}", "{t5}", "{t6}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a3}", q2 = "{a0}", c = "{a2}"),
+            red_round!("{t3}", "{t4}", "{t5}", "{t6}", "{lo}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a3}", q2 = "{a0}", c = "{a2}"),
+            "mov {a1}, {t4}",
+            "sub {a1}, qword ptr [rip + {P}]",
             "mov {hi}, {t5}",
             "sbb {hi}, qword ptr [rip + {P} + 8]",
             "mov rdx, {t6}",
             "sbb rdx, qword ptr [rip + {P} + 16]",
-            "mov {t0}, {t7}",
-            "sbb {t0}, qword ptr [rip + {P} + 24]",
-            "sbb {a}, 0",
-            "cmovc {lo}, {t4}",
+            "mov {a0}, {lo}",
+            "sbb {a0}, qword ptr [rip + {P} + 24]",
+            "sbb {a2}, 0",
+            "cmovc {a1}, {t4}",
             "cmovc {hi}, {t5}",
             "cmovc rdx, {t6}",
-            "cmovc {t0}, {t7}",
-            a = inout(reg) a.as_ptr() => _,
+            "cmovc {a0}, {lo}",
+            a0 = inout(reg) a[0] => r3,
+            a1 = inout(reg) a[1] => r0,
+            a2 = inout(reg) a[2] => _,
+            a3 = inout(reg) a[3] => _,
             P = sym P,
-            t0 = out(reg) r3,
             t1 = out(reg) _,
             t2 = out(reg) _,
             t3 = out(reg) _,
             t4 = out(reg) _,
             t5 = out(reg) _,
             t6 = out(reg) _,
-            t7 = out(reg) _,
-            lo = out(reg) r0,
+            lo = out(reg) _,
             hi = out(reg) r1,
             out("rdx") r2,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// [`add_mod`] when the assembly is switched on for this thread, else `None`.
+#[inline(always)]
+pub(super) fn add_mod_selected(a: &Limbs, b: &Limbs) -> Option<Limbs> {
+    // add/adc/sbb/cmov are baseline x86-64; the switch only keeps one code path per
+    // variant (the portable variant runs the portable code).
+    if selected() {
+        Some(add_mod(a, b))
+    } else {
+        None
+    }
+}
+
+/// [`sub_mod`] when the assembly is switched on for this thread, else `None`.
+#[inline(always)]
+pub(super) fn sub_mod_selected(a: &Limbs, b: &Limbs) -> Option<Limbs> {
+    if selected() {
+        Some(sub_mod(a, b))
+    } else {
+        None
+    }
+}
+
+/// `a + b mod p` for a, b < p: one carry chain, then p subtracted and the result chosen
+/// with `cmov` (constant time). Limbs travel in registers (no stores), which matters for
+/// the many short additions of the point formulas.
+#[inline(always)]
+pub(super) fn add_mod(a: &Limbs, b: &Limbs) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: only baseline x86-64 instructions on registers and 32 bytes of the static
+    // `P`; no stack use.
+    unsafe {
+        core::arch::asm!(
+            "xor {c:e}, {c:e}",
+            "add {r0}, {b0}",
+            "adc {r1}, {b1}",
+            "adc {r2}, {b2}",
+            "adc {r3}, {b3}",
+            "adc {c}, 0",
+            "mov {b0}, {r0}",
+            "sub {b0}, qword ptr [rip + {P}]",
+            "mov {b1}, {r1}",
+            "sbb {b1}, qword ptr [rip + {P} + 8]",
+            "mov {b2}, {r2}",
+            "sbb {b2}, qword ptr [rip + {P} + 16]",
+            "mov {b3}, {r3}",
+            "sbb {b3}, qword ptr [rip + {P} + 24]",
+            "sbb {c}, 0",
+            "cmovnc {r0}, {b0}",
+            "cmovnc {r1}, {b1}",
+            "cmovnc {r2}, {b2}",
+            "cmovnc {r3}, {b3}",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            b0 = inout(reg) b[0] => _,
+            b1 = inout(reg) b[1] => _,
+            b2 = inout(reg) b[2] => _,
+            b3 = inout(reg) b[3] => _,
+            c = out(reg) _,
+            P = sym P,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// `a - b mod p` for a, b < p: one borrow chain, then p added under the borrow mask
+/// (constant time).
+#[inline(always)]
+pub(super) fn sub_mod(a: &Limbs, b: &Limbs) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: as in `add_mod`.
+    unsafe {
+        core::arch::asm!(
+            "sub {r0}, {b0}",
+            "sbb {r1}, {b1}",
+            "sbb {r2}, {b2}",
+            "sbb {r3}, {b3}",
+            "sbb {m}, {m}",
+            "mov {b1}, {m}",
+            "and {b1}, qword ptr [rip + {P} + 8]",
+            "mov {b3}, {m}",
+            "and {b3}, qword ptr [rip + {P} + 24]",
+            "add {r0}, {m}",
+            "adc {r1}, {b1}",
+            "adc {r2}, {m}",
+            "adc {r3}, {b3}",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            b0 = in(reg) b[0],
+            b1 = inout(reg) b[1] => _,
+            b2 = in(reg) b[2],
+            b3 = inout(reg) b[3] => _,
+            m = out(reg) _,
+            P = sym P,
             options(pure, readonly, nostack),
         );
     }
