@@ -245,6 +245,21 @@ impl<C: CurveParams> Point<C> {
         r
     }
 
+    /// [k]P for a public 64-bit scalar: 16 fixed 4-bit windows (constant time in the
+    /// point, so it may be a secret point).
+    pub fn mul_public_u64(&self, k: u64) -> Self {
+        super::select_backend();
+        let table = self.window_table();
+        let mut r = Self::identity();
+        for i in (0..16).rev() {
+            if i != 15 {
+                r = r.double().double().double().double();
+            }
+            r = r.add(&table[((k >> (4 * i)) & 15) as usize]);
+        }
+        r
+    }
+
     /// [k]P for a public scalar (same code; the constant-time path is fast enough).
     pub fn mul_vartime(&self, k: &[u64; 4]) -> Self {
         self.mul_ct(k)
