@@ -429,7 +429,9 @@ mod tests {
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod asm_tests {
-    use super::super::x86_adx::{mont_mul2_detected, mont_mul_detected, select, selected};
+    use super::super::x86_adx::{
+        mont_mul2_detected, mont_mul4_detected, mont_mul_detected, select, selected,
+    };
     use super::*;
 
     /// The switch follows the thread's variant; another thread under another variant
@@ -595,6 +597,122 @@ mod asm_tests {
                                 assert_eq!(a.mul(&b), a.mul_portable(&b), "{v}");
                             }
                         }
+                    }
+                }
+            });
+        }
+    }
+
+    /// The sum of four products (the Fp4 product's assembly) against the portable CIOS:
+    /// the largest case (p - 1 everywhere: three final subtractions), mixed edge values
+    /// and 50,000 chained sums.
+    #[test]
+    fn fp_asm_sum_of_four_products_matches_portable() {
+        if !crate::cpu::Feature::Adx.is_detected() {
+            return;
+        }
+        let m = Fp::MODULUS;
+        let pm1 = [m[0] - 1, m[1], m[2], m[3]];
+        let want = |x: &[[u64; 4]; 4], y: &[[u64; 4]; 4]| {
+            let mut acc = Fp::ZERO;
+            for k in 0..4 {
+                acc = acc.add(&Fp(x[k]).mul_portable(&Fp(y[k])));
+            }
+            acc.0
+        };
+        let cat = |v: &[[u64; 4]; 4]| {
+            let mut o = [0u64; 16];
+            for k in 0..4 {
+                o[4 * k..4 * k + 4].copy_from_slice(&v[k]);
+            }
+            o
+        };
+        let edge = [
+            [0u64; 4],
+            [1, 0, 0, 0],
+            pm1,
+            [u64::MAX, u64::MAX, u64::MAX, 0x7fff_ffff_ffff_ffff],
+            Fp::R,
+        ];
+        for a in edge {
+            for b in edge {
+                for c in edge {
+                    let x = [a, b, c, pm1];
+                    let y = [pm1, c, b, a];
+                    assert_eq!(
+                        mont_mul4_detected(&cat(&x), &cat(&y)).unwrap(),
+                        want(&x, &y)
+                    );
+                    assert_eq!(
+                        mont_mul4_detected(&cat(&y), &cat(&x)).unwrap(),
+                        want(&y, &x)
+                    );
+                }
+            }
+        }
+        let x = [pm1; 4];
+        assert_eq!(
+            mont_mul4_detected(&cat(&x), &cat(&x)).unwrap(),
+            want(&x, &x)
+        );
+        let mut x = [
+            [
+                0x0123456789abcdef,
+                0xfedcba9876543210,
+                0x0f1e2d3c4b5a6978,
+                0x8796a5b4c3d2e1f0,
+            ],
+            pm1,
+            [
+                0x1111111111111111,
+                0x2222222222222222,
+                0x3333333333333333,
+                0x4444444444444444,
+            ],
+            [m[0] - 5, m[1], m[2], m[3]],
+        ];
+        let mut y = [pm1, x[0], x[3], x[2]];
+        for i in 0..50_000u64 {
+            let r = mont_mul4_detected(&cat(&x), &cat(&y)).unwrap();
+            assert_eq!(r, want(&x, &y));
+            y = [x[1], r, y[0], x[3]];
+            x = [r, x[2], x[3], Fp(x[0]).add(&Fp([i, i << 9, 0, i << 40])).0];
+        }
+    }
+
+    /// The Fp4 product under the assembly equals the portable Karatsuba product.
+    #[test]
+    fn fp4_asm_mul_matches_portable() {
+        use super::super::fp2::Fp2;
+        use super::super::fp4::Fp4;
+        use crate::cpu::{self, Feature};
+        let m = Fp::MODULUS;
+        let vals = [
+            Fp::ZERO,
+            Fp::ONE,
+            Fp([m[0] - 1, m[1], m[2], m[3]]),
+            Fp::from_u64(0x1234_5678_9abc_def0).invert(),
+        ];
+        let mut elems = Vec::new();
+        for a in vals {
+            for b in vals {
+                elems.push(Fp4 {
+                    c0: Fp2::new(a, b),
+                    c1: Fp2::new(b.add(&Fp::ONE), a.neg()),
+                });
+                elems.push(Fp4 {
+                    c0: Fp2::new(b, b),
+                    c1: Fp2::new(a, a.double()),
+                });
+            }
+        }
+        for v in cpu::variants() {
+            cpu::with_variant(v, || {
+                select();
+                assert_eq!(selected(), v.has(Feature::Adx));
+                for a in &elems {
+                    for b in &elems {
+                        assert_eq!(a.mul(b), a.mul_portable(b), "{v}");
                     }
                 }
             });
