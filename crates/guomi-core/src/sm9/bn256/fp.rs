@@ -430,7 +430,8 @@ mod tests {
 #[cfg(all(test, target_arch = "x86_64"))]
 mod asm_tests {
     use super::super::x86_adx::{
-        mont_mul2_detected, mont_mul4_detected, mont_mul_detected, select, selected,
+        mont_mul2_detected, mont_mul3_detected, mont_mul4_detected, mont_mul_detected, select,
+        selected,
     };
     use super::*;
 
@@ -713,6 +714,80 @@ mod asm_tests {
                 for a in &elems {
                     for b in &elems {
                         assert_eq!(a.mul(b), a.mul_portable(b), "{v}");
+                    }
+                }
+            });
+        }
+    }
+
+    /// The sum of three products against the portable CIOS (p - 1 everywhere: three
+    /// final subtractions; mixed edge values).
+    #[test]
+    fn fp_asm_sum_of_three_products_matches_portable() {
+        if !crate::cpu::Feature::Adx.is_detected() {
+            return;
+        }
+        let m = Fp::MODULUS;
+        let pm1 = [m[0] - 1, m[1], m[2], m[3]];
+        let edge = [
+            [0u64; 4],
+            [1, 0, 0, 0],
+            pm1,
+            [m[0] - 3, m[1], m[2], m[3]],
+            [u64::MAX, u64::MAX, u64::MAX, 0x7fff_ffff_ffff_ffff],
+            Fp::R,
+        ];
+        for a in edge {
+            for b in edge {
+                for c in edge {
+                    for d in edge {
+                        let x = [a, b, c];
+                        let y = [d, c, pm1];
+                        let mut want = Fp::ZERO;
+                        let mut xs = [0u64; 12];
+                        let mut ys = [0u64; 12];
+                        for k in 0..3 {
+                            want = want.add(&Fp(x[k]).mul_portable(&Fp(y[k])));
+                            xs[4 * k..4 * k + 4].copy_from_slice(&x[k]);
+                            ys[4 * k..4 * k + 4].copy_from_slice(&y[k]);
+                        }
+                        assert_eq!(mont_mul3_detected(&xs, &ys).unwrap(), want.0);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The Fp4 squaring under the assembly equals the portable one and the product.
+    #[test]
+    fn fp4_asm_square_matches_portable() {
+        use super::super::fp2::Fp2;
+        use super::super::fp4::Fp4;
+        use crate::cpu::{self, Feature};
+        let m = Fp::MODULUS;
+        let vals = [
+            Fp::ZERO,
+            Fp::ONE,
+            Fp([m[0] - 1, m[1], m[2], m[3]]),
+            Fp::from_u64(0x1234_5678_9abc_def0).invert(),
+            Fp::from_u64(3).neg(),
+        ];
+        for v in cpu::variants() {
+            cpu::with_variant(v, || {
+                select();
+                assert_eq!(selected(), v.has(Feature::Adx));
+                for a in vals {
+                    for b in vals {
+                        for c in vals {
+                            for d in vals {
+                                let x = Fp4 {
+                                    c0: Fp2::new(a, b),
+                                    c1: Fp2::new(c, d),
+                                };
+                                assert_eq!(x.square(), x.square_portable(), "{v}");
+                                assert_eq!(x.square(), x.mul_portable(&x), "{v}");
+                            }
+                        }
                     }
                 }
             });

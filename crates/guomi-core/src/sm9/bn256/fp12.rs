@@ -216,9 +216,18 @@ impl Fp12 {
         let a2 = a.square();
         let b2 = b.square();
         let c2v = c.square().mul_v();
-        let a_ = a2.double().add(&a2).sub(&a.conj().double());
-        let b_ = c2v.double().add(&c2v).add(&b.conj().double());
-        let c_ = b2.double().add(&b2).sub(&c.conj().double());
+        // 3x - 2 conj(y) = x + 2 (x - conj(y)), with x - conj(y) = (x0 - y0) + (x1 + y1) v.
+        let m = |x: &Fp4, y: &Fp4| Fp4 {
+            c0: x.c0.sub(&y.c0),
+            c1: x.c1.add(&y.c1),
+        };
+        let p = |x: &Fp4, y: &Fp4| Fp4 {
+            c0: x.c0.add(&y.c0),
+            c1: x.c1.sub(&y.c1),
+        };
+        let a_ = a2.add(&m(&a2, a).double());
+        let b_ = c2v.add(&p(&c2v, b).double());
+        let c_ = b2.add(&m(&b2, c).double());
         Self {
             c0: a_,
             c1: b_,

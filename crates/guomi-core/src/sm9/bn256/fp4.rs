@@ -102,9 +102,41 @@ impl Fp4 {
         }
     }
 
-    /// 2 Fp2 multiplications: c0 = (a0 + a1)(a0 + u a1) - a0a1 - u a0a1, c1 = 2 a0 a1.
+    /// a^2: with the MULX/ADX assembly (when the thread's variant has
+    /// `cpu::Feature::Adx`) each Fp coefficient one sum of two or three products with
+    /// one Montgomery reduction; else [`Self::square_portable`].
     #[inline(always)]
     pub fn square(&self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if super::x86_adx::selected() {
+            use super::x86_adx::{mont_mul2_selected, mont_mul3_selected};
+            // c00 = a00^2 - 2 a01^2 - 4 a10 a11, c01 = 2 a00 a01 + a10^2 - 2 a11^2,
+            // c10 = 2 a00 a10 - 4 a01 a11,      c11 = 2 a00 a11 + 2 a01 a10.
+            let (a00, a01, a10, a11) = (&self.c0.c0, &self.c0.c1, &self.c1.c0, &self.c1.c1);
+            let d01 = a01.double();
+            let n01 = d01.neg();
+            let d10 = a10.double();
+            let d11 = a11.double();
+            let n11 = d11.neg();
+            let nn11 = n11.double();
+            let c00 = mont_mul3_selected(&join3(a00, a01, a10), &join3(a00, &n01, &nn11));
+            let c01 = mont_mul3_selected(&join3(a00, a10, a11), &join3(&d01, a10, &n11));
+            let x = join2(a00, a01);
+            let c10 = mont_mul2_selected(&x, &join2(&d10, &nn11));
+            let c11 = mont_mul2_selected(&x, &join2(&d11, &d10));
+            if let (Some(c00), Some(c01), Some(c10), Some(c11)) = (c00, c01, c10, c11) {
+                return Self {
+                    c0: Fp2::new(Fp(c00), Fp(c01)),
+                    c1: Fp2::new(Fp(c10), Fp(c11)),
+                };
+            }
+        }
+        self.square_portable()
+    }
+
+    /// 2 Fp2 multiplications: c0 = (a0 + a1)(a0 + u a1) - a0a1 - u a0a1, c1 = 2 a0 a1.
+    #[inline(always)]
+    pub fn square_portable(&self) -> Self {
         let ab = self.c0.mul(&self.c1);
         let t = self.c0.add(&self.c1).mul(&self.c0.add(&self.c1.mul_u()));
         Self {
@@ -140,6 +172,25 @@ impl Fp4 {
             c1: self.c1.neg().mul(&ni),
         }
     }
+}
+
+/// Two Fp elements as eight limbs.
+#[inline(always)]
+fn join2(a: &Fp, b: &Fp) -> [u64; 8] {
+    let mut o = [0u64; 8];
+    o[..4].copy_from_slice(&a.0);
+    o[4..].copy_from_slice(&b.0);
+    o
+}
+
+/// Three Fp elements as twelve limbs.
+#[inline(always)]
+fn join3(a: &Fp, b: &Fp, c: &Fp) -> [u64; 12] {
+    let mut o = [0u64; 12];
+    o[..4].copy_from_slice(&a.0);
+    o[4..8].copy_from_slice(&b.0);
+    o[8..].copy_from_slice(&c.0);
+    o
 }
 
 /// Four Fp elements as sixteen limbs.
