@@ -9,6 +9,14 @@
 //! final conditional subtraction (selected with `cmov`) gives the result below p. No
 //! branches, no secret-dependent memory access: constant time.
 //!
+//! The same scan also computes sums of two, three and four products with one reduction
+//! ([`mont_mul2`], [`mont_mul3`], [`mont_mul4`]): the product rows of every term are
+//! accumulated before each reduction row. The Fp2 product is two sums of two products,
+//! the Fp4 product four sums of four, the Fp4 squaring two sums of three and two of two;
+//! one Montgomery reduction per output coefficient (lazy reduction). The accumulator
+//! keeps a fifth limb, and the result (below (k p^2 + 2^256 p) / 2^256 for k terms) takes
+//! up to three conditional subtractions.
+//!
 //! Used when the CPU has BMI2 and ADX and the thread's active backend variant has
 //! `cpu::Feature::Adx` (`avx2` or higher, not `-noadx`); the portable CIOS in `fp.rs`
 //! remains the code path everywhere else. The rest of the crate calls only the safe
