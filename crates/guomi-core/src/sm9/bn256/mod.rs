@@ -173,7 +173,8 @@ fn g2_frobenius_proj(q: &G2) -> G2 {
 ///
 /// The test of Dai, Lin, Zhao and Zhou ("Fast subgroup membership testings for G1, G2
 /// and GT on pairing-friendly curves", eprint 2022/348, §5.1 for BN curves), instead of
-/// [N]Q = O: one multiplication by the 63-bit t instead of one by the 256-bit N. Why it
+/// [N]Q = O: one multiplication by the 63-bit t (62 doublings and 10 additions along its
+/// non-adjacent form) instead of one by the 256-bit N. Why it
 /// is exact for this curve: pi satisfies pi^2 - tr pi + p = 0 (tr = 6t^2 + 1, the trace
 /// of E(Fp)), so the endomorphism psi = (t+1) + t pi + t pi^2 - 2t pi^3 reduces to
 /// a + b pi, whose kernel has a^2 + tr a b + p b^2 points (p does not divide a: it is

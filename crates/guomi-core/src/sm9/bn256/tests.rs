@@ -216,11 +216,13 @@ fn g2_subgroup_test_by_endomorphism() {
     assert!(bool::from(
         G2::from_affine(&g2_frobenius(&q)).ct_eq(&G2::from_affine(&q).mul_vartime(&lam))
     ));
-    assert!(bool::from(
-        G2::from_affine(&q)
-            .mul_public_u64(T)
-            .ct_eq(&G2::from_affine(&q).mul_vartime(&[T, 0, 0, 0]))
-    ));
+    for k in [T, 0, 1, 2, 3, 7, 0x5555_5555_5555_5555, u64::MAX, 1 << 63] {
+        assert!(bool::from(
+            G2::from_affine(&q)
+                .mul_public_u64(k)
+                .ct_eq(&G2::from_affine(&q).mul_vartime(&[k, 0, 0, 0]))
+        ));
+    }
 }
 
 /// The sparse line product equals the dense product with the line as an Fp12 element
