@@ -14,8 +14,10 @@
 
 use guomi_core::cpu::{self, Variant};
 use guomi_core::sm9::bn256::fp::Fp;
-use guomi_core::sm9::bn256::{consts_p1, consts_p2, pairing};
-use guomi_core::sm9::{hazmat, EncMasterKey, SignMasterKey, HID_ENCRYPT, HID_EXCHANGE};
+use guomi_core::sm9::bn256::{consts_p1, consts_p2, g2_in_subgroup, pairing, G2, N};
+use guomi_core::sm9::{
+    generator_p1, generator_p2, hazmat, EncMasterKey, SignMasterKey, HID_ENCRYPT, HID_EXCHANGE,
+};
 use std::sync::{Arc, OnceLock};
 
 fn p2_lines() -> &'static pairing::G2Prepared {
@@ -79,6 +81,8 @@ type Op = (&'static str, fn(&Ctx) -> Vec<u8>);
 fn ops() -> Vec<Op> {
     vec![
         ("Fp mul x1000", |_| {
+            // Fp products switch on the variant's code path only after this.
+            guomi_core::sm9::bn256::select_backend();
             let mut x = Fp::from_u64(0x1234_5678);
             let y = Fp::from_u64(0x9abc_def0).invert();
             for _ in 0..1000 {
@@ -118,6 +122,19 @@ fn ops() -> Vec<Op> {
         ("pairing e(P1,P2)", |_| {
             pairing::pairing(&consts_p1(), &consts_p2())
                 .to_bytes()
+                .to_vec()
+        }),
+        ("G2 check [N]Q = O (before)", |_| {
+            let q = G2::from_affine(&consts_p2()).mul_vartime(&N);
+            vec![q.is_identity().unwrap_u8()]
+        }),
+        ("G2 check (endomorphism)", |_| {
+            vec![g2_in_subgroup(&consts_p2()).unwrap_u8()]
+        }),
+        ("sm9::pairing(bytes) (Python)", |_| {
+            // What `guomi.sm9.pairing` runs: parse both points, check Q's subgroup, pair.
+            guomi_core::sm9::pairing(&generator_p1(), &generator_p2())
+                .unwrap()
                 .to_vec()
         }),
         ("sign", |c| {

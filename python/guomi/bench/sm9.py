@@ -41,6 +41,8 @@ def ops(compare: bool) -> list[Op]:
         return ka
 
     result = [
+        # sm9.pairing takes encoded points: the row includes parsing both and checking that
+        # the second is in G2 (docs/performance.md, "SM9 round 3").
         Op("SM9", "SM9 pairing e(P1, P2)", None, [Impl("guomi", lambda: sm9.pairing(sm9.P1, sm9.P2))]),
         Op("SM9", "SM9 extract user key", None, [Impl("guomi", lambda: sign_master.extract(UID))]),
         Op(

@@ -245,6 +245,38 @@ impl<C: CurveParams> Point<C> {
         r
     }
 
+    /// [k]P for a public 64-bit scalar: double-and-add over the non-adjacent form of k
+    /// (branches on the public digits only; constant time in the point, so it may be a
+    /// secret point).
+    pub fn mul_public_u64(&self, k: u64) -> Self {
+        super::select_backend();
+        let mut naf = [0i8; 66];
+        let mut v = k as u128;
+        let mut len = 0;
+        while v != 0 {
+            if v & 1 == 1 {
+                let d: i8 = if v & 3 == 1 { 1 } else { -1 };
+                v = if d == 1 { v - 1 } else { v + 1 };
+                naf[len] = d;
+            }
+            v >>= 1;
+            len += 1;
+        }
+        let neg = self.neg();
+        let mut r = Self::identity();
+        for (i, &d) in naf[..len].iter().enumerate().rev() {
+            if i + 1 != len {
+                r = r.double();
+            }
+            match d {
+                1 => r = r.add(self),
+                -1 => r = r.add(&neg),
+                _ => {}
+            }
+        }
+        r
+    }
+
     /// [k]P for a public scalar (same code; the constant-time path is fast enough).
     pub fn mul_vartime(&self, k: &[u64; 4]) -> Self {
         self.mul_ct(k)

@@ -429,7 +429,10 @@ mod tests {
 
 #[cfg(all(test, target_arch = "x86_64"))]
 mod asm_tests {
-    use super::super::x86_adx::{mont_mul_detected, select, selected};
+    use super::super::x86_adx::{
+        mont_mul2_detected, mont_mul3_detected, mont_mul4_detected, mont_mul_detected, select,
+        selected,
+    };
     use super::*;
 
     /// The switch follows the thread's variant; another thread under another variant
@@ -506,6 +509,288 @@ mod asm_tests {
             assert_eq!(s, Fp(x).mul_portable(&Fp(x)).0);
             y = x;
             x = Fp(r).add(&Fp([i, i << 7, 0, i << 50])).0;
+        }
+    }
+
+    /// The sum of two products (the Fp2 product's assembly) against the portable CIOS:
+    /// every combination of edge values (p - 1 everywhere makes the accumulator and the
+    /// result largest: two final subtractions), then 100,000 chained sums.
+    #[test]
+    fn fp_asm_sum_of_two_products_matches_portable() {
+        if !crate::cpu::Feature::Adx.is_detected() {
+            return;
+        }
+        let m = Fp::MODULUS;
+        let edge = [
+            [0u64; 4],
+            [1, 0, 0, 0],
+            [m[0] - 1, m[1], m[2], m[3]],
+            [m[0] - 2, m[1], m[2], m[3]],
+            [u64::MAX, 0, 0, 0],
+            [0, 0, 0, 1 << 63],
+            [u64::MAX, u64::MAX, u64::MAX, 0x7fff_ffff_ffff_ffff],
+            Fp::R,
+            [m[0], m[1], m[2], m[3] - 1],
+        ];
+        let want = |x: &[[u64; 4]; 4]| {
+            Fp(x[0])
+                .mul_portable(&Fp(x[1]))
+                .add(&Fp(x[2]).mul_portable(&Fp(x[3])))
+                .0
+        };
+        let cat = |a: &[u64; 4], b: &[u64; 4]| [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]];
+        for a in edge.iter() {
+            for b in edge.iter() {
+                for c in edge.iter() {
+                    for d in edge.iter() {
+                        let got = mont_mul2_detected(&cat(a, c), &cat(b, d)).unwrap();
+                        assert_eq!(got, want(&[*a, *b, *c, *d]), "{a:x?} {b:x?} {c:x?} {d:x?}");
+                    }
+                }
+            }
+        }
+        let mut v = [
+            [
+                0x0123456789abcdef,
+                0xfedcba9876543210,
+                0x0f1e2d3c4b5a6978,
+                0x8796a5b4c3d2e1f0,
+            ],
+            [m[0] - 1, m[1], m[2], m[3]],
+            [
+                0x1111111111111111,
+                0x2222222222222222,
+                0x3333333333333333,
+                0x4444444444444444,
+            ],
+            [m[0] - 5, m[1], m[2], m[3]],
+        ];
+        for i in 0..100_000u64 {
+            let r = mont_mul2_detected(&cat(&v[0], &v[2]), &cat(&v[1], &v[3])).unwrap();
+            assert_eq!(r, want(&v));
+            v = [r, v[0], Fp(v[1]).add(&Fp([i, i << 9, 0, i << 40])).0, v[2]];
+        }
+    }
+
+    /// The Fp2 product under the assembly equals the portable Karatsuba product.
+    #[test]
+    fn fp2_asm_mul_matches_portable() {
+        use super::super::fp2::Fp2;
+        use crate::cpu::{self, Feature};
+        let m = Fp::MODULUS;
+        let vals = [
+            Fp::ZERO,
+            Fp::ONE,
+            Fp([m[0] - 1, m[1], m[2], m[3]]),
+            Fp::from_u64(0x1234_5678_9abc_def0).invert(),
+            Fp::from_u64(7).neg(),
+        ];
+        for v in cpu::variants() {
+            cpu::with_variant(v, || {
+                select();
+                assert_eq!(selected(), v.has(Feature::Adx));
+                for a0 in vals {
+                    for a1 in vals {
+                        for b0 in vals {
+                            for b1 in vals {
+                                let a = Fp2::new(a0, a1);
+                                let b = Fp2::new(b0, b1);
+                                assert_eq!(a.mul(&b), a.mul_portable(&b), "{v}");
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /// The sum of four products (the Fp4 product's assembly) against the portable CIOS:
+    /// the largest case (p - 1 everywhere: three final subtractions), mixed edge values
+    /// and 50,000 chained sums.
+    #[test]
+    fn fp_asm_sum_of_four_products_matches_portable() {
+        if !crate::cpu::Feature::Adx.is_detected() {
+            return;
+        }
+        let m = Fp::MODULUS;
+        let pm1 = [m[0] - 1, m[1], m[2], m[3]];
+        let want = |x: &[[u64; 4]; 4], y: &[[u64; 4]; 4]| {
+            let mut acc = Fp::ZERO;
+            for k in 0..4 {
+                acc = acc.add(&Fp(x[k]).mul_portable(&Fp(y[k])));
+            }
+            acc.0
+        };
+        let cat = |v: &[[u64; 4]; 4]| {
+            let mut o = [0u64; 16];
+            for k in 0..4 {
+                o[4 * k..4 * k + 4].copy_from_slice(&v[k]);
+            }
+            o
+        };
+        let edge = [
+            [0u64; 4],
+            [1, 0, 0, 0],
+            pm1,
+            [u64::MAX, u64::MAX, u64::MAX, 0x7fff_ffff_ffff_ffff],
+            Fp::R,
+        ];
+        for a in edge {
+            for b in edge {
+                for c in edge {
+                    let x = [a, b, c, pm1];
+                    let y = [pm1, c, b, a];
+                    assert_eq!(
+                        mont_mul4_detected(&cat(&x), &cat(&y)).unwrap(),
+                        want(&x, &y)
+                    );
+                    assert_eq!(
+                        mont_mul4_detected(&cat(&y), &cat(&x)).unwrap(),
+                        want(&y, &x)
+                    );
+                }
+            }
+        }
+        let x = [pm1; 4];
+        assert_eq!(
+            mont_mul4_detected(&cat(&x), &cat(&x)).unwrap(),
+            want(&x, &x)
+        );
+        let mut x = [
+            [
+                0x0123456789abcdef,
+                0xfedcba9876543210,
+                0x0f1e2d3c4b5a6978,
+                0x8796a5b4c3d2e1f0,
+            ],
+            pm1,
+            [
+                0x1111111111111111,
+                0x2222222222222222,
+                0x3333333333333333,
+                0x4444444444444444,
+            ],
+            [m[0] - 5, m[1], m[2], m[3]],
+        ];
+        let mut y = [pm1, x[0], x[3], x[2]];
+        for i in 0..50_000u64 {
+            let r = mont_mul4_detected(&cat(&x), &cat(&y)).unwrap();
+            assert_eq!(r, want(&x, &y));
+            y = [x[1], r, y[0], x[3]];
+            x = [r, x[2], x[3], Fp(x[0]).add(&Fp([i, i << 9, 0, i << 40])).0];
+        }
+    }
+
+    /// The Fp4 product under the assembly equals the portable Karatsuba product.
+    #[test]
+    fn fp4_asm_mul_matches_portable() {
+        use super::super::fp2::Fp2;
+        use super::super::fp4::Fp4;
+        use crate::cpu::{self, Feature};
+        let m = Fp::MODULUS;
+        let vals = [
+            Fp::ZERO,
+            Fp::ONE,
+            Fp([m[0] - 1, m[1], m[2], m[3]]),
+            Fp::from_u64(0x1234_5678_9abc_def0).invert(),
+        ];
+        let mut elems = Vec::new();
+        for a in vals {
+            for b in vals {
+                elems.push(Fp4 {
+                    c0: Fp2::new(a, b),
+                    c1: Fp2::new(b.add(&Fp::ONE), a.neg()),
+                });
+                elems.push(Fp4 {
+                    c0: Fp2::new(b, b),
+                    c1: Fp2::new(a, a.double()),
+                });
+            }
+        }
+        for v in cpu::variants() {
+            cpu::with_variant(v, || {
+                select();
+                assert_eq!(selected(), v.has(Feature::Adx));
+                for a in &elems {
+                    for b in &elems {
+                        assert_eq!(a.mul(b), a.mul_portable(b), "{v}");
+                    }
+                }
+            });
+        }
+    }
+
+    /// The sum of three products against the portable CIOS (p - 1 everywhere: three
+    /// final subtractions; mixed edge values).
+    #[test]
+    fn fp_asm_sum_of_three_products_matches_portable() {
+        if !crate::cpu::Feature::Adx.is_detected() {
+            return;
+        }
+        let m = Fp::MODULUS;
+        let pm1 = [m[0] - 1, m[1], m[2], m[3]];
+        let edge = [
+            [0u64; 4],
+            [1, 0, 0, 0],
+            pm1,
+            [m[0] - 3, m[1], m[2], m[3]],
+            [u64::MAX, u64::MAX, u64::MAX, 0x7fff_ffff_ffff_ffff],
+            Fp::R,
+        ];
+        for a in edge {
+            for b in edge {
+                for c in edge {
+                    for d in edge {
+                        let x = [a, b, c];
+                        let y = [d, c, pm1];
+                        let mut want = Fp::ZERO;
+                        let mut xs = [0u64; 12];
+                        let mut ys = [0u64; 12];
+                        for k in 0..3 {
+                            want = want.add(&Fp(x[k]).mul_portable(&Fp(y[k])));
+                            xs[4 * k..4 * k + 4].copy_from_slice(&x[k]);
+                            ys[4 * k..4 * k + 4].copy_from_slice(&y[k]);
+                        }
+                        assert_eq!(mont_mul3_detected(&xs, &ys).unwrap(), want.0);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The Fp4 squaring under the assembly equals the portable one and the product.
+    #[test]
+    fn fp4_asm_square_matches_portable() {
+        use super::super::fp2::Fp2;
+        use super::super::fp4::Fp4;
+        use crate::cpu::{self, Feature};
+        let m = Fp::MODULUS;
+        let vals = [
+            Fp::ZERO,
+            Fp::ONE,
+            Fp([m[0] - 1, m[1], m[2], m[3]]),
+            Fp::from_u64(0x1234_5678_9abc_def0).invert(),
+            Fp::from_u64(3).neg(),
+        ];
+        for v in cpu::variants() {
+            cpu::with_variant(v, || {
+                select();
+                assert_eq!(selected(), v.has(Feature::Adx));
+                for a in vals {
+                    for b in vals {
+                        for c in vals {
+                            for d in vals {
+                                let x = Fp4 {
+                                    c0: Fp2::new(a, b),
+                                    c1: Fp2::new(c, d),
+                                };
+                                assert_eq!(x.square(), x.square_portable(), "{v}");
+                                assert_eq!(x.square(), x.mul_portable(&x), "{v}");
+                            }
+                        }
+                    }
+                }
+            });
         }
     }
 }

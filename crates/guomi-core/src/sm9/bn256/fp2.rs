@@ -64,9 +64,37 @@ impl Fp2 {
         }
     }
 
-    /// Karatsuba: 3 Fp multiplications.
+    /// a * b: with the MULX/ADX assembly (when the thread's variant has
+    /// `cpu::Feature::Adx`) as two sums of two Fp products with one Montgomery reduction
+    /// each, c0 = a0 b0 + a1 (-2 b1) and c1 = a0 b1 + a1 b0; else [`Self::mul_portable`].
     #[inline(always)]
     pub fn mul(&self, b: &Self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if super::x86_adx::selected() {
+            use super::x86_adx::mont_mul2_selected;
+            let x = self.limbs();
+            let nb1 = b.c1.double().neg();
+            let c0 = mont_mul2_selected(&x, &join(&b.c0, &nb1));
+            let c1 = mont_mul2_selected(&x, &join(&b.c1, &b.c0));
+            if let (Some(c0), Some(c1)) = (c0, c1) {
+                return Self {
+                    c0: Fp(c0),
+                    c1: Fp(c1),
+                };
+            }
+        }
+        self.mul_portable(b)
+    }
+
+    /// The limbs of c0 then c1.
+    #[inline(always)]
+    fn limbs(&self) -> [u64; 8] {
+        join(&self.c0, &self.c1)
+    }
+
+    /// Karatsuba: 3 Fp multiplications.
+    #[inline(always)]
+    pub fn mul_portable(&self, b: &Self) -> Self {
         let v0 = self.c0.mul(&b.c0);
         let v1 = self.c1.mul(&b.c1);
         let s = self.c0.add(&self.c1).mul(&b.c0.add(&b.c1));
@@ -153,6 +181,13 @@ impl Fp2 {
             None
         }
     }
+}
+
+/// x || y as eight limbs.
+#[inline(always)]
+fn join(x: &Fp, y: &Fp) -> [u64; 8] {
+    let (x, y) = (&x.0, &y.0);
+    [x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]]
 }
 
 impl ConstantTimeEq for Fp2 {
