@@ -227,6 +227,11 @@ const MANY_TOTAL: usize = 48 * 1024;
 /// Fill byte of output buffers, so "untouched" and "zero-filled" can be told apart.
 const FILL: u8 = 0xa5;
 
+/// A batch's outputs and per-row results.
+type Outcome = (Vec<Vec<u8>>, Vec<Result<(), Error>>);
+/// A row to decrypt: nonce, aad, ciphertext || tag.
+type Sealed = ([u8; 12], Vec<u8>, Vec<u8>);
+
 struct ManyRow {
     nonce: [u8; 12],
     aad: Vec<u8>,
@@ -256,11 +261,7 @@ fn many_len(k: u8, x: u16) -> usize {
 }
 
 /// `encrypt_many_into` over `rows` with output lengths `out_lens`; outputs start as FILL.
-fn seal_many(
-    g: &Sm4Gcm,
-    rows: &[ManyRow],
-    out_lens: &[usize],
-) -> (Vec<Vec<u8>>, Vec<Result<(), Error>>) {
+fn seal_many(g: &Sm4Gcm, rows: &[ManyRow], out_lens: &[usize]) -> Outcome {
     let mut outs: Vec<Vec<u8>> = out_lens.iter().map(|&n| vec![FILL; n]).collect();
     let mut batch: Vec<GcmRow<'_>> = rows
         .iter()
@@ -278,11 +279,7 @@ fn seal_many(
 }
 
 /// `decrypt_many_into` of `inputs` (nonce, aad, ct || tag) with output lengths `out_lens`.
-fn open_many(
-    g: &Sm4Gcm,
-    inputs: &[([u8; 12], Vec<u8>, Vec<u8>)],
-    out_lens: &[usize],
-) -> (Vec<Vec<u8>>, Vec<Result<(), Error>>) {
+fn open_many(g: &Sm4Gcm, inputs: &[Sealed], out_lens: &[usize]) -> Outcome {
     let mut outs: Vec<Vec<u8>> = out_lens.iter().map(|&n| vec![FILL; n]).collect();
     let mut batch: Vec<GcmRow<'_>> = inputs
         .iter()
@@ -360,7 +357,7 @@ fn gcm_many_case(c: &mut Cursor) {
     // The tampering: one bit of one row's tag, ciphertext, aad or nonce.
     let tamper = (n > 0 && t_what & 0x80 == 0).then_some(t_row % n.max(1));
 
-    let mut base: Option<(Vec<Vec<u8>>, Vec<Result<(), Error>>)> = None;
+    let mut base: Option<Outcome> = None;
     for v in cpu::variants() {
         let g = Sm4Gcm::with_variant(&key, v);
         // Encryption: the batch is the one-message API row by row.
@@ -406,7 +403,7 @@ fn gcm_many_case(c: &mut Cursor) {
             }
         }
         // Decryption of the batch gives the rows back.
-        let mut inputs: Vec<([u8; 12], Vec<u8>, Vec<u8>)> = rows
+        let mut inputs: Vec<Sealed> = rows
             .iter()
             .zip(&cts)
             .map(|(r, ct)| (r.nonce, r.aad.clone(), ct.clone()))
