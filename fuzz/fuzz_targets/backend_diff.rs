@@ -16,12 +16,13 @@ use guomi_core::cpu::{self, Backend};
 use guomi_core::sm3::{self, many::hash_many, Sm3};
 use guomi_core::sm4::{
     ccm::Sm4Ccm,
-    gcm::Sm4Gcm,
+    gcm::{GcmRow, Sm4Gcm},
     modes::{self, Mode, Padding},
     xts::{Sm4Xts, Standard},
     Sm4,
 };
 use guomi_core::zuc::{self, eea3, eia3, zuc256, Zuc};
+use guomi_core::Error;
 use guomi_fuzz::*;
 use libfuzzer_sys::fuzz_target;
 use std::fmt::Debug;
@@ -220,16 +221,288 @@ fn zuc256_case(c: &mut Cursor) {
     });
 }
 
+/// Rows of a GCM batch: at most this many, and at most this many data bytes in all.
+const MANY_ROWS: u8 = 40;
+const MANY_TOTAL: usize = 48 * 1024;
+/// Fill byte of output buffers, so "untouched" and "zero-filled" can be told apart.
+const FILL: u8 = 0xa5;
+
+/// A batch's outputs and per-row results.
+type Outcome = (Vec<Vec<u8>>, Vec<Result<(), Error>>);
+/// A row to decrypt: nonce, aad, ciphertext || tag.
+type Sealed = ([u8; 12], Vec<u8>, Vec<u8>);
+
+struct ManyRow {
+    nonce: [u8; 12],
+    aad: Vec<u8>,
+    data: Vec<u8>,
+}
+
+/// Bytes `at..at + n` of `pool` taken cyclically (a counter pattern when it is empty).
+fn cut(pool: &[u8], at: usize, n: usize) -> Vec<u8> {
+    if pool.is_empty() {
+        return (0..n).map(|i| (at + i) as u8).collect();
+    }
+    (0..n).map(|i| pool[(at + i) % pool.len()]).collect()
+}
+
+/// A data length of class `k`: short (< 256, < 2 KiB), around the fused threshold
+/// (2 KiB - 32 ..), the fused range, and around / over the one-message threshold
+/// (16 KiB - 32 .. ~20000).
+fn many_len(k: u8, x: u16) -> usize {
+    let x = x as usize;
+    match k % 5 {
+        0 => x % 256,
+        1 => x % 2048,
+        2 => 2048 - 32 + x % 64,
+        3 => 2048 + x % (16 * 1024 - 2048 + 1),
+        _ => 16 * 1024 - 32 + x % 3700,
+    }
+}
+
+/// `encrypt_many_into` over `rows` with output lengths `out_lens`; outputs start as FILL.
+fn seal_many(g: &Sm4Gcm, rows: &[ManyRow], out_lens: &[usize]) -> Outcome {
+    let mut outs: Vec<Vec<u8>> = out_lens.iter().map(|&n| vec![FILL; n]).collect();
+    let mut batch: Vec<GcmRow<'_>> = rows
+        .iter()
+        .zip(outs.iter_mut())
+        .map(|(r, o)| GcmRow {
+            nonce: &r.nonce,
+            aad: &r.aad,
+            input: &r.data,
+            output: o,
+        })
+        .collect();
+    let res = g.encrypt_many_into(&mut batch);
+    drop(batch);
+    (outs, res)
+}
+
+/// `decrypt_many_into` of `inputs` (nonce, aad, ct || tag) with output lengths `out_lens`.
+fn open_many(g: &Sm4Gcm, inputs: &[Sealed], out_lens: &[usize]) -> Outcome {
+    let mut outs: Vec<Vec<u8>> = out_lens.iter().map(|&n| vec![FILL; n]).collect();
+    let mut batch: Vec<GcmRow<'_>> = inputs
+        .iter()
+        .zip(outs.iter_mut())
+        .map(|((n, a, d), o)| GcmRow {
+            nonce: n,
+            aad: a,
+            input: d,
+            output: o,
+        })
+        .collect();
+    let res = g.decrypt_many_into(&mut batch);
+    drop(batch);
+    (outs, res)
+}
+
+fn gcm_many_case(c: &mut Cursor) {
+    let key: [u8; 16] = c.array();
+    let n = usize::from(c.u8() % (MANY_ROWS + 1));
+    let t_row = usize::from(c.u8());
+    let t_what = c.u8();
+    let t_bit = usize::from(c.u16());
+    let l_row = usize::from(c.u8());
+    let l_kind = c.u8();
+    let mut heads = Vec::with_capacity(n);
+    for _ in 0..n {
+        let nonce: [u8; 12] = c.array();
+        let aad_len = usize::from(c.u8()) % 65;
+        let k = c.u8();
+        let x = c.u16();
+        heads.push((nonce, aad_len, many_len(k, x)));
+    }
+    let pool = c.rest();
+    let mut total = 0usize;
+    let mut at = 0usize;
+    let rows: Vec<ManyRow> = heads
+        .into_iter()
+        .map(|(nonce, aad_len, len)| {
+            let len = len.min(MANY_TOTAL - total);
+            total += len;
+            let aad = cut(pool, at, aad_len);
+            at += aad_len;
+            let data = cut(pool, at, len);
+            at += len;
+            ManyRow { nonce, aad, data }
+        })
+        .collect();
+    let good_enc: Vec<usize> = rows.iter().map(|r| r.data.len() + 16).collect();
+    let good_dec: Vec<usize> = rows.iter().map(|r| r.data.len()).collect();
+
+    // The length fault: one row's output buffer one byte short / long / empty (encrypt
+    // and decrypt), or its decrypt input cut below 16 bytes.
+    let fault = (n > 0 && l_kind & 0x80 != 0).then_some(l_row % n.max(1));
+    let mut bad_enc = good_enc.clone();
+    let mut bad_dec = good_dec.clone();
+    let mut short_input = None;
+    if let Some(r) = fault {
+        match l_kind % 4 {
+            0 => {
+                bad_enc[r] -= 1;
+                bad_dec[r] = if good_dec[r] == 0 { 1 } else { good_dec[r] - 1 };
+            }
+            1 => {
+                bad_enc[r] += 1;
+                bad_dec[r] += 1;
+            }
+            2 => {
+                bad_enc[r] = 0;
+                bad_dec[r] = if good_dec[r] == 0 { 1 } else { 0 };
+            }
+            _ => short_input = Some(usize::from(l_kind >> 2) % 16),
+        }
+    }
+
+    // The tampering: one bit of one row's tag, ciphertext, aad or nonce.
+    let tamper = (n > 0 && t_what & 0x80 == 0).then_some(t_row % n.max(1));
+
+    let mut base: Option<Outcome> = None;
+    for v in cpu::variants() {
+        let g = Sm4Gcm::with_variant(&key, v);
+        // Encryption: the batch is the one-message API row by row.
+        let (cts, res) = seal_many(&g, &rows, &good_enc);
+        for (i, r) in rows.iter().enumerate() {
+            let mut one = vec![FILL; good_enc[i]];
+            let r1 = g.encrypt_into(&r.nonce, &r.aad, &r.data, &mut one);
+            assert_eq!(res[i], r1, "{v}: encrypt_many row {i} result");
+            assert_eq!(res[i], Ok(()), "{v}: encrypt_many row {i}");
+            assert!(
+                cts[i] == one,
+                "{v}: encrypt_many row {i} differs from encrypt_into"
+            );
+        }
+        match &base {
+            None => base = Some((cts.clone(), res.clone())),
+            Some(b) => assert!(
+                b.0 == cts && b.1 == res,
+                "{v}: encrypt_many differs from the first variant"
+            ),
+        }
+        // Wrong output lengths on encryption: that row's error (the single path's), its
+        // output untouched, the others unchanged.
+        if fault.is_some() && bad_enc != good_enc {
+            let (outs, res2) = seal_many(&g, &rows, &bad_enc);
+            for (i, r) in rows.iter().enumerate() {
+                let mut one = vec![FILL; bad_enc[i]];
+                let r1 = g.encrypt_into(&r.nonce, &r.aad, &r.data, &mut one);
+                assert_eq!(res2[i], r1, "{v}: encrypt_many row {i} (length fault)");
+                if bad_enc[i] == good_enc[i] {
+                    assert_eq!(res2[i], Ok(()));
+                    assert!(
+                        outs[i] == cts[i],
+                        "{v}: row {i} changed by another row's fault"
+                    );
+                } else {
+                    assert!(matches!(res2[i], Err(Error::InvalidLength { .. })));
+                    assert!(
+                        outs[i].iter().all(|&b| b == FILL),
+                        "{v}: row {i} output touched"
+                    );
+                }
+            }
+        }
+        // Decryption of the batch gives the rows back.
+        let mut inputs: Vec<Sealed> = rows
+            .iter()
+            .zip(&cts)
+            .map(|(r, ct)| (r.nonce, r.aad.clone(), ct.clone()))
+            .collect();
+        let (pts, res) = open_many(&g, &inputs, &good_dec);
+        for (i, r) in rows.iter().enumerate() {
+            assert_eq!(res[i], Ok(()), "{v}: decrypt_many row {i}");
+            assert!(pts[i] == r.data, "{v}: decrypt_many row {i} round trip");
+        }
+        // Tampering and length faults together: each row's result is the single
+        // path's; a failed tag leaves zeros, a wrong length an untouched buffer, and
+        // every other row decrypts right.
+        let mut expect_tag_fail = None;
+        if let Some(r) = tamper {
+            let (nonce, aad, ct) = &mut inputs[r];
+            let what = t_what % 4;
+            let what = match what {
+                1 if ct.len() == 16 => 0,
+                2 if aad.is_empty() => 0,
+                w => w,
+            };
+            match what {
+                0 => {
+                    let b = ct.len() - 16 + (t_bit / 8) % 16;
+                    ct[b] ^= 1 << (t_bit % 8);
+                }
+                1 => {
+                    let b = (t_bit / 8) % (ct.len() - 16);
+                    ct[b] ^= 1 << (t_bit % 8);
+                }
+                2 => {
+                    let b = (t_bit / 8) % aad.len();
+                    aad[b] ^= 1 << (t_bit % 8);
+                }
+                _ => nonce[(t_bit / 8) % 12] ^= 1 << (t_bit % 8),
+            }
+            expect_tag_fail = Some(r);
+        }
+        let mut dec_lens = bad_dec.clone();
+        if let (Some(r), Some(k)) = (fault, short_input) {
+            inputs[r].2.truncate(k);
+            dec_lens[r] = good_dec[r].min(usize::from(l_kind) % 17);
+        }
+        if tamper.is_none() && fault.is_none() {
+            continue;
+        }
+        let (outs, res) = open_many(&g, &inputs, &dec_lens);
+        for (i, (nonce, aad, input)) in inputs.iter().enumerate() {
+            let mut one = vec![FILL; dec_lens[i]];
+            let r1 = g.decrypt_into(nonce, aad, input, 16, &mut one);
+            assert_eq!(res[i], r1, "{v}: decrypt_many row {i} vs decrypt_into");
+            match &res[i] {
+                Ok(()) => {
+                    assert!(
+                        outs[i] == one && outs[i] == rows[i].data,
+                        "{v}: row {i} plaintext"
+                    );
+                    assert_ne!(expect_tag_fail, Some(i), "{v}: tampered row {i} accepted");
+                }
+                Err(Error::InvalidTag) => {
+                    assert!(
+                        outs[i].iter().all(|&b| b == 0),
+                        "{v}: row {i} not zero-filled"
+                    );
+                    assert!(
+                        expect_tag_fail == Some(i) || (fault == Some(i) && short_input.is_some()),
+                        "{v}: row {i} failed its tag though untouched"
+                    );
+                }
+                Err(Error::InvalidLength { .. }) => {
+                    assert_eq!(fault, Some(i), "{v}: row {i} length error without a fault");
+                    assert!(
+                        outs[i].iter().all(|&b| b == FILL),
+                        "{v}: row {i} output touched"
+                    );
+                }
+                Err(e) => panic!("{v}: decrypt_many row {i}: unexpected {e:?}"),
+            }
+            if Some(i) != fault && Some(i) != expect_tag_fail {
+                assert_eq!(res[i], Ok(()), "{v}: untouched row {i} failed");
+            }
+            if Some(i) == expect_tag_fail && Some(i) != fault {
+                assert_eq!(res[i], Err(Error::InvalidTag), "{v}: tampered row {i}");
+            }
+        }
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut c = Cursor::new(data);
     let sel = c.u8();
     let splits = c.bytes8();
-    match sel % 6 {
+    match sel % 7 {
         0 => sm3_case(splits, c.rest()),
         1 => sm4_case(&mut c),
         2 => aead_case(&mut c),
         3 => xts_case(&mut c),
         4 => zuc_case(splits, &mut c),
-        _ => zuc256_case(&mut c),
+        5 => zuc256_case(&mut c),
+        _ => gcm_many_case(&mut c),
     }
 });
