@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds what a release ships for Linux x86-64, into dist/:
 #   * the sdist  guomi-VERSION.tar.gz
-#   * one abi3 wheel  guomi-VERSION-cp39-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
-#     (CPython 3.9 and newer; a stock pip accepts it on any glibc 2.17+ distribution).
+#   * one abi3 wheel  guomi-VERSION-cp310-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
+#     (CPython 3.10 and newer; a stock pip accepts it on any glibc 2.17+ distribution).
 #
 # The wheel is built *from the sdist* (packed, unpacked under target/sdist-build, built
 # there), so a wheel only comes out if the sdist is complete. It is linked
@@ -103,7 +103,7 @@ EOF_PY
 (cd "$SRC/guomi-$version" && CARGO_TARGET_DIR=$ROOT/target "$TOOLS/bin/maturin" build --release --locked \
     --zig --compatibility manylinux2014 --target x86_64-unknown-linux-gnu --out "$ROOT/dist")
 
-wheel=$(ls dist/guomi-"$version"-cp39-abi3-manylinux*_x86_64.whl)
+wheel=$(ls dist/guomi-"$version"-cp310-abi3-manylinux*_x86_64.whl)
 echo "built: dist/guomi-$version.tar.gz"
 echo "built: $wheel"
 

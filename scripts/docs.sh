@@ -20,7 +20,7 @@ fi
 if [ "${GUOMI_DOCS_NO_BUILD:-0}" != 1 ]; then
   ./scripts/build-wheels.sh
   version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
-  wheel=$(ls "$PWD"/dist/guomi-"$version"-cp39-abi3-manylinux*_x86_64.whl)
+  wheel=$(ls "$PWD"/dist/guomi-"$version"-cp310-abi3-manylinux*_x86_64.whl)
   .venv/bin/python -m pip install --quiet --force-reinstall --no-deps "$wheel"
 fi
 

@@ -102,7 +102,7 @@ stubtest() {
         ./scripts/build-wheels.sh || return 1
         local version wheel
         version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
-        wheel=$(ls "$PWD"/dist/guomi-"$version"-cp39-abi3-manylinux*_x86_64.whl) || return 1
+        wheel=$(ls "$PWD"/dist/guomi-"$version"-cp310-abi3-manylinux*_x86_64.whl) || return 1
         .venv/bin/python -m pip install --quiet --force-reinstall --no-deps "$wheel" || return 1
     fi
     # The stubs checked are the tree's (python/), whatever copy an install may hold.

@@ -49,7 +49,7 @@ fi
 if [ -z "$wheel" ]; then
     ./scripts/build-wheels.sh --check
     version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
-    wheel=$(ls "$PWD"/dist/guomi-"$version"-cp39-abi3-manylinux*_x86_64.whl)
+    wheel=$(ls "$PWD"/dist/guomi-"$version"-cp310-abi3-manylinux*_x86_64.whl)
 fi
 # The tests import the installed wheel from .venv's site-packages (tests/ does not put the
 # source tree on sys.path, and a left-over python/guomi/_native*.so is never imported).

@@ -4,7 +4,6 @@
 
 use crate::error::Error;
 use std::ops::Range;
-use std::sync::Mutex;
 use zeroize::Zeroize;
 
 /// What a kernel does with a row whose operation fails (decryption that does not
@@ -118,6 +117,17 @@ impl Part<'_> {
     }
 }
 
+/// Parts are cut at multiples of this many rows (the widest multi-lane SM3 kernel), so
+/// that only the last part can end in a partial lane group.
+const LANES: usize = 16;
+
+/// One part before and after it is worked: its rows, its slots, its report.
+struct PartSlot<'a> {
+    rows: Range<usize>,
+    buf: &'a mut [u8],
+    result: PartResult,
+}
+
 /// What one part reports back.
 #[derive(Default)]
 pub(crate) struct PartResult {
@@ -166,34 +176,35 @@ pub(crate) fn run_parts(
     }
     let mut data = vec![0u8; at];
 
+    // One entry per part: its rows, its slots, and (once worked) its report. The parts
+    // are handed to `for_each_chunk` one per thread; each thread writes its slots in
+    // place and the calling thread works the first part itself.
     let threads = crate::parallel::threads(threads);
     let parts = threads.min(n / min_len.max(1)).max(1);
-    let ranges: Vec<Range<usize>> = crate::parallel::split(n, parts).collect();
-    let mut slots = Vec::with_capacity(ranges.len());
+    let mut todo: Vec<PartSlot<'_>> = Vec::with_capacity(parts);
     let mut rest: &mut [u8] = &mut data;
-    for r in &ranges {
-        let (mine, tail) = rest.split_at_mut(offsets[r.end] - offsets[r.start]);
-        slots.push(Mutex::new(Some((r.clone(), mine))));
+    for rows in crate::parallel::split_aligned(n, parts, LANES) {
+        let (buf, tail) = rest.split_at_mut(offsets[rows.end] - offsets[rows.start]);
+        todo.push(PartSlot {
+            rows,
+            buf,
+            result: PartResult::default(),
+        });
         rest = tail;
     }
-    let results: Vec<PartResult> =
-        crate::parallel::map_ranges(slots.len(), ranges.len(), 1, |ps| {
-            ps.map(|p| {
-                let taken = slots[p].lock().unwrap_or_else(|e| e.into_inner()).take();
-                match taken {
-                    Some((rows, buf)) => work(Part {
-                        base: offsets[rows.start],
-                        rows,
-                        buf,
-                        offsets: &offsets,
-                        validity: &validity,
-                    }),
-                    None => PartResult::default(),
-                }
-            })
-            .collect()
-        });
-    drop(slots);
+    let (offsets_ref, validity_ref) = (&offsets, &validity);
+    crate::parallel::for_each_chunk(&mut todo, parts, 1, 1, |_, chunk| {
+        for p in chunk {
+            p.result = work(Part {
+                base: offsets_ref[p.rows.start],
+                rows: p.rows.clone(),
+                buf: core::mem::take(&mut p.buf),
+                offsets: offsets_ref,
+                validity: validity_ref,
+            });
+        }
+    });
+    let results: Vec<PartResult> = todo.into_iter().map(|p| p.result).collect();
 
     let mut short = Vec::new();
     for r in results {
@@ -287,7 +298,9 @@ pub(crate) fn run_rows(
     })
 }
 
-/// A boolean column from `f(i)` (`None`: null), rows spread over threads.
+/// A boolean column from `f(i)` (`None`: null), rows spread over threads. Each thread
+/// writes its own bytes of the value and validity bitmaps in place (parts are cut at
+/// whole bytes, 8 rows); the calling thread works the first part.
 pub(crate) fn run_bool(
     n: usize,
     threads: Option<usize>,
@@ -295,20 +308,28 @@ pub(crate) fn run_bool(
     f: impl Fn(usize) -> Option<bool> + Sync,
 ) -> BoolOut {
     let threads = crate::parallel::threads(threads);
-    let rows = crate::parallel::map_ranges(n, threads, min_len, |r| r.map(&f).collect());
-    let mut values = vec![0u8; n.div_ceil(8)];
-    let mut validity = vec![0xffu8; n.div_ceil(8)];
-    let mut null_count = 0;
-    for (i, v) in rows.into_iter().enumerate() {
-        match v {
-            Some(true) => values[i >> 3] |= 1 << (i & 7),
-            Some(false) => {}
-            None => {
-                clear_bit(&mut validity, i);
-                null_count += 1;
+    // (values, validity) per group of 8 rows; validity bits past `n` stay set.
+    let mut bytes = vec![(0u8, 0xffu8); n.div_ceil(8)];
+    crate::parallel::for_each_chunk(
+        &mut bytes,
+        threads,
+        min_len.div_ceil(8),
+        1,
+        |start, chunk| {
+            for (k, (values, valid)) in chunk.iter_mut().enumerate() {
+                let first = (start + k) * 8;
+                for b in 0..(n - first).min(8) {
+                    match f(first + b) {
+                        Some(true) => *values |= 1 << b,
+                        Some(false) => {}
+                        None => *valid &= !(1u8 << b),
+                    }
+                }
             }
-        }
-    }
+        },
+    );
+    let null_count = bytes.iter().map(|&(_, m)| m.count_zeros() as usize).sum();
+    let (values, validity) = bytes.into_iter().unzip();
     BoolOut {
         len: n,
         values,
@@ -388,6 +409,75 @@ mod tests {
             .unwrap_err();
             assert_eq!(err.row, Some(17));
             assert_eq!(err.error, Error::InvalidTag);
+        }
+    }
+
+    #[test]
+    fn parts_written_in_place_for_every_thread_count() {
+        // Fixed-width rows over several parts: row i holds i's bytes, null if i % 11 == 5.
+        let n = 1000;
+        let want: Vec<Option<Vec<u8>>> = (0..n)
+            .map(|i| (i % 11 != 5).then(|| (i as u32).to_le_bytes().to_vec()))
+            .collect();
+        for threads in [None, Some(1), Some(2), Some(0), Some(64)] {
+            let out = run_rows(
+                n,
+                threads,
+                16,
+                Shape::Fixed(4),
+                OnError::Raise,
+                |i| Ok((i % 11 != 5).then_some(4)),
+                |i, slot| {
+                    slot.copy_from_slice(&(i as u32).to_le_bytes());
+                    Ok(4)
+                },
+            )
+            .unwrap();
+            assert_eq!(rows(&out), want, "threads {threads:?}");
+            // Null rows are zeros.
+            assert_eq!(&out.data[5 * 4..6 * 4], &[0; 4]);
+            // The first failing row is named, whichever part it is in.
+            for (a, b) in [(300, 900), (700, 900)] {
+                let err = run_rows(
+                    n,
+                    threads,
+                    16,
+                    Shape::Fixed(4),
+                    OnError::Raise,
+                    |_| Ok(Some(4)),
+                    |i, _| {
+                        if i == a || i == b {
+                            Err(Error::InvalidTag)
+                        } else {
+                            Ok(4)
+                        }
+                    },
+                )
+                .unwrap_err();
+                assert_eq!(err.row, Some(a), "threads {threads:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn bools_for_every_thread_count() {
+        for n in [0usize, 1, 7, 8, 9, 63, 64, 65, 1001] {
+            let f = |i: usize| (i % 7 != 3).then_some(i % 3 == 1);
+            let want = run_bool(n, None, 1, f);
+            assert_eq!(want.null_count, (0..n).filter(|i| i % 7 == 3).count());
+            for i in 0..n {
+                assert_eq!(bit(&want.values, i), f(i) == Some(true), "n {n} row {i}");
+                let valid = want.validity.as_ref().is_none_or(|v| bit(v, i));
+                assert_eq!(valid, f(i).is_some(), "n {n} row {i}");
+            }
+            for threads in [Some(1), Some(2), Some(0), Some(64)] {
+                let got = run_bool(n, threads, 1, f);
+                assert_eq!(
+                    (got.len, &got.values, &got.validity, got.null_count),
+                    (want.len, &want.values, &want.validity, want.null_count),
+                    "n {n} threads {threads:?}"
+                );
+            }
         }
     }
 

@@ -31,9 +31,15 @@ pub fn sm3(col: &Column<'_>, threads: Option<usize>) -> std::result::Result<Bina
         |mut part| {
             let rows: Vec<usize> = part.rows.clone().filter(|&i| !part.is_null(i)).collect();
             let msgs: Vec<&[u8]> = rows.iter().filter_map(|&i| col.get(i)).collect();
-            let digests = crate::sm3::many::hash_many(&msgs, None);
-            for (&i, d) in rows.iter().zip(&digests) {
-                part.slot(i).copy_from_slice(d);
+            if rows.len() == part.rows.len() {
+                // No null row: the part's slots are the digests, in order.
+                let (slots, _) = part.buf.as_chunks_mut::<32>();
+                crate::sm3::many::hash_many_into(&msgs, slots);
+            } else {
+                let digests = crate::sm3::many::hash_many(&msgs, None);
+                for (&i, d) in rows.iter().zip(&digests) {
+                    part.slot(i).copy_from_slice(d);
+                }
             }
             PartResult::default()
         },
@@ -72,6 +78,11 @@ pub fn hmac_sm3(
             let mut inner = Zeroizing::new(Vec::new());
             let mut outer = Zeroizing::new(Vec::with_capacity(BATCH * 96));
             let mut bounds = Vec::with_capacity(BATCH + 1);
+            let mut digests = Zeroizing::new(vec![[0u8; 32]; BATCH.min(rows.len())]);
+            // Without null rows, the slots of a batch are contiguous and in order, and the
+            // tags are written straight into them.
+            let dense = rows.len() == part.rows.len();
+            let mut tags = Vec::new();
             for batch in rows.chunks(BATCH) {
                 inner.clear();
                 bounds.clear();
@@ -82,16 +93,24 @@ pub fn hmac_sm3(
                 }
                 bounds.push(inner.len());
                 let msgs: Vec<&[u8]> = bounds.windows(2).map(|w| &inner[w[0]..w[1]]).collect();
-                let digests = crate::sm3::many::hash_many(&msgs, None);
+                let digests = &mut digests[..batch.len()];
+                crate::sm3::many::hash_many_into(&msgs, digests);
                 outer.clear();
-                for d in &digests {
+                for d in digests.iter() {
                     outer.extend_from_slice(&opad[..]);
                     outer.extend_from_slice(d);
                 }
                 let msgs: Vec<&[u8]> = outer.chunks(96).collect();
-                let tags = crate::sm3::many::hash_many(&msgs, None);
-                for (&i, t) in batch.iter().zip(&tags) {
-                    part.slot(i).copy_from_slice(t);
+                if dense {
+                    let at = (batch[0] - part.rows.start) * 32;
+                    let slots = &mut part.buf[at..at + batch.len() * 32];
+                    crate::sm3::many::hash_many_into(&msgs, slots.as_chunks_mut::<32>().0);
+                } else {
+                    tags.resize(batch.len(), [0u8; 32]);
+                    crate::sm3::many::hash_many_into(&msgs, &mut tags);
+                    for (&i, t) in batch.iter().zip(&tags) {
+                        part.slot(i).copy_from_slice(t);
+                    }
                 }
             }
             PartResult::default()

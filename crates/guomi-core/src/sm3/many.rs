@@ -214,6 +214,13 @@ pub fn hash_many(msgs: &[&[u8]], threads: Option<usize>) -> Vec<[u8; DIGEST_SIZE
     out
 }
 
+/// [`hash_many`] on the calling thread, written into `out` (one digest per message, in
+/// order; `out` must be as long as `msgs`).
+pub(crate) fn hash_many_into(msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
+    assert_eq!(msgs.len(), out.len(), "one digest slot per message");
+    hash_serial(cpu::active(), msgs, out)
+}
+
 /// Portable lanes, used to test the generic round code on every machine.
 #[cfg(test)]
 #[derive(Clone, Copy)]
