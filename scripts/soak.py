@@ -23,7 +23,7 @@ import random
 import sys
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from guomi import sm2, sm3, sm4, sm9, zuc
 

@@ -26,7 +26,8 @@ import os
 import random
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 SLOW_SECONDS = 2.0
 RANDOM_CALLS = 40

@@ -69,7 +69,7 @@ def test_gcm_round_trip_and_scalar_decrypt(rows: list[bytes | None], with_aad: b
         assert ct.type == (pa.large_binary() if col.type == pa.large_binary() else pa.binary())
         cts = ct.to_pylist()
         gcm = sm4.SM4GCM(KEY)
-        for i, (r, c) in enumerate(zip(rows, cts)):
+        for i, (r, c) in enumerate(zip(rows, cts, strict=True)):
             if r is None:
                 assert c is None
                 continue
@@ -125,7 +125,7 @@ def test_gcm_mixed_lengths_around_block_boundaries(threads: int | None) -> None:
     aad = pa.array(aads, pa.binary())
     ct = ga.sm4_gcm_encrypt(KEY, pa.array(rows, pa.binary()), aad=aad, threads=threads)
     gcm = sm4.SM4GCM(KEY)
-    for r, c, a in zip(rows, ct.to_pylist(), aads):
+    for r, c, a in zip(rows, ct.to_pylist(), aads, strict=True):
         if r is None:
             assert c is None
             continue
@@ -134,7 +134,7 @@ def test_gcm_mixed_lengths_around_block_boundaries(threads: int | None) -> None:
     assert ga.sm4_gcm_decrypt(KEY, ct, aad=aad, threads=threads).to_pylist() == rows
     # And the other way: rows sealed one by one open as a column.
     sealed = []
-    for r, a in zip(rows, aads):
+    for r, a in zip(rows, aads, strict=True):
         nonce = os.urandom(12)
         sealed.append(None if r is None else nonce + gcm.encrypt(nonce, r, a or None))
     assert ga.sm4_gcm_decrypt(KEY, pa.array(sealed), aad=aad, threads=threads).to_pylist() == rows
@@ -279,7 +279,7 @@ def test_zuc_eea3_matches_scalar(items: list[tuple[bytes, int, int, int]]) -> No
     bearers = pa.array([b for *_, b, _ in items], pa.uint8())
     dirs = pa.array([d for *_, d in items], pa.int64())
     got = ga.zuc_eea3(pa.array(keys, pa.binary(16)), counts, bearers, dirs, data, threads=0).to_pylist()
-    want = [zuc.eea3(k, c, b, d, m) for k, (m, c, b, d) in zip(keys, items)]
+    want = [zuc.eea3(k, c, b, d, m) for k, (m, c, b, d) in zip(keys, items, strict=True)]
     assert got == want
     # Scalars broadcast; bit lengths per row.
     bits = pa.array([8 * len(m) - (i % 8 if m else 0) for i, (m, *_) in enumerate(items)], pa.int32())

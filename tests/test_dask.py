@@ -62,7 +62,8 @@ def test_parquet_encrypt_write_read_decrypt(client, tmp_path) -> None:  # type: 
     assert vals == ssn
     enc_vals = got["ssn_enc"].tolist()
     assert all(
-        (e is None or e is pd.NA) if s is None else len(e) == len(s) + 28 for e, s in zip(enc_vals, ssn)
+        (e is None or e is pd.NA) if s is None else len(e) == len(s) + 28
+        for e, s in zip(enc_vals, ssn, strict=True)
     )
 
 

@@ -139,7 +139,7 @@ def test_pbkdf2_and_hkdf_definitions() -> None:
     # PBKDF2 with c = 2: T1 = U1 ^ U2 (RFC 8018 §5.2).
     u1 = sm3.hmac(b"pw", b"salt" + (1).to_bytes(4, "big"))
     u2 = sm3.hmac(b"pw", u1)
-    assert sm3.pbkdf2_hmac(b"pw", b"salt", 2, 32) == bytes(a ^ b for a, b in zip(u1, u2))
+    assert sm3.pbkdf2_hmac(b"pw", b"salt", 2, 32) == bytes(a ^ b for a, b in zip(u1, u2, strict=True))
     assert len(sm3.pbkdf2_hmac(b"pw", b"salt", 3, 70)) == 70
     # HKDF (RFC 5869 §2.2-2.3).
     prk = sm3.hmac(b"salt", b"ikm")

@@ -74,7 +74,7 @@ def test_hash_hmac_verify(spark) -> None:  # type: ignore[no-untyped-def]
     sigs = [key.sign(m, format="raw") for m in msgs]
     sigs[5] = bytes(64)
     df = spark.createDataFrame(
-        [(i, bytearray(m), bytearray(s)) for i, (m, s) in enumerate(zip(msgs, sigs))],
+        [(i, bytearray(m), bytearray(s)) for i, (m, s) in enumerate(zip(msgs, sigs, strict=True))],
         "i long, m binary, s binary",
     )
     out = gs.hash_column(df, "m", output="h")

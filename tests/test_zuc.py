@@ -140,7 +140,9 @@ def test_eea3_matches_gmalglib_keystream() -> None:
     iv8 = count.to_bytes(4, "big") + bytes([(bearer << 3) | (direction << 2), 0, 0, 0])
     data = bytes(range(256)) * 3
     ks = gmalglib.zuc_generate(key, iv8 + iv8, len(data))
-    assert zuc.eea3(key, count, bearer, direction, data) == bytes(a ^ b for a, b in zip(data, ks))
+    assert zuc.eea3(key, count, bearer, direction, data) == bytes(
+        a ^ b for a, b in zip(data, ks, strict=False)
+    )
 
 
 def test_eia3_matches_reference_on_gmalglib_keystream() -> None:
@@ -176,7 +178,7 @@ def test_eia3_matches_reference_on_gmalglib_keystream() -> None:
 @given(data=st.binary(max_size=1500), cuts=st.lists(st.integers(0, 1500), max_size=12))
 def test_streaming_equals_one_shot(data: bytes, cuts: list[int]) -> None:
     key, iv = b"k" * 16, b"v" * 16
-    one = bytes(a ^ b for a, b in zip(data, zuc.keystream(key, iv, (len(data) + 3) // 4)))
+    one = bytes(a ^ b for a, b in zip(data, zuc.keystream(key, iv, (len(data) + 3) // 4), strict=False))
     z = zuc.ZUC(key, iv)
     pieces, last = [], 0
     for c in sorted(min(c, len(data)) for c in cuts) + [len(data)]:

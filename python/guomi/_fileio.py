@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import BinaryIO, Callable, Optional, Protocol, Union
+from typing import BinaryIO, Optional, Protocol, Union
 
 PathLike = Union[str, "os.PathLike[str]"]
 READ_SIZE = 1 << 20

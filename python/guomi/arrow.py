@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 # The native submodule; its stubs are python/guomi/_native/arrow.pyi.
 from guomi._native import arrow as _arrow

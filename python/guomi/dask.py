@@ -19,7 +19,8 @@ thread only, the usual choice since Dask already runs one task per core).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any, Optional
 
 from guomi import arrow as ga
 from guomi.arrow import KeyLike, SecretKey

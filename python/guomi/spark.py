@@ -23,8 +23,8 @@ thread, the usual choice since Spark runs one task per core).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Callable, Optional
+from collections.abc import Callable, Iterator
+from typing import Any, Optional
 
 from guomi import arrow as ga
 from guomi.arrow import KeyLike, KeyProvider, SecretKey

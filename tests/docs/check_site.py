@@ -128,7 +128,7 @@ def screenshot_problems(png: Path) -> list[str]:
         raw = rgb.resize((width // 4, height // 4)).tobytes()
     pixels = [tuple(raw[i : i + 3]) for i in range(0, len(raw), 3)]
     background = max(set(pixels), key=pixels.count)
-    ink = sum(1 for p in pixels if sum(abs(a - b) for a, b in zip(p, background)) > 60)
+    ink = sum(1 for p in pixels if sum(abs(a - b) for a, b in zip(p, background, strict=True)) > 60)
     colours = len(set(pixels))
     problems = []
     if width < 800 or height < 600:

@@ -150,7 +150,9 @@ def build_java() -> list[str]:
     if _stamp_ok(out, digest) and all(j.is_file() for j in jars):
         return argv
     lib.mkdir(parents=True, exist_ok=True)
-    todo = [c for c, j in zip(BC_JARS, jars) if not (j.is_file() and _sha256_file(j) == BC_JARS[c])]
+    todo = [
+        c for c, j in zip(BC_JARS, jars, strict=True) if not (j.is_file() and _sha256_file(j) == BC_JARS[c])
+    ]
     if todo:
         _require("mvn")
 
@@ -163,7 +165,7 @@ def build_java() -> list[str]:
 
         with ThreadPoolExecutor(len(todo)) as pool:
             list(pool.map(fetch, todo))
-    for coord, jar in zip(BC_JARS, jars):
+    for coord, jar in zip(BC_JARS, jars, strict=True):
         if not jar.is_file():
             raise PeerUnavailable(f"{coord}: {jar.name} was not fetched")
         check_pin(jar, BC_JARS[coord])

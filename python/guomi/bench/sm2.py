@@ -7,7 +7,8 @@ decrypt in guomi and guomi's in the peer.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import guomi.sm2 as sm2
 from guomi.bench import Impl, Op, pattern, try_import

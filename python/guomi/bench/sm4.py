@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import guomi.sm4 as sm4
 from guomi.bench import Impl, Op, pattern, size_name, try_import

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import guomi.zuc as zuc
 from guomi.bench import Impl, Op, pattern, try_import
@@ -17,7 +18,7 @@ def _gmalglib_xor(gmalglib: Any, data: bytes) -> Callable[[], bytes]:
     def run() -> bytes:
         z = gmalglib.zuc.ZUC(KEY, IV)
         stream = b"".join(z.generate() for _ in range((len(data) + 3) // 4))
-        return bytes(a ^ b for a, b in zip(data, stream))
+        return bytes(a ^ b for a, b in zip(data, stream, strict=False))
 
     return run
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, Optional
+from collections.abc import Callable
+from typing import Optional
 
 from guomi import __version__
 from guomi.cli import cms as _cms

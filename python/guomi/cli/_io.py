@@ -7,9 +7,9 @@ import getpass
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import BinaryIO, Callable, Optional
+from typing import BinaryIO, Optional
 
 from guomi._fileio import Stream, atomic_output, pump
 

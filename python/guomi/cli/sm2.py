@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, Optional
+from collections.abc import Callable
+from typing import Optional
 
 import guomi.envelope as envelope
 from guomi import keys, sm2

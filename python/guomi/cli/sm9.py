@@ -21,7 +21,8 @@ import base64
 import os
 import re
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import guomi.envelope as envelope
 from guomi import sm9

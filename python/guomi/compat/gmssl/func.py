@@ -32,7 +32,7 @@ __all__ = [
 
 def xor(a: Iterable[int], b: Iterable[int]) -> list[int]:
     """Element-wise XOR of two sequences of ints, as long as the shorter one."""
-    return [x ^ y for x, y in zip(a, b)]
+    return [x ^ y for x, y in zip(a, b, strict=False)]
 
 
 def rotl(x: int, n: int) -> int:
