@@ -72,7 +72,7 @@ impl Fp2 {
         #[cfg(target_arch = "x86_64")]
         if super::x86_adx::selected() {
             use super::x86_adx::mont_mul2_selected;
-            let x = self.limbs();
+            let x = join(&self.c0, &self.c1);
             let nb1 = b.c1.double().neg();
             let c0 = mont_mul2_selected(&x, &join(&b.c0, &nb1));
             let c1 = mont_mul2_selected(&x, &join(&b.c1, &b.c0));
@@ -84,12 +84,6 @@ impl Fp2 {
             }
         }
         self.mul_portable(b)
-    }
-
-    /// The limbs of c0 then c1.
-    #[inline(always)]
-    fn limbs(&self) -> [u64; 8] {
-        join(&self.c0, &self.c1)
     }
 
     /// Karatsuba: 3 Fp multiplications.
@@ -183,9 +177,10 @@ impl Fp2 {
     }
 }
 
-/// x || y as eight limbs.
+/// x || y as eight limbs (the operand layout of the MULX/ADX sums of products).
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn join(x: &Fp, y: &Fp) -> [u64; 8] {
+pub(super) fn join(x: &Fp, y: &Fp) -> [u64; 8] {
     let (x, y) = (&x.0, &y.0);
     [x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]]
 }

@@ -1,5 +1,6 @@
 //! Fp4 = Fp2[v] / (v^2 - u) (GM/T 0044-2016 Part 1 §A.1). An element is c0 + c1*v.
 
+#[cfg(target_arch = "x86_64")]
 use super::fp::Fp;
 use super::fp2::Fp2;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
@@ -121,9 +122,9 @@ impl Fp4 {
             let nn11 = n11.double();
             let c00 = mont_mul3_selected(&join3(a00, a01, a10), &join3(a00, &n01, &nn11));
             let c01 = mont_mul3_selected(&join3(a00, a10, a11), &join3(&d01, a10, &n11));
-            let x = join2(a00, a01);
-            let c10 = mont_mul2_selected(&x, &join2(&d10, &nn11));
-            let c11 = mont_mul2_selected(&x, &join2(&d11, &d10));
+            let x = super::fp2::join(a00, a01);
+            let c10 = mont_mul2_selected(&x, &super::fp2::join(&d10, &nn11));
+            let c11 = mont_mul2_selected(&x, &super::fp2::join(&d11, &d10));
             if let (Some(c00), Some(c01), Some(c10), Some(c11)) = (c00, c01, c10, c11) {
                 return Self {
                     c0: Fp2::new(Fp(c00), Fp(c01)),
@@ -174,16 +175,8 @@ impl Fp4 {
     }
 }
 
-/// Two Fp elements as eight limbs.
-#[inline(always)]
-fn join2(a: &Fp, b: &Fp) -> [u64; 8] {
-    let mut o = [0u64; 8];
-    o[..4].copy_from_slice(&a.0);
-    o[4..].copy_from_slice(&b.0);
-    o
-}
-
 /// Three Fp elements as twelve limbs.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn join3(a: &Fp, b: &Fp, c: &Fp) -> [u64; 12] {
     let mut o = [0u64; 12];
@@ -194,6 +187,7 @@ fn join3(a: &Fp, b: &Fp, c: &Fp) -> [u64; 12] {
 }
 
 /// Four Fp elements as sixteen limbs.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn join4(a: &Fp, b: &Fp, c: &Fp, d: &Fp) -> [u64; 16] {
     let mut o = [0u64; 16];
