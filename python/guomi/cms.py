@@ -119,6 +119,10 @@ class VerifiedData:
 class SignedDataBuilder:
     """Builds a SignedData with several signers (each with its own options).
 
+    The SignerInfos are a DER ``SET OF``, so they are written sorted by their encodings,
+    not in the order the signers were added: :attr:`VerifiedData.signers` follows the
+    encoded order.
+
     Args:
         content: the content to sign (bytes-like).
         detached: leave the content out of the SignedData (the verifier supplies it).
@@ -134,7 +138,7 @@ class SignedDataBuilder:
         ...        .add_signer(k1, c1)
         ...        .add_signer(k2, c2, signature_algorithm="sm2")
         ...        .build())
-        >>> [c.subject for c in cms.verify(der).signers]
+        >>> sorted(c.subject for c in cms.verify(der).signers)
         ['CN=one', 'CN=two']
     """
 
