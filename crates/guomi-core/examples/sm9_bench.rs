@@ -2,8 +2,12 @@
 //! alternating rounds.
 //!
 //! ```text
-//! cargo run -p guomi-core --example sm9_bench -- [ROUNDS] [VARIANT ...]
+//! cargo run -p guomi-core --example sm9_bench -- [ROUNDS] [VARIANT ...] [--only=TEXT ...]
 //! ```
+//!
+//! `--only=TEXT` (repeatable) keeps the operations whose name contains TEXT, e.g.
+//! `--only=e(P1` for the pairing alone (under `perf record`); the digest then covers
+//! only those.
 //!
 //! With several backend variants (e.g. `portable avx2`), every round runs each variant in
 //! turn on the same thread (`cpu::with_variant`), so the variants are compared under the
@@ -181,7 +185,15 @@ fn low_stats(v: &mut [f64]) -> (f64, f64) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let all_args: Vec<String> = std::env::args().skip(1).collect();
+    let only: Vec<&str> = all_args
+        .iter()
+        .filter_map(|a| a.strip_prefix("--only="))
+        .collect();
+    let args: Vec<&String> = all_args
+        .iter()
+        .filter(|a| !a.starts_with("--only="))
+        .collect();
     let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(30);
     let mut variants: Vec<Variant> = args
         .iter()
@@ -195,7 +207,11 @@ fn main() {
         assert!(v.is_supported(), "{v} is not supported on this CPU");
     }
     let ctx = setup();
-    let ops = ops();
+    let ops: Vec<Op> = ops()
+        .into_iter()
+        .filter(|(name, _)| only.is_empty() || only.iter().any(|o| name.contains(o)))
+        .collect();
+    assert!(!ops.is_empty(), "--only matched no operation");
     // Byte-for-byte agreement across the variants, and a digest for cross-build checks.
     let mut all = Vec::new();
     for (name, f) in &ops {
