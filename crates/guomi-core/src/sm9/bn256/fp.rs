@@ -23,6 +23,43 @@ pub(crate) const fn sbb(a: u64, b: u64, borrow: u64) -> (u64, u64) {
     (d, (b1 | b2) as u64)
 }
 
+/// a + b + carry (carry 0 or 1) and the carry out, for the modular additions: on x86-64
+/// the `_addcarry_u64` intrinsic, which compiles to one `adc` per limb (the 128-bit
+/// form of [`adc`] compiles to `setb`/`or` sequences in long chains).
+#[inline(always)]
+pub(crate) fn add_c(a: u64, b: u64, carry: u8) -> (u64, u8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut s = 0u64;
+        let c = core::arch::x86_64::_addcarry_u64(carry, a, b, &mut s);
+        (s, c)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (s, c1) = a.overflowing_add(b);
+        let (s, c2) = s.overflowing_add(carry as u64);
+        (s, (c1 | c2) as u8)
+    }
+}
+
+/// a - b - borrow (borrow 0 or 1) and the borrow out: one `sbb` per limb on x86-64
+/// (`_subborrow_u64`).
+#[inline(always)]
+pub(crate) fn sub_b(a: u64, b: u64, borrow: u8) -> (u64, u8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut d = 0u64;
+        let c = core::arch::x86_64::_subborrow_u64(borrow, a, b, &mut d);
+        (d, c)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let (d, b1) = a.overflowing_sub(b);
+        let (d, b2) = d.overflowing_sub(borrow as u64);
+        (d, (b1 | b2) as u8)
+    }
+}
+
 #[inline(always)]
 pub(crate) const fn mac(a: u64, b: u64, c: u64, carry: u64) -> (u64, u64) {
     // a + b*c + carry never overflows 128 bits.
@@ -160,12 +197,12 @@ macro_rules! mont_field {
             #[inline(always)]
             fn final_sub(l: [u64; 4], carry: u64) -> [u64; 4] {
                 let m = Self::MODULUS;
-                let (d0, b) = sbb(l[0], m[0], 0);
-                let (d1, b) = sbb(l[1], m[1], b);
-                let (d2, b) = sbb(l[2], m[2], b);
-                let (d3, b) = sbb(l[3], m[3], b);
-                let (_, b) = sbb(carry, 0, b);
-                let keep = 0u64.wrapping_sub(b);
+                let (d0, b) = sub_b(l[0], m[0], 0);
+                let (d1, b) = sub_b(l[1], m[1], b);
+                let (d2, b) = sub_b(l[2], m[2], b);
+                let (d3, b) = sub_b(l[3], m[3], b);
+                let (_, b) = sub_b(carry, 0, b);
+                let keep = 0u64.wrapping_sub(b as u64);
                 [
                     (l[0] & keep) | (d0 & !keep),
                     (l[1] & keep) | (d1 & !keep),
@@ -179,11 +216,11 @@ macro_rules! mont_field {
             pub fn add(&self, b: &Self) -> Self {
                 let a = &self.0;
                 let b = &b.0;
-                let (s0, c) = adc(a[0], b[0], 0);
-                let (s1, c) = adc(a[1], b[1], c);
-                let (s2, c) = adc(a[2], b[2], c);
-                let (s3, c) = adc(a[3], b[3], c);
-                Self(Self::final_sub([s0, s1, s2, s3], c))
+                let (s0, c) = add_c(a[0], b[0], 0);
+                let (s1, c) = add_c(a[1], b[1], c);
+                let (s2, c) = add_c(a[2], b[2], c);
+                let (s3, c) = add_c(a[3], b[3], c);
+                Self(Self::final_sub([s0, s1, s2, s3], c as u64))
             }
 
             /// 2a.
@@ -198,16 +235,35 @@ macro_rules! mont_field {
                 let a = &self.0;
                 let b = &b.0;
                 let m = Self::MODULUS;
-                let (d0, br) = sbb(a[0], b[0], 0);
-                let (d1, br) = sbb(a[1], b[1], br);
-                let (d2, br) = sbb(a[2], b[2], br);
-                let (d3, br) = sbb(a[3], b[3], br);
-                let mask = 0u64.wrapping_sub(br);
-                let (r0, c) = adc(d0, m[0] & mask, 0);
-                let (r1, c) = adc(d1, m[1] & mask, c);
-                let (r2, c) = adc(d2, m[2] & mask, c);
-                let (r3, _) = adc(d3, m[3] & mask, c);
+                let (d0, br) = sub_b(a[0], b[0], 0);
+                let (d1, br) = sub_b(a[1], b[1], br);
+                let (d2, br) = sub_b(a[2], b[2], br);
+                let (d3, br) = sub_b(a[3], b[3], br);
+                let mask = 0u64.wrapping_sub(br as u64);
+                let (r0, c) = add_c(d0, m[0] & mask, 0);
+                let (r1, c) = add_c(d1, m[1] & mask, c);
+                let (r2, c) = add_c(d2, m[2] & mask, c);
+                let (r3, _) = add_c(d3, m[3] & mask, c);
                 Self([r0, r1, r2, r3])
+            }
+
+            /// a / 2: a + (p if a is odd), shifted right by one bit (the sum has at most
+            /// 257 bits). Constant time (a mask, no branch).
+            #[inline(always)]
+            pub fn halve(&self) -> Self {
+                let a = &self.0;
+                let m = Self::MODULUS;
+                let mask = 0u64.wrapping_sub(a[0] & 1);
+                let (s0, c) = add_c(a[0], m[0] & mask, 0);
+                let (s1, c) = add_c(a[1], m[1] & mask, c);
+                let (s2, c) = add_c(a[2], m[2] & mask, c);
+                let (s3, c) = add_c(a[3], m[3] & mask, c);
+                Self([
+                    (s0 >> 1) | (s1 << 63),
+                    (s1 >> 1) | (s2 << 63),
+                    (s2 >> 1) | (s3 << 63),
+                    (s3 >> 1) | ((c as u64) << 63),
+                ])
             }
 
             /// -a.

@@ -55,6 +55,14 @@ impl Fp2 {
             c1: self.c1.neg(),
         }
     }
+    /// a / 2 (two Fp halvings).
+    #[inline(always)]
+    pub fn halve(&self) -> Self {
+        Self {
+            c0: self.c0.halve(),
+            c1: self.c1.halve(),
+        }
+    }
     /// The conjugate c0 - c1*u (= the p-power Frobenius).
     #[inline(always)]
     pub fn conj(&self) -> Self {

@@ -63,7 +63,6 @@ pub(crate) struct Consts {
     b1_3: Fp,
     b2: Fp2,
     b2_3: Fp2,
-    pub(crate) inv2: Fp,
     pub(crate) p1: G1Affine,
     pub(crate) p2: G2Affine,
 }
@@ -106,7 +105,6 @@ pub(crate) fn consts() -> &'static Consts {
             b1_3: Fp::from_u64(15),
             b2,
             b2_3: Fp2::new(Fp::ZERO, Fp::from_u64(15)),
-            inv2: Fp::from_u64(2).invert(),
             p1,
             p2,
         }

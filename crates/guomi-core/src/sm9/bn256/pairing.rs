@@ -10,10 +10,11 @@
 //! (b' = 5u), a line, scaled by w^3 and by factors in Fp2 (which the final
 //! exponentiation removes), has the sparse shape a + b yP v + c xP w^2.
 
-use super::curve::CurveParams;
+use super::fp::Fp;
 use super::fp12::Fp12;
 use super::fp2::Fp2;
-use super::{consts, g2_frobenius, G1Affine, G2Affine, G2Params, T};
+use super::fp4::Fp4;
+use super::{g2_frobenius, G1Affine, G2Affine, T};
 
 /// a = 6t + 2 = 0x2_4000_0000_0215_D93E (66 bits).
 const ATE: u128 = 6 * (T as u128) + 2;
@@ -90,15 +91,20 @@ struct Proj {
     z: Fp2,
 }
 
+/// 3b' z for the twist's b' = 5u: 15u (z0 + z1 u) = -30 z1 + 15 z0 u, by additions
+/// (16x - x) instead of an Fp2 product.
+#[inline]
+pub(super) fn mul_b3(z: &Fp2) -> Fp2 {
+    let x16 = |x: &Fp| x.double().double().double().double();
+    Fp2::new(z.c1.sub(&x16(&z.c1)).double(), x16(&z.c0).sub(&z.c0))
+}
+
 /// T <- 2T; returns the tangent line at T.
 fn double_step(t: &mut Proj) -> Line {
-    let b = G2Params::b();
-    let inv2 = consts().inv2;
     let (x, y, z) = (&t.x, &t.y, &t.z);
     let yy = y.square();
     let zz = z.square();
-    let bzz = b.mul(&zz); // b' Z^2
-    let bzz3 = bzz.double().add(&bzz); // 3 b' Z^2
+    let bzz3 = mul_b3(&zz); // 3 b' Z^2
     let bzz9 = bzz3.double().add(&bzz3); // 9 b' Z^2
     let xx = x.square();
     let yz = y.mul(z);
@@ -109,8 +115,8 @@ fn double_step(t: &mut Proj) -> Line {
         c: xx.double().add(&xx).neg(),
     };
     // X3 = XY/2 (Y^2 - 9b'Z^2); Y3 = ((Y^2 + 9b'Z^2)/2)^2 - 27 b'^2 Z^4; Z3 = 2 Y^3 Z
-    let x3 = x.mul(y).mul_fp(&inv2).mul(&yy.sub(&bzz9));
-    let h = yy.add(&bzz9).mul_fp(&inv2);
+    let x3 = x.mul(y).halve().mul(&yy.sub(&bzz9));
+    let h = yy.add(&bzz9).halve();
     let b3z2sq = bzz3.square(); // 9 b'^2 Z^4
     let y3 = h.square().sub(&b3z2sq.double().add(&b3z2sq));
     let z3 = yy.mul(&yz).double();
@@ -189,9 +195,26 @@ fn eval(f: &Fp12, l: &Line, p: &G1Affine) -> Fp12 {
 /// exponentiation).
 pub fn miller_loop(p: &G1Affine, q: &G2Prepared) -> Fp12 {
     super::select_backend();
-    let mut f = Fp12::ONE;
-    let mut k = 0;
-    for i in (0..naf_top(&ATE_NAF)).rev() {
+    let top = naf_top(&ATE_NAF);
+    // The first step from f = 1: its squaring is 1 and its line product is the line.
+    let l = &q.lines[0];
+    let mut f = Fp12 {
+        c0: Fp4 {
+            c0: l.a,
+            c1: l.b.mul_fp(&p.y),
+        },
+        c1: Fp4::ZERO,
+        c2: Fp4 {
+            c0: l.c.mul_fp(&p.x),
+            c1: Fp2::ZERO,
+        },
+    };
+    let mut k = 1;
+    if ATE_NAF[top - 1] != 0 {
+        f = eval(&f, &q.lines[k], p);
+        k += 1;
+    }
+    for i in (0..top - 1).rev() {
         f = f.square();
         f = eval(&f, &q.lines[k], p);
         k += 1;

@@ -250,3 +250,35 @@ fn mul_line_matches_dense_product() {
         assert_eq!(g.mul_line(&a, &b, &c), g.mul(&line));
     }
 }
+
+/// Halving is the product by 2^-1 (odd and even values, 0, p - 1, the largest limbs),
+/// and the line step's 3b' z by additions equals the product by 3b' = 15u.
+#[test]
+fn halve_and_mul_b3_match_products() {
+    let inv2 = Fp::from_u64(2).invert();
+    let m = Fp::MODULUS;
+    let mut vals = vec![
+        Fp::ZERO,
+        Fp::ONE,
+        Fp([m[0] - 1, m[1], m[2], m[3]]),
+        Fp([m[0] - 2, m[1], m[2], m[3]]),
+        Fp([u64::MAX, u64::MAX, u64::MAX, 0x7fff_ffff_ffff_ffff]),
+        Fp([1, 0, 0, 0]),
+        Fp([2, 0, 0, 0]),
+    ];
+    let mut x = Fp::from_u64(5);
+    for _ in 0..50 {
+        x = x.square().add(&Fp::from_u64(3));
+        vals.push(x);
+    }
+    for v in &vals {
+        assert_eq!(v.halve(), v.mul(&inv2));
+        assert_eq!(v.halve().double(), *v);
+    }
+    let b3 = <G2Params as curve::CurveParams>::b3();
+    for w in vals.windows(2) {
+        let z = Fp2::new(w[0], w[1]);
+        assert_eq!(mul_b3(&z), b3.mul(&z));
+        assert_eq!(z.halve(), z.mul_fp(&inv2));
+    }
+}
