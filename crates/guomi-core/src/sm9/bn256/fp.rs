@@ -214,6 +214,19 @@ macro_rules! mont_field {
             /// a + b.
             #[inline(always)]
             pub fn add(&self, b: &Self) -> Self {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    Self(super::x86_adx::add_mod(&self.0, &b.0, &Self::MODULUS))
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                {
+                    self.add_portable(b)
+                }
+            }
+
+            /// a + b in portable code (the reference for the x86-64 assembly).
+            #[inline(always)]
+            pub fn add_portable(&self, b: &Self) -> Self {
                 let a = &self.0;
                 let b = &b.0;
                 let (s0, c) = add_c(a[0], b[0], 0);
@@ -232,6 +245,19 @@ macro_rules! mont_field {
             /// a - b.
             #[inline(always)]
             pub fn sub(&self, b: &Self) -> Self {
+                #[cfg(target_arch = "x86_64")]
+                {
+                    Self(super::x86_adx::sub_mod(&self.0, &b.0, &Self::MODULUS))
+                }
+                #[cfg(not(target_arch = "x86_64"))]
+                {
+                    self.sub_portable(b)
+                }
+            }
+
+            /// a - b in portable code (the reference for the x86-64 assembly).
+            #[inline(always)]
+            pub fn sub_portable(&self, b: &Self) -> Self {
                 let a = &self.0;
                 let b = &b.0;
                 let m = Self::MODULUS;
@@ -515,6 +541,65 @@ mod asm_tests {
                 }
             });
         }
+    }
+
+    /// The x86-64 modular addition and subtraction against the portable code, in Fp and
+    /// Fn: every pair of edge values (0, 1, m - 1, m - 2, values that carry out of the
+    /// fourth limb or borrow from it) and 100,000 chained values.
+    #[test]
+    fn fp_asm_add_sub_match_portable() {
+        type Ops = fn(&[u64; 4], &[u64; 4]) -> ([u64; 4], [u64; 4], [u64; 4], [u64; 4]);
+        fn check(m: [u64; 4], ops: Ops) {
+            let edge = [
+                [0u64; 4],
+                [1, 0, 0, 0],
+                [m[0] - 1, m[1], m[2], m[3]],
+                [m[0] - 2, m[1], m[2], m[3]],
+                [u64::MAX, u64::MAX, u64::MAX, 0x7fff_ffff_ffff_ffff],
+                [0, 0, 0, 1 << 63],
+                [u64::MAX, 0, 0, 0],
+                [0, 0, 0, m[3] - 1],
+            ];
+            for a in edge.iter() {
+                for b in edge.iter() {
+                    let (s, sp, d, dp) = ops(a, b);
+                    assert_eq!(s, sp, "{a:x?} + {b:x?}");
+                    assert_eq!(d, dp, "{a:x?} - {b:x?}");
+                }
+            }
+            let mut x = [
+                0x0123456789abcdef,
+                0xfedcba9876543210,
+                0x0f1e2d3c4b5a6978,
+                0x1796a5b4c3d2e1f0,
+            ];
+            let mut y = [m[0] - 1, m[1], m[2], m[3]];
+            for i in 0..100_000u64 {
+                let (s, sp, d, dp) = ops(&x, &y);
+                assert_eq!(s, sp);
+                assert_eq!(d, dp);
+                y = x;
+                x = if i % 2 == 0 { s } else { d };
+            }
+        }
+        check(Fp::MODULUS, |a, b| {
+            let (a, b) = (Fp(*a), Fp(*b));
+            (
+                a.add(&b).0,
+                a.add_portable(&b).0,
+                a.sub(&b).0,
+                a.sub_portable(&b).0,
+            )
+        });
+        check(Fn::MODULUS, |a, b| {
+            let (a, b) = (Fn(*a), Fn(*b));
+            (
+                a.add(&b).0,
+                a.add_portable(&b).0,
+                a.sub(&b).0,
+                a.sub_portable(&b).0,
+            )
+        });
     }
 
     /// The assembly against the portable CIOS: edge values (0, 1, p - 1, values that

@@ -152,6 +152,99 @@ pub(crate) fn mont_mul3_detected(x: &[u64; 12], y: &[u64; 12]) -> Option<[u64; 4
     }
 }
 
+/// `a + b mod m` for a, b < m (any 4-limb modulus m > 2^255, so that a + b < 2m and
+/// one subtraction suffices): an `add`/`adc` chain, a trial subtraction of m
+/// (`sub`/`sbb` from memory) and a `cmov` selection. Only baseline x86-64 instructions
+/// (no BMI2/ADX): used on every variant. Inlined at the call sites (the compiler
+/// allocates the registers); no branches, no secret-dependent memory access.
+#[inline(always)]
+pub(crate) fn add_mod(a: &[u64; 4], b: &[u64; 4], m: &[u64; 4]) -> [u64; 4] {
+    let (mut a0, mut a1, mut a2, mut a3) = (a[0], a[1], a[2], a[3]);
+    let (mut t0, mut t1, mut t2, mut t3) = (b[0], b[1], b[2], b[3]);
+    // SAFETY: baseline x86-64 instructions only; reads the 32 bytes of `m` (a valid
+    // [u64; 4] reference), writes only the declared registers and the flags, no stack.
+    unsafe {
+        core::arch::asm!(
+            "add {a0}, {t0}",
+            "adc {a1}, {t1}",
+            "adc {a2}, {t2}",
+            "adc {a3}, {t3}",
+            "sbb {c}, {c}",
+            "mov {t0}, {a0}",
+            "mov {t1}, {a1}",
+            "mov {t2}, {a2}",
+            "mov {t3}, {a3}",
+            "sub {t0}, qword ptr [{m}]",
+            "sbb {t1}, qword ptr [{m} + 8]",
+            "sbb {t2}, qword ptr [{m} + 16]",
+            "sbb {t3}, qword ptr [{m} + 24]",
+            // CF = 1 iff there was no carry out of the sum and the trial subtraction
+            // borrowed, i.e. a + b < m: keep the sum; else take the difference.
+            "sbb {c}, 0",
+            "cmovnc {a0}, {t0}",
+            "cmovnc {a1}, {t1}",
+            "cmovnc {a2}, {t2}",
+            "cmovnc {a3}, {t3}",
+            a0 = inout(reg) a0,
+            a1 = inout(reg) a1,
+            a2 = inout(reg) a2,
+            a3 = inout(reg) a3,
+            t0 = inout(reg) t0,
+            t1 = inout(reg) t1,
+            t2 = inout(reg) t2,
+            t3 = inout(reg) t3,
+            c = out(reg) _,
+            m = in(reg) m.as_ptr(),
+            options(pure, readonly, nostack),
+        );
+    }
+    let _ = (t0, t1, t2, t3);
+    [a0, a1, a2, a3]
+}
+
+/// `a - b mod m` for a, b < m: a `sub`/`sbb` chain, then m masked by the borrow added
+/// back. Baseline x86-64 only, inlined, constant time (see [`add_mod`]).
+#[inline(always)]
+pub(crate) fn sub_mod(a: &[u64; 4], b: &[u64; 4], m: &[u64; 4]) -> [u64; 4] {
+    let (mut a0, mut a1, mut a2, mut a3) = (a[0], a[1], a[2], a[3]);
+    let (mut t0, mut t1, mut t2, mut t3) = (b[0], b[1], b[2], b[3]);
+    // SAFETY: as in `add_mod`.
+    unsafe {
+        core::arch::asm!(
+            "sub {a0}, {t0}",
+            "sbb {a1}, {t1}",
+            "sbb {a2}, {t2}",
+            "sbb {a3}, {t3}",
+            "sbb {c}, {c}",
+            "mov {t0}, qword ptr [{m}]",
+            "mov {t1}, qword ptr [{m} + 8]",
+            "mov {t2}, qword ptr [{m} + 16]",
+            "mov {t3}, qword ptr [{m} + 24]",
+            "and {t0}, {c}",
+            "and {t1}, {c}",
+            "and {t2}, {c}",
+            "and {t3}, {c}",
+            "add {a0}, {t0}",
+            "adc {a1}, {t1}",
+            "adc {a2}, {t2}",
+            "adc {a3}, {t3}",
+            a0 = inout(reg) a0,
+            a1 = inout(reg) a1,
+            a2 = inout(reg) a2,
+            a3 = inout(reg) a3,
+            t0 = inout(reg) t0,
+            t1 = inout(reg) t1,
+            t2 = inout(reg) t2,
+            t3 = inout(reg) t3,
+            c = out(reg) _,
+            m = in(reg) m.as_ptr(),
+            options(pure, readonly, nostack),
+        );
+    }
+    let _ = (t0, t1, t2, t3);
+    [a0, a1, a2, a3]
+}
+
 /// p (little-endian limbs) and -p^-1 mod 2^64, read by the assembly.
 static P_INV: [u64; 5] = [
     super::fp::Fp::MODULUS[0],
