@@ -713,7 +713,7 @@ mod asm_tests {
         }
     }
 
-    /// The Fp2 product under the assembly equals the portable Karatsuba product.
+    /// The Fp2 product and squaring under the assembly equal the portable ones.
     #[test]
     fn fp2_asm_mul_matches_portable() {
         use super::super::fp2::Fp2;
@@ -737,6 +737,8 @@ mod asm_tests {
                                 let a = Fp2::new(a0, a1);
                                 let b = Fp2::new(b0, b1);
                                 assert_eq!(a.mul(&b), a.mul_portable(&b), "{v}");
+                                assert_eq!(a.square(), a.square_portable(), "{v}");
+                                assert_eq!(a.square(), a.mul_portable(&a), "{v}");
                             }
                         }
                     }

@@ -78,20 +78,22 @@ impl Fp2 {
     #[inline(always)]
     pub fn mul(&self, b: &Self) -> Self {
         #[cfg(target_arch = "x86_64")]
-        if super::x86_adx::selected() {
-            use super::x86_adx::mont_mul2_selected;
-            let x = join(&self.c0, &self.c1);
-            let nb1 = b.c1.double().neg();
-            let c0 = mont_mul2_selected(&x, &join(&b.c0, &nb1));
-            let c1 = mont_mul2_selected(&x, &join(&b.c1, &b.c0));
-            if let (Some(c0), Some(c1)) = (c0, c1) {
-                return Self {
-                    c0: Fp(c0),
-                    c1: Fp(c1),
-                };
-            }
+        if let Some(t) = super::x86_adx::Adx::get() {
+            return self.mul_adx(b, t);
         }
         self.mul_portable(b)
+    }
+
+    /// [`Self::mul`] on the assembly (the token shows that it is switched on).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(crate) fn mul_adx(&self, b: &Self, t: super::x86_adx::Adx) -> Self {
+        let x = join(&self.c0, &self.c1);
+        let nb1 = b.c1.double().neg();
+        Self {
+            c0: Fp(t.mul2(&x, &join(&b.c0, &nb1))),
+            c1: Fp(t.mul2(&x, &join(&b.c1, &b.c0))),
+        }
     }
 
     /// Karatsuba: 3 Fp multiplications.
@@ -107,9 +109,25 @@ impl Fp2 {
         }
     }
 
-    /// (a0 + a1 u)^2 = (a0 - a1)(a0 + 2 a1) - a0 a1 + 2 a0 a1 u: 2 Fp multiplications.
+    /// a^2: with the MULX/ADX assembly c0 = a0 a0 + a1 (-2 a1) (one sum of two products)
+    /// and c1 = a0 (2 a1); else [`Self::square_portable`].
     #[inline(always)]
     pub fn square(&self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = super::x86_adx::Adx::get() {
+            let d1 = self.c1.double();
+            let n1 = d1.neg();
+            return Self {
+                c0: Fp(t.mul2(&join(&self.c0, &self.c1), &join(&self.c0, &n1))),
+                c1: Fp(t.mul(&self.c0.0, &d1.0)),
+            };
+        }
+        self.square_portable()
+    }
+
+    /// (a0 + a1 u)^2 = (a0 - a1)(a0 + 2 a1) - a0 a1 + 2 a0 a1 u: 2 Fp multiplications.
+    #[inline(always)]
+    pub fn square_portable(&self) -> Self {
         let ab = self.c0.mul(&self.c1);
         let t = self.c0.sub(&self.c1).mul(&self.c0.add(&self.c1.double()));
         Self {

@@ -59,6 +59,39 @@ pub(crate) fn selected() -> bool {
     }
 }
 
+/// Proof that the assembly is switched on ([`selected`] returned true, which implies
+/// that this CPU has BMI2 and ADX): the Fp2 product and squaring check the switch once
+/// and then call the products through this token.
+#[derive(Clone, Copy)]
+pub(crate) struct Adx(());
+
+impl Adx {
+    /// The token when the assembly is switched on for this thread, else `None`.
+    #[inline(always)]
+    pub(crate) fn get() -> Option<Self> {
+        if selected() {
+            Some(Self(()))
+        } else {
+            None
+        }
+    }
+
+    /// [`mont_mul`].
+    #[inline(always)]
+    pub(crate) fn mul(self, a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+        // SAFETY: the token exists only if `selected()` was true, which requires BMI2
+        // and ADX on this CPU.
+        unsafe { mont_mul(a, b) }
+    }
+
+    /// [`mont_mul2`].
+    #[inline(always)]
+    pub(crate) fn mul2(self, x: &[u64; 8], y: &[u64; 8]) -> [u64; 4] {
+        // SAFETY: as in `Adx::mul`.
+        unsafe { mont_mul2(x, y) }
+    }
+}
+
 /// [`mont_mul`] when the assembly is switched on for this thread ([`selected`]), else
 /// `None` (the caller then runs the portable code).
 #[inline(always)]
