@@ -11,8 +11,9 @@
 //!
 //! With several backend variants (e.g. `portable avx2`), every round runs each variant in
 //! turn on the same thread (`cpu::with_variant`), so the variants are compared under the
-//! same machine load. Before timing, the outputs of every operation are compared byte
-//! for byte across the variants, and a digest of them is printed so that two builds can
+//! same machine load; each row gives the minimum, the lower quartile and the median.
+//! Before timing, the outputs of every operation are compared byte for byte across the
+//! variants, and a digest of them is printed so that two builds can
 //! be checked against each other. Every operation uses fixed inputs (the `kat-hooks`
 //! hazmat constructors with fixed r), so the digest is deterministic.
 
@@ -177,11 +178,11 @@ fn ops() -> Vec<Op> {
     ]
 }
 
-/// (minimum, lower quartile): on a loaded machine the low end of the distribution is
-/// the run least disturbed by other processes.
-fn low_stats(v: &mut [f64]) -> (f64, f64) {
+/// (minimum, lower quartile, median): on a loaded machine the low end of the
+/// distribution is the run least disturbed by other processes.
+fn low_stats(v: &mut [f64]) -> (f64, f64, f64) {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (v[0], v[v.len() / 4])
+    (v[0], v[v.len() / 4], v[v.len() / 2])
 }
 
 fn main() {
@@ -249,16 +250,16 @@ fn main() {
             }
         }
     }
-    print!("{:<28}", "operation (us: min / p25)");
+    print!("{:<28}", "operation (us: min / p25 / p50)");
     for v in &variants {
-        print!("{:>20}", v.name());
+        print!("{:>28}", v.name());
     }
     println!();
     for (i, (name, _)) in ops.iter().enumerate() {
         print!("{name:<28}");
         for s in samples[i].iter_mut() {
-            let (lo, q1) = low_stats(s);
-            print!("{:>20}", format!("{lo:.1} / {q1:.1}"));
+            let (lo, q1, med) = low_stats(s);
+            print!("{:>28}", format!("{lo:.1} / {q1:.1} / {med:.1}"));
         }
         println!();
     }
