@@ -1,5 +1,5 @@
-//! A small SM9 timing harness (no criterion): the low end (minimum, lower quartile) of many
-//! alternating rounds.
+//! A small SM9 timing harness (no criterion): the low end (minimum, lower quartile) and the
+//! median of many alternating rounds.
 //!
 //! ```text
 //! cargo run -p guomi-core --example sm9_bench -- [ROUNDS] [VARIANT ...] [--only=TEXT ...]
