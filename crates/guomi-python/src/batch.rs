@@ -1,13 +1,13 @@
-//! Batch arguments (`sm3.hash_many`, `zuc.eea3_many`): a list or tuple of many items read
-//! without a counted reference per item, and new `bytes` results that worker threads fill.
+//! Batch arguments (`zuc.eea3_many`, `zuc.eia3_many`): a list or tuple of many items read
+//! without a counted reference per item.
 //!
 //! A list given to a batch call is held as one tuple for the call ([`Held`]): the tuple
 //! owns a reference to every item, and a tuple cannot be changed once shared, so the items
 //! (and, for items that are tuples, their elements) stay alive and in place while the GIL
-//! is released, whatever other threads do to the caller's list. Exact `bytes` items are
-//! then borrowed straight from their objects (a `bytes` never changes), with no reference
-//! of their own to take and drop (each was a function call into the interpreter and, at
-//! the end of a large batch, a cache miss per object).
+//! is released, whatever other threads do to the caller's list. The exact `bytes`
+//! elements of items that are exact tuples are then borrowed straight from their objects
+//! (a `bytes` never changes), with no reference of their own to take and drop at the end
+//! (a function call into the interpreter and, after a large batch, a cache miss each).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
@@ -33,15 +33,6 @@ impl<'py> Held<'py> {
     /// Item `i` (`i < len()`).
     pub fn item(&self, i: usize) -> PyResult<Borrowed<'_, 'py, PyAny>> {
         self.0.get_borrowed_item(i)
-    }
-
-    /// The contents of item `i` if it is exactly a `bytes`, borrowed for as long as
-    /// `self` is.
-    pub fn bytes(&self, i: usize) -> Option<&[u8]> {
-        let item = self.0.get_borrowed_item(i).ok()?;
-        let b = item.cast_exact::<PyBytes>().ok()?;
-        // SAFETY: `b` is an item of `self`'s tuple.
-        Some(unsafe { held_contents(self, &b) })
     }
 
     /// Item `i` if it is exactly a tuple of `n` elements.
@@ -79,27 +70,19 @@ impl<'a, 'py> HeldTuple<'a, 'py> {
 /// The contents of `b`, for as long as `owner` is borrowed.
 ///
 /// # Safety
-/// `b` must be exactly a `bytes` that `owner`'s tuple holds, directly or as an element of
-/// an item that is exactly a tuple.
+/// `b` must be exactly a `bytes` that is an element of an item of `owner`'s tuple, the
+/// item being exactly a tuple.
 #[allow(unsafe_code)]
 unsafe fn held_contents<'a>(owner: &'a Held<'_>, b: &Bound<'_, PyBytes>) -> &'a [u8] {
     let _ = owner;
     let s = b.as_bytes();
-    // SAFETY: (the caller's guarantee) `b` is exactly a `bytes` held by `owner`'s tuple (directly, or as an
-    // element of an exact tuple that tuple holds). A tuple's elements cannot be replaced
-    // once it is shared (`PyTuple_SetItem` refuses a tuple with more than one reference;
-    // ours always has the `Held`'s, and an element tuple has its container's), so `b`
-    // lives at least as long as `owner`, and its contents are immutable and never move:
-    // the pointer and length stay valid, and the bytes unchanged, for `'a`, with or
-    // without the GIL.
+    // SAFETY: (the caller's guarantee) `b` is exactly a `bytes` held by an exact tuple
+    // that `owner`'s tuple holds. A tuple's elements cannot be replaced once another
+    // reference to it exists (`PyTuple_SetItem` refuses a tuple whose refcount is not 1,
+    // and Python code cannot change a tuple at all); `owner` holds a reference to the
+    // item tuple for as long as it lives, so anyone else who could reach it holds a
+    // second one. So `b` lives at least as long as `owner`, and its contents, immutable,
+    // never change or move: the pointer and length stay valid for `'a`, with or without
+    // the GIL.
     unsafe { std::slice::from_raw_parts(s.as_ptr(), s.len()) }
-}
-
-/// The error of a batch argument that failed to convert, as PyO3 reports one for a
-/// typed argument (the same exception, with the note "while processing 'NAME'").
-pub fn argument_error(py: Python<'_>, name: &str, e: PyErr) -> PyErr {
-    let _ = e
-        .value(py)
-        .call_method1("add_note", (format!("while processing '{name}'"),));
-    e
 }

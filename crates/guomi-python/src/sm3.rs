@@ -5,7 +5,7 @@ use crate::error::IntoPy;
 use guomi_core::sm3::{self, hmac::HmacSm3, kdf as core_kdf, Sm3};
 use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList};
+use pyo3::types::PyBytes;
 
 fn to_hex(d: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -76,38 +76,13 @@ fn hash<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, P
 #[pyo3(signature = (messages, threads=None))]
 fn hash_many<'py>(
     py: Python<'py>,
-    messages: &Bound<'py, PyAny>,
+    messages: Vec<Bytes>,
     threads: Option<usize>,
-) -> PyResult<Bound<'py, PyList>> {
-    let arg_error = |e| crate::batch::argument_error(py, "messages", e);
-    // A list or tuple is held as one tuple and its `bytes` borrowed in place; other
-    // bytes-like items (and other sequences) are converted as `Bytes` arguments.
-    let held = crate::batch::Held::new(messages);
-    let general: Vec<Bytes>;
-    let slices: Vec<&[u8]>;
-    match &held {
-        Some(h) => {
-            let borrowed: Vec<Option<&[u8]>> = (0..h.len()).map(|i| h.bytes(i)).collect();
-            // The others in order (so the first that fails is the first bad item).
-            general = (borrowed.iter().enumerate())
-                .filter(|(_, b)| b.is_none())
-                .map(|(i, _)| h.item(i)?.extract::<Bytes>())
-                .collect::<PyResult<_>>()
-                .map_err(arg_error)?;
-            let mut other = general.iter().map(|b| &b[..]);
-            slices = (borrowed.into_iter())
-                .flat_map(|b| b.or_else(|| other.next()))
-                .collect();
-        }
-        None => {
-            general = messages.extract().map_err(arg_error)?;
-            slices = general.iter().map(|m| &m[..]).collect();
-        }
-    }
+) -> Vec<Bound<'py, PyBytes>> {
+    let slices: Vec<&[u8]> = messages.iter().map(|m| &m[..]).collect();
     let total: usize = slices.iter().map(|m| m.len()).sum();
     let digests = maybe_detach(py, total, || sm3::many::hash_many(&slices, threads));
-    // The list is made straight from the digests (no vector of objects in between).
-    PyList::new(py, digests.iter().map(|d| PyBytes::new(py, d)))
+    digests.iter().map(|d| PyBytes::new(py, d)).collect()
 }
 
 /// SM3 digest of the file at ``path``, read in 1 MiB chunks without the GIL (the
