@@ -14,6 +14,11 @@
 //! order; the results are concatenated in that order, so the answer never depends on the
 //! thread count.
 //!
+//! [`for_each_guided`] cuts its output differently: into pieces handed out while the work
+//! runs (large first, small last), so that a thread that starts late takes less; each
+//! element is still written once, in place, and the answer never depends on the thread
+//! count.
+//!
 //! Work runs on a process-local rayon pool that is created on first use and rebuilt when
 //! the process id changes: a child created by `fork()` (Python's `multiprocessing` default
 //! on Linux) does not inherit the parent's worker threads, and reusing the parent's pool
