@@ -14,6 +14,11 @@
 //! order; the results are concatenated in that order, so the answer never depends on the
 //! thread count.
 //!
+//! [`for_each_guided`] cuts its output differently: into pieces handed out while the work
+//! runs (large first, small last), so that a thread that starts late takes less; each
+//! element is still written once, in place, and the answer never depends on the thread
+//! count.
+//!
 //! Work runs on a process-local rayon pool that is created on first use and rebuilt when
 //! the process id changes: a child created by `fork()` (Python's `multiprocessing` default
 //! on Linux) does not inherit the parent's worker threads, and reusing the parent's pool
@@ -155,6 +160,68 @@ pub fn for_each_chunk<T: Send>(
     });
 }
 
+/// Like [`for_each_chunk`], but the pieces are handed out while the work runs, guided
+/// self-scheduling: each thread (the calling one first, then the pool's as they wake up)
+/// takes the next piece of `out` when it has finished its last one, and a piece is about
+/// `1 / (2 · threads)` of what is left (a multiple of `align`, at least `min_len` rounded
+/// up to it; only the last piece can be shorter). So the first pieces are large and the
+/// last ones small: a worker that wakes up late, or is preempted, takes less, and the
+/// threads finish within about one small piece of each other. With a static split the
+/// call waited for the slowest half instead.
+///
+/// `work(start, piece)` gets `piece = out[start..start + piece.len()]`; every element is
+/// in exactly one piece, so each is written once, in place. Which thread takes which
+/// piece varies from call to call, so `work` must give the same result for an element
+/// whatever piece it is in.
+pub fn for_each_guided<T: Send>(
+    out: &mut [T],
+    threads: usize,
+    min_len: usize,
+    align: usize,
+    work: impl Fn(usize, &mut [T]) + Sync,
+) {
+    let n = out.len();
+    let parts = threads.min(n / min_len.max(1)).max(1);
+    if parts == 1 {
+        return work(0, out);
+    }
+    let Some(pool) = pool() else {
+        return work(0, out);
+    };
+    let align = align.max(1);
+    let smallest = min_len.max(1).next_multiple_of(align);
+    // (start of what is left, what is left).
+    let left = Mutex::new((0usize, out));
+    let claim = || {
+        let mut guard = left.lock().unwrap_or_else(|e| e.into_inner());
+        let (start, rest) = &mut *guard;
+        if rest.is_empty() {
+            return None;
+        }
+        let len = (rest.len() / (2 * parts))
+            .next_multiple_of(align)
+            .max(smallest)
+            .min(rest.len());
+        let (piece, tail) = std::mem::take(rest).split_at_mut(len);
+        *rest = tail;
+        let piece_start = *start;
+        *start += len;
+        Some((piece_start, piece))
+    };
+    let run = || {
+        while let Some((start, piece)) = claim() {
+            work(start, piece);
+        }
+    };
+    let run = &run;
+    pool.in_place_scope(|s| {
+        for _ in 1..parts {
+            s.spawn(move |_| run());
+        }
+        run();
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,6 +319,49 @@ mod tests {
                     }
                 });
                 assert_eq!(out, (0..n).collect::<Vec<_>>(), "n {n} threads {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn guided_pieces_cover_everything_once_aligned() {
+        use std::sync::Mutex as M;
+        for n in [0usize, 1, 15, 16, 17, 100, 1000, 4096, 5000] {
+            for t in [1usize, 2, 3, 8] {
+                let mut out = vec![usize::MAX; n];
+                let pieces = M::new(Vec::new());
+                for_each_guided(&mut out, t, 16, 16, |start, piece| {
+                    for (k, o) in piece.iter_mut().enumerate() {
+                        assert_eq!(*o, usize::MAX, "written twice");
+                        *o = start + k;
+                    }
+                    pieces.lock().unwrap().push(start..start + piece.len());
+                });
+                assert_eq!(out, (0..n).collect::<Vec<_>>(), "n {n} threads {t}");
+                let mut pieces = pieces.into_inner().unwrap();
+                pieces.sort_by_key(|r| r.start);
+                // Contiguous, and every piece but the last a multiple of 16 long.
+                let mut next = 0;
+                for (i, r) in pieces.iter().enumerate() {
+                    assert_eq!(r.start, next, "n {n} threads {t}");
+                    assert!(!r.is_empty() || n == 0);
+                    if i + 1 < pieces.len() {
+                        assert_eq!(r.len() % 16, 0, "n {n} threads {t}");
+                        assert!(r.len() >= 16);
+                    }
+                    next = r.end;
+                }
+                assert_eq!(next, n);
+                if t > 1 && n >= 64 {
+                    // Large inputs are cut into at least one piece per thread, the first
+                    // the largest.
+                    let parts = t.min(n / 16);
+                    assert!(pieces.len() >= parts, "n {n} threads {t}: {pieces:?}");
+                    if n >= 1000 {
+                        assert!(pieces.len() > 2 * parts, "n {n} threads {t}: {pieces:?}");
+                    }
+                    assert!(pieces.iter().all(|r| r.len() <= pieces[0].len()));
+                }
             }
         }
     }

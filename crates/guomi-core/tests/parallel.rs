@@ -138,6 +138,78 @@ fn for_each_chunk_writes_every_slot_once_in_lane_multiples() {
     }
 }
 
+#[test]
+fn for_each_guided_writes_every_slot_once_in_lane_multiples() {
+    use guomi_core::parallel::for_each_guided;
+    for n in 0..=MAX_N {
+        for threads in [1usize, 2, 3, 64] {
+            let mut out = vec![usize::MAX; n];
+            for_each_guided(&mut out, threads, 16, 16, |start, chunk| {
+                assert!(
+                    start.is_multiple_of(16),
+                    "n {n} threads {threads}: start {start}"
+                );
+                assert!(chunk.len() >= 16 || start + chunk.len() == n);
+                for (k, o) in chunk.iter_mut().enumerate() {
+                    assert_eq!(*o, usize::MAX);
+                    *o = start + k;
+                }
+            });
+            assert_eq!(out, (0..n).collect::<Vec<_>>(), "n {n} threads {threads}");
+        }
+    }
+}
+
+/// An output buffer that counts how often it is asked for its bytes and fills them with
+/// a marker first (the caller must overwrite every byte).
+struct Counted {
+    bytes: Vec<u8>,
+    asked: usize,
+}
+
+impl guomi_core::zuc::many::OutBuf for Counted {
+    fn len(&self) -> usize {
+        self.bytes.len()
+    }
+    fn bytes(&mut self) -> &mut [u8] {
+        self.asked += 1;
+        self.bytes.fill(0xa5);
+        &mut self.bytes
+    }
+}
+
+/// `eea3_many_into` with an `OutBuf` of its own: each buffer is asked for exactly once
+/// and then wholly written (the marker never survives, whatever the length mod 4); with
+/// an invalid item, no buffer is asked for at all.
+#[test]
+fn eea3_many_into_asks_each_buffer_once_and_only_after_the_checks() {
+    use guomi_core::zuc::many::eea3_many_into;
+    let buf: Vec<u8> = (0..40_000u32).map(|i| (i * 5 + 1) as u8).collect();
+    let key = [7u8; 16];
+    let items: Vec<Item<'_>> = (0..200usize)
+        .map(|i| (&key[..], i as u32, 3, 1, &buf[i..i + (i * 97) % 700]))
+        .collect();
+    let want = eea3_many(&items, None).unwrap();
+    for t in [None, Some(1), Some(2), Some(0)] {
+        let mut outs: Vec<Counted> = items
+            .iter()
+            .map(|i| Counted {
+                bytes: vec![0; i.4.len()],
+                asked: 0,
+            })
+            .collect();
+        eea3_many_into(&items, &mut outs, t).unwrap();
+        for (k, o) in outs.iter().enumerate() {
+            assert_eq!(o.asked, 1, "item {k} threads {t:?}");
+            assert_eq!(o.bytes, want[k], "item {k} threads {t:?}");
+        }
+        let mut bad = items.clone();
+        bad[150].0 = &key[..15];
+        eea3_many_into(&bad, &mut outs, t).unwrap_err();
+        assert!(outs.iter().all(|o| o.asked == 1), "threads {t:?}");
+    }
+}
+
 /// Fresh key objects (some used 4+ times in the batch, so prepared during it, some once),
 /// valid, tampered and malformed signatures, two uids: the same answers as one-by-one
 /// verification for every thread count, and each key object's table state afterwards

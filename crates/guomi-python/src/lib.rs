@@ -3,6 +3,7 @@
 //! `guomi._native`, registered by its own file.
 
 mod arrow;
+mod batch;
 mod buf;
 mod cms;
 mod cpu;

@@ -9,7 +9,7 @@ use guomi_core::Error;
 use guomi_python_macros::guard_panics;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyInt, PyTuple};
+use pyo3::types::{PyBytes, PyInt, PyList, PyTuple};
 use std::sync::Mutex;
 
 /// An integer argument in the range of `T`: a non-int is a `TypeError`, an int out of
@@ -393,25 +393,75 @@ fn zuc256_mac_verify<'py>(
 type OwnedItem = (Bytes, u32, u8, u8, Bytes);
 
 fn items_arg(items: &Bound<'_, PyAny>) -> PyResult<Vec<OwnedItem>> {
-    let shape =
-        || PyTypeError::new_err("each item must be a (key, count, bearer, direction, data) tuple");
     let mut out = Vec::with_capacity(items.len().unwrap_or(0));
     for item in items.try_iter()? {
-        let item = item?;
-        let t = item.cast::<PyTuple>().map_err(|_| shape())?;
-        if t.len() != 5 {
-            return Err(shape());
-        }
-        let key: Bytes = t.get_borrowed_item(0)?.extract()?;
-        let (c, b, d) = framing(
-            &*t.get_borrowed_item(1)?,
-            &*t.get_borrowed_item(2)?,
-            &*t.get_borrowed_item(3)?,
-        )?;
-        let data: Bytes = t.get_borrowed_item(4)?.extract()?;
-        out.push((key, c, b, d, data));
+        out.push(item_arg(&item?)?);
     }
     Ok(out)
+}
+
+/// One `(key, count, bearer, direction, data)` tuple, converted the general way.
+fn item_arg(item: &Bound<'_, PyAny>) -> PyResult<OwnedItem> {
+    let shape =
+        || PyTypeError::new_err("each item must be a (key, count, bearer, direction, data) tuple");
+    let t = item.cast::<PyTuple>().map_err(|_| shape())?;
+    if t.len() != 5 {
+        return Err(shape());
+    }
+    let key: Bytes = t.get_borrowed_item(0)?.extract()?;
+    let (c, b, d) = framing(
+        &*t.get_borrowed_item(1)?,
+        &*t.get_borrowed_item(2)?,
+        &*t.get_borrowed_item(3)?,
+    )?;
+    let data: Bytes = t.get_borrowed_item(4)?.extract()?;
+    Ok((key, c, b, d, data))
+}
+
+/// Converts `items` (any iterable of 5-tuples) and runs `f` on them. A list or tuple is
+/// held as one tuple (see `crate::batch`), and an item that is exactly a 5-tuple with
+/// exactly `bytes` key and data is borrowed from it without a reference of its own; any
+/// other item is converted by [`item_arg`]. Items are converted in order, so an error is
+/// the first bad item's, as before.
+fn with_items<R>(
+    items: &Bound<'_, PyAny>,
+    f: impl FnOnce(&[many::Item<'_>]) -> PyResult<R>,
+) -> PyResult<R> {
+    let held = crate::batch::Held::new(items);
+    let mut owned: Vec<OwnedItem> = Vec::new();
+    let mut slots: Vec<Option<many::Item<'_>>>;
+    match &held {
+        Some(h) => {
+            slots = Vec::with_capacity(h.len());
+            for i in 0..h.len() {
+                let fast = match h.tuple(i, 5) {
+                    Some(t) => match (t.bytes(0), t.bytes(4)) {
+                        (Some(key), Some(data)) => {
+                            let (c, b, d) = framing(&*t.item(1)?, &*t.item(2)?, &*t.item(3)?)?;
+                            Some((key, c, b, d, data))
+                        }
+                        _ => None,
+                    },
+                    None => None,
+                };
+                if fast.is_none() {
+                    owned.push(item_arg(&*h.item(i)?)?);
+                }
+                slots.push(fast);
+            }
+        }
+        None => {
+            owned = items_arg(items)?;
+            slots = vec![None; owned.len()];
+        }
+    }
+    let mut other = owned
+        .iter()
+        .map(|(k, c, b, d, m)| (&k[..], *c, *b, *d, &m[..]));
+    let refs: Vec<many::Item<'_>> = (slots.into_iter())
+        .flat_map(|s| s.or_else(|| other.next()))
+        .collect();
+    f(&refs)
 }
 
 /// `threads`: None, or an int >= 0 (negative: InvalidArgument).
@@ -419,13 +469,6 @@ fn threads_arg(threads: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
     threads
         .map(|t| int_arg::<usize>(t, "threads (>= 0)"))
         .transpose()
-}
-
-fn borrowed(items: &[OwnedItem]) -> Vec<many::Item<'_>> {
-    items
-        .iter()
-        .map(|(k, c, b, d, m)| (&k[..], *c, *b, *d, &m[..]))
-        .collect()
 }
 
 /// 128-EEA3 of many packets in one call, in 8 (AVX2) or 16 (AVX-512) SIMD lanes and
@@ -462,66 +505,108 @@ fn eea3_many<'py>(
     py: Python<'py>,
     items: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+) -> PyResult<Bound<'py, PyList>> {
     let threads = threads_arg(threads)?;
-    let owned = items_arg(items)?;
-    let refs = borrowed(&owned);
-    let total: usize = refs.iter().map(|i| i.4.len()).sum();
-    // The result objects are made first and filled in place by the worker threads: no
-    // intermediate buffer, no copy under the GIL.
-    let (objects, mut outs) = fresh_bytes(py, refs.iter().map(|i| i.4.len()))?;
-    maybe_detach(py, total, || {
-        many::eea3_many_into(&refs, &mut outs, threads)
+    with_items(items, |refs| {
+        let total: usize = refs.iter().map(|i| i.4.len()).sum();
+        // The result objects are made first, uninitialised, and each is zeroed and filled
+        // in place by the worker thread that computes it (see `Fresh`): no intermediate
+        // buffer, no copy and no memset under the GIL.
+        let (objects, mut outs) = fresh_bytes(py, refs.iter().map(|i| i.4.len()))?;
+        maybe_detach(py, total, || many::eea3_many_into(refs, &mut outs, threads)).py_err()?;
+        drop(outs);
+        PyList::new(py, objects)
     })
-    .py_err()?;
-    drop(outs);
-    Ok(objects)
 }
 
-/// New `bytes` objects of the given lengths and a writable view of each one's contents,
-/// for a core function to fill (possibly without the GIL, on several threads) before
-/// the objects are handed to Python. The contents are zeroed first (a Rust slice must
-/// not cover uninitialised bytes; one memset is far cheaper than the copy it replaces);
-/// the caller overwrites every byte, or drops the objects unseen (on an error).
+/// The contents of a new `bytes` object that Python has not seen yet, left uninitialised
+/// by `fresh_bytes`: the thread that computes the packet zeroes them (making them valid
+/// for a `&mut [u8]`) right before writing every byte (`OutBuf::bytes`), so the memset is
+/// spread over the worker threads and done while the memory is about to be written
+/// anyway, instead of under the GIL for the whole batch first.
+struct Fresh {
+    ptr: std::ptr::NonNull<u8>,
+    len: usize,
+    zeroed: bool,
+}
+
+// SAFETY: a `Fresh` is the only access to its object's contents (see `fresh_bytes`); it
+// holds no reference to the object and calls no Python API, so moving it to another
+// thread (which does not hold the GIL) is sound.
+#[allow(unsafe_code)]
+unsafe impl Send for Fresh {}
+
+impl many::OutBuf for Fresh {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[allow(unsafe_code)]
+    fn bytes(&mut self) -> &mut [u8] {
+        if !self.zeroed {
+            // SAFETY: `ptr` points to the `len` content bytes of a live `bytes` object
+            // (kept alive by `fresh_bytes`' caller until after the last `Fresh` is
+            // dropped) that nothing else reads or writes (see `fresh_bytes`); writing
+            // them needs no initialisation.
+            unsafe { std::ptr::write_bytes(self.ptr.as_ptr(), 0, self.len) };
+            self.zeroed = true;
+        }
+        // SAFETY: the same `len` bytes, now initialised (zeroed above, on this or an
+        // earlier call); the returned borrow of `self` is the only view of them.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+/// New `bytes` objects of the given lengths and, for each, a [`Fresh`] handle on its
+/// (uninitialised) contents, for a core function to fill (possibly without the GIL, on
+/// several threads) before the objects are handed to Python. The caller keeps the objects
+/// alive until it has dropped the handles, and returns them to Python only after every
+/// byte has been written (`eea3_many_into` writes all of them, or fails before asking for
+/// any); on an error the objects are dropped unseen.
+///
+/// No Python code can see an object before that: each is referenced only by the vector
+/// returned here (refcount 1), and `bytes` objects are not tracked by the cyclic garbage
+/// collector, so `gc.get_objects()` and `gc.get_referrers()` cannot reach them either.
+/// (Only a `--with-trace-refs` debug interpreter's `sys.getobjects()` lists every
+/// object; such a build is not supported for this.)
 #[allow(unsafe_code)]
 #[allow(clippy::type_complexity)]
 fn fresh_bytes<'py>(
     py: Python<'py>,
     lens: impl ExactSizeIterator<Item = usize>,
-) -> PyResult<(Vec<Bound<'py, PyBytes>>, Vec<&'py mut [u8]>)> {
+) -> PyResult<(Vec<Bound<'py, PyBytes>>, Vec<Fresh>)> {
     let mut objects = Vec::with_capacity(lens.len());
-    let mut views = Vec::with_capacity(lens.len());
+    let mut handles = Vec::with_capacity(lens.len());
     for len in lens {
         let n = pyo3::ffi::Py_ssize_t::try_from(len)
             .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("output too large"))?;
         // SAFETY: PyBytes_FromStringAndSize(NULL, n) returns a new reference to a fresh
-        // `bytes` of n bytes (or NULL with an exception set, turned into Err here).
+        // `bytes` of n bytes, contents uninitialised (or NULL with an exception set,
+        // turned into Err here).
         let obj = unsafe {
             Bound::from_owned_ptr_or_err(
                 py,
                 pyo3::ffi::PyBytes_FromStringAndSize(std::ptr::null(), n),
             )?
         };
-        // SAFETY: `obj` is a `bytes` of exactly `len` bytes that only this function
-        // references (refcount 1, never shown to Python code yet; for len 0 it may be
-        // the shared empty `bytes`, whose 0-byte view writes nothing), so nothing else reads
-        // or writes its contents while the view lives; the view is derived from the
-        // C API's pointer, not from a shared Rust reference; its bytes are zeroed by
-        // `write_bytes` before the slice is made; the objects are kept alive in
-        // `objects`, which the caller holds (and returns to Python only after dropping the
-        // views). Distinct objects give disjoint views.
-        let view = unsafe {
-            let p = pyo3::ffi::PyBytes_AsString(obj.as_ptr()).cast::<u8>();
-            if p.is_null() {
-                return Err(PyErr::fetch(py));
-            }
-            std::ptr::write_bytes(p, 0, len);
-            std::slice::from_raw_parts_mut(p, len)
+        // SAFETY: `obj` is a live `bytes`; PyBytes_AsString returns the pointer to its
+        // contents (NULL with an exception set only for a non-`bytes`). Only this function
+        // references `obj` (refcount 1, never shown to Python code; for len 0 it may be
+        // the shared empty `bytes`, whose 0-byte contents nobody writes), so nothing else
+        // reads or writes the contents while the handle lives; the pointer comes from the
+        // C API, not from a shared Rust reference. Distinct objects have disjoint contents.
+        let ptr = unsafe { pyo3::ffi::PyBytes_AsString(obj.as_ptr()).cast::<u8>() };
+        let Some(ptr) = std::ptr::NonNull::new(ptr) else {
+            return Err(PyErr::fetch(py));
         };
         objects.push(obj.cast_into::<PyBytes>()?);
-        views.push(view);
+        handles.push(Fresh {
+            ptr,
+            len,
+            zeroed: false,
+        });
     }
-    Ok((objects, views))
+    Ok((objects, handles))
 }
 
 /// 128-EIA3 MACs of many packets in one call, in SIMD lanes and optionally several
@@ -555,13 +640,13 @@ fn eia3_many<'py>(
     py: Python<'py>,
     items: &Bound<'py, PyAny>,
     threads: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+) -> PyResult<Bound<'py, PyList>> {
     let threads = threads_arg(threads)?;
-    let owned = items_arg(items)?;
-    let refs = borrowed(&owned);
-    let total: usize = refs.iter().map(|i| i.4.len()).sum();
-    let macs = maybe_detach(py, total, || many::eia3_many(&refs, threads)).py_err()?;
-    Ok(macs.iter().map(|m| PyBytes::new(py, m)).collect())
+    with_items(items, |refs| {
+        let total: usize = refs.iter().map(|i| i.4.len()).sum();
+        let macs = maybe_detach(py, total, || many::eia3_many(refs, threads)).py_err()?;
+        PyList::new(py, macs.iter().map(|m| PyBytes::new(py, m)))
+    })
 }
 
 /// A streaming ZUC keystream generator: ZUC-128 (GM/T 0001-2012) for a 16-byte key,

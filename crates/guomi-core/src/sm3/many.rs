@@ -206,9 +206,10 @@ pub fn hash_many(msgs: &[&[u8]], threads: Option<usize>) -> Vec<[u8; DIGEST_SIZE
         crate::parallel::threads(threads)
     };
     let mut out = vec![[0u8; DIGEST_SIZE]; msgs.len()];
-    // Each thread hashes whole lane groups (16 = the widest kernel) into its own part of
-    // `out`; nothing is copied afterwards.
-    crate::parallel::for_each_chunk(&mut out, threads, 16, 16, |start, chunk| {
+    // Each thread hashes pieces of whole lane groups (16 = the widest kernel) into their
+    // place in `out`, taking the next piece when done (a late or preempted thread takes
+    // less); nothing is copied afterwards. A digest does not depend on its piece.
+    crate::parallel::for_each_guided(&mut out, threads, 16, 16, |start, chunk| {
         hash_serial(backend, &msgs[start..start + chunk.len()], chunk)
     });
     out

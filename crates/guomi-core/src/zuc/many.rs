@@ -358,13 +358,37 @@ pub fn eea3_many_concat(items: &[Item<'_>], threads: Option<usize>) -> Result<Ve
     Ok(flat)
 }
 
+/// An output buffer for [`eea3_many_into`]: the thread that computes the packet asks for
+/// the bytes (once, right before it writes all of them), so a buffer that still has to be
+/// prepared (for example zeroed) is prepared by that thread, in parallel with the others.
+pub trait OutBuf: Send {
+    /// The buffer's length.
+    fn len(&self) -> usize;
+    /// Whether the buffer is empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The bytes to write, `len()` of them; every one of them is then overwritten.
+    fn bytes(&mut self) -> &mut [u8];
+}
+
+impl OutBuf for &mut [u8] {
+    fn len(&self) -> usize {
+        <[u8]>::len(self)
+    }
+    fn bytes(&mut self) -> &mut [u8] {
+        self
+    }
+}
+
 /// [`eea3_many`] into caller-provided buffers: `outs[k]` (exactly as long as item k's
 /// data) receives item k's output. Each thread writes its own packets' buffers in place
 /// (no intermediate copy). A buffer of another length is `InvalidLength`; an invalid
-/// item is its error (the first in order) and leaves the buffers unspecified.
-pub fn eea3_many_into(
+/// item is its error (the first in order) and leaves the buffers unspecified (and
+/// [`OutBuf::bytes`] not called: every check comes before the first output).
+pub fn eea3_many_into<O: OutBuf>(
     items: &[Item<'_>],
-    outs: &mut [&mut [u8]],
+    outs: &mut [O],
     threads: Option<usize>,
 ) -> Result<()> {
     if outs.len() != items.len() {
@@ -388,14 +412,16 @@ pub fn eea3_many_into(
     let threads = threads_for(items.len(), total, threads);
     let xor_words = kernel(variant).xor_words;
     let lanes = lanes_for(variant.backend());
-    crate::parallel::for_each_chunk(outs, threads, 16, lanes, |start, chunk| {
+    // Pieces of whole lane groups, handed out as the threads get to them (see
+    // `for_each_guided`); an output does not depend on its piece.
+    crate::parallel::for_each_guided(outs, threads, 16, lanes, |start, chunk| {
         let part = &items[start..start + chunk.len()];
         let Ok(prepared) = load(part, e3::iv, |len| len.div_ceil(4)) else {
             unreachable!("every item was checked before the split")
         };
         run_serial(variant, &prepared, |i, ks| {
             let data = part[i].4;
-            let out = &mut *chunk[i];
+            let out = chunk[i].bytes();
             let whole = data.len() / 4 * 4;
             xor_words(Some(&data[..whole]), &mut out[..whole], &ks[..whole / 4]);
             if whole < data.len() {
@@ -419,7 +445,7 @@ pub fn eia3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<[u8; 
     let mac_words = kernel(variant).mac_words;
     let lanes = lanes_for(variant.backend());
     let mut macs = vec![[0u8; 4]; items.len()];
-    crate::parallel::for_each_chunk(&mut macs, threads, 16, lanes, |start, chunk| {
+    crate::parallel::for_each_guided(&mut macs, threads, 16, lanes, |start, chunk| {
         let part = &items[start..start + chunk.len()];
         // L' = ceil(L / 32) + 2 words, L = 8·len.
         let Ok(prepared) = load(part, i3::iv, |len| (8 * len).div_ceil(32) + 2) else {
