@@ -17,8 +17,8 @@
 //! same on every CPU, so no `cpu::active()` dispatch is needed.
 //!
 //! Secrets (d, k, r, (1+d)^-1, shared points) are handled in constant time: fixed
-//! windows, masked table reads, Fermat inversion; only public data (signature
-//! verification, table construction) uses variable-time code.
+//! windows, masked table reads, safegcd inversion with a fixed number of steps; only
+//! public data (signature verification, table construction) uses variable-time code.
 
 mod curve;
 mod dsa;
