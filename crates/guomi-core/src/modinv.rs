@@ -20,6 +20,8 @@
 //! mask (arithmetic shift of a sign, negated low bit) applied with AND/XOR; no branch and
 //! no memory index depends on the value.
 
+use subtle::Choice;
+
 /// Low 62 bits.
 const M62: u64 = u64::MAX >> 2;
 
@@ -178,8 +180,8 @@ fn update_fg(f: &mut S62, g: &mut S62, t: &Trans) {
 #[inline(always)]
 fn update_de(d: &mut S62, e: &mut S62, t: &Trans, mi: &ModInfo) {
     let (u, v, q, r) = (t.u, t.v, t.q, t.r);
-    let sd = d[4] >> 63;
-    let se = e[4] >> 63;
+    let sd = sign_mask(d[4]);
+    let se = sign_mask(e[4]);
     let mut md = (u & sd) + (v & se);
     let mut me = (q & sd) + (r & se);
     let (ui, vi, qi, ri) = (u as i128, v as i128, q as i128, r as i128);
@@ -223,21 +225,28 @@ fn add_masked(a: &mut S62, m: &S62, mask: i64) {
     }
 }
 
+/// All ones when `x < 0`, else 0, passed through `subtle`'s optimisation barrier: without
+/// it the compiler turned the masked additions of [`normalize`] into a branch on the sign
+/// (found by the valgrind check, `scripts/ct-check.sh`).
+#[inline(always)]
+fn sign_mask(x: i64) -> i64 {
+    let negative = Choice::from(((x as u64) >> 63) as u8);
+    -(negative.unwrap_u8() as i64)
+}
+
 /// `sign < 0 ? -a : a` mod m in [0, m), for a in (-2m, m) with limbs 0..3 in [0, 2^62).
 #[inline(always)]
 fn normalize(a: &mut S62, sign: i64, mi: &ModInfo) {
     // (-2m, m) -> (-m, m).
-    let add = a[4] >> 63;
-    add_masked(a, &mi.m, add);
+    add_masked(a, &mi.m, sign_mask(a[4]));
     // Negate when the final f is -1.
-    let neg = sign >> 63;
+    let neg = sign_mask(sign);
     for x in a.iter_mut() {
         *x = (*x ^ neg) - neg;
     }
     propagate(a);
     // (-m, m) -> [0, m).
-    let add = a[4] >> 63;
-    add_masked(a, &mi.m, add);
+    add_masked(a, &mi.m, sign_mask(a[4]));
     propagate(a);
 }
 

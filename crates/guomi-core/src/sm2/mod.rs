@@ -153,6 +153,20 @@ pub mod hazmat {
         x.to_bytes()
     }
 
+    /// `x^-1` modulo sm2p256v1's p (`modulus = "p"`) or n (`"n"`) through the fields'
+    /// constant-time inversion (x is reduced first; 0 maps to 0), for the constant-time
+    /// harness and cross-checks. Test use only.
+    pub fn invert_for_testing(modulus: &str, x: &[u8; 32]) -> [u8; 32] {
+        use super::curve::{Sm2N, Sm2P};
+        use super::field::Fe;
+        super::field::select_backend();
+        match modulus {
+            "p" => Fe::<Sm2P>::from_bytes_reducing(x).invert().to_bytes(),
+            "n" => Fe::<Sm2N>::from_bytes_reducing(x).invert().to_bytes(),
+            _ => panic!("modulus must be \"p\" or \"n\""),
+        }
+    }
+
     /// Encrypts with the given k (GB/T 32918.4 A2-A8). Test use only.
     pub fn encrypt_with_fixed_k_for_testing<C: Curve>(
         key: &PublicKey<C>,
