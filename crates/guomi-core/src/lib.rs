@@ -23,6 +23,7 @@ pub mod columns;
 pub mod cpu;
 pub mod der;
 pub mod error;
+pub(crate) mod modinv;
 pub mod parallel;
 pub mod rand;
 pub mod sm2;

@@ -718,6 +718,89 @@ fn sm9_kex() {
     assert_eq!(&ska[..], &skb[..]);
 }
 
+// ---------------------------------------------------------------------------- inversion
+
+/// Test values for the field inversions: 0 (whose inverse is defined as 0), 1, 2, the
+/// all-ones and 2^255 patterns (reduced mod m by the callee) and two mixed values.
+fn inversion_inputs() -> Vec<[u8; 32]> {
+    let mut top = [0u8; 32];
+    top[0] = 0x80;
+    let mut two = [0u8; 32];
+    two[31] = 2;
+    let mut one = [0u8; 32];
+    one[31] = 1;
+    vec![[0; 32], one, two, [0xff; 32], top, arr(7), arr(200)]
+}
+
+fn modinv() {
+    use guomi_core::sm9::bn256::fp::{Fn as Sm9Fn, Fp as Sm9Fp};
+    let mut outputs = Vec::new();
+    for x in inversion_inputs() {
+        let s: [u8; 32] = secret_vec(&x).try_into().unwrap();
+        let ip = sm2::hazmat::invert_for_testing("p", &s);
+        let in_ = sm2::hazmat::invert_for_testing("n", &s);
+        let jp = Sm9Fp::from_be_bytes_reduce(&s).invert().to_be_bytes();
+        let jn = Sm9Fn::from_be_bytes_reduce(&s).invert().to_be_bytes();
+        // Released after the inversions, for the harness's checks below only.
+        for r in [ip, in_, jp, jn] {
+            outputs.push(release(&r));
+        }
+    }
+    // Each inverse inverts back to the input mod m (so real inversions ran), and for
+    // SM9 a·a^-1 = 1 (0 for a = 0).
+    for (i, x) in inversion_inputs().iter().enumerate() {
+        let o: Vec<[u8; 32]> = outputs[4 * i..4 * i + 4]
+            .iter()
+            .map(|v| v.as_slice().try_into().unwrap())
+            .collect();
+        assert_eq!(
+            sm2::hazmat::invert_for_testing("p", &o[0]),
+            reduce_once(x, &SM2_P)
+        );
+        assert_eq!(
+            sm2::hazmat::invert_for_testing("n", &o[1]),
+            reduce_once(x, &SM2_N)
+        );
+        let (a, b) = (
+            Sm9Fp::from_be_bytes_reduce(x),
+            Sm9Fn::from_be_bytes_reduce(x),
+        );
+        let (ai, bi) = (
+            Sm9Fp::from_be_bytes_reduce(&o[2]),
+            Sm9Fn::from_be_bytes_reduce(&o[3]),
+        );
+        let zero = x.iter().all(|&b| b == 0);
+        assert_eq!(a.mul(&ai), if zero { Sm9Fp::ZERO } else { Sm9Fp::ONE });
+        assert_eq!(b.mul(&bi), if zero { Sm9Fn::ZERO } else { Sm9Fn::ONE });
+        assert_eq!(ai.invert(), a);
+    }
+}
+
+/// sm2p256v1's p and n, big-endian (GB/T 32918.5-2017 §5).
+const SM2_P: [u8; 32] = [
+    0xff, 0xff, 0xff, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+];
+const SM2_N: [u8; 32] = [
+    0xff, 0xff, 0xff, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    0x72, 0x03, 0xdf, 0x6b, 0x21, 0xc6, 0x05, 0x2b, 0x53, 0xbb, 0xf4, 0x09, 0x39, 0xd5, 0x41, 0x23,
+];
+
+/// x mod m for x < 2m (public values only: variable time).
+fn reduce_once(x: &[u8; 32], m: &[u8; 32]) -> [u8; 32] {
+    if x < m {
+        return *x;
+    }
+    let mut out = [0u8; 32];
+    let mut borrow = 0i16;
+    for i in (0..32).rev() {
+        let d = x[i] as i16 - m[i] as i16 - borrow;
+        borrow = (d < 0) as i16;
+        out[i] = d.rem_euclid(256) as u8;
+    }
+    out
+}
+
 // ---------------------------------------------------------------------------- list
 
 macro_rules! check {
@@ -760,6 +843,9 @@ pub const CHECKS: &[Check] = &[
     check!("sm2-kex-responder", sm2_kex_responder,
         "key exchange, responder: secret d_B and r_B; confirm with good and bad S_A",
         "R_B, S_B (sent to the peer); the S_A check's outcome"),
+    check!("modinv", modinv,
+        "the constant-time field inversion (safegcd) of secret values mod SM2 p and n and SM9 p and N, 0 included",
+        "the inverses, after the inversions (for the harness's round-trip check)"),
     check!("sm3-hash", sm3_hash,
         "SM3 of secret messages (0 to 593 bytes), one-shot and streaming",
         "nothing during hashing (digests after, for comparison)"),

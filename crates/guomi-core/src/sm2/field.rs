@@ -10,6 +10,7 @@
 //! Every operation here is constant time (no branch or index depends on the values),
 //! except the functions whose names end in `_vartime`.
 
+use crate::modinv::{invert_times, ModInfo};
 use core::marker::PhantomData;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 
@@ -493,10 +494,19 @@ impl<M: Modulus> Fe<M> {
         acc
     }
 
-    /// Multiplicative inverse by Fermat's little theorem (m prime): `self^(m-2)`.
-    /// Constant time; the inverse of 0 is 0.
+    /// Multiplicative inverse by safegcd ([`crate::modinv`]): the inverse of the stored
+    /// a·R is a^-1·R^-1, so it is computed as R^2 · (a·R)^-1 = a^-1·R in one pass. Constant
+    /// time; the inverse of 0 is 0.
     #[inline]
     pub(crate) fn invert(&self) -> Self {
+        let info = const { ModInfo::new(&M::M) };
+        Fe(invert_times(&self.0, &M::R2, &info), PhantomData)
+    }
+
+    /// Multiplicative inverse by Fermat's little theorem (m prime): `self^(m-2)`, the
+    /// reference for [`Self::invert`] in the tests. Constant time; the inverse of 0 is 0.
+    #[cfg(test)]
+    pub(crate) fn invert_fermat(&self) -> Self {
         if M::M[0] == SM2_P[0] && M::M[1] == SM2_P[1] && M::M[2] == SM2_P[2] && M::M[3] == SM2_P[3]
         {
             self.invert_sm2p()
@@ -506,6 +516,7 @@ impl<M: Modulus> Fe<M> {
     }
 
     /// `self^(k-fold squaring)` helper.
+    #[cfg(test)]
     #[inline(always)]
     fn sqn(&self, n: usize) -> Self {
         let mut x = *self;
@@ -518,6 +529,7 @@ impl<M: Modulus> Fe<M> {
     /// x^(p-2) for the SM2 prime by an addition chain (256 squarings, 15 products).
     /// p - 2 = 1^31 0 1^128 0^32 1^62 0 1 (bits, most significant first); x_k below
     /// stands for x^(2^k - 1).
+    #[cfg(test)]
     fn invert_sm2p(&self) -> Self {
         let x1 = *self;
         let x2 = x1.square().mul(&x1);
@@ -738,5 +750,119 @@ mod tests {
         let (r, ok) = y.square().sqrt();
         assert!(bool::from(ok));
         assert!(r.to_limbs() == y.to_limbs() || r.neg().to_limbs() == y.to_limbs());
+    }
+}
+
+/// The safegcd inversion against Fermat's, on every modulus `Fe` is used with.
+#[cfg(test)]
+mod invert_tests {
+    use super::super::curve::{ExampleN, ExampleP, Sm2N, Sm2P};
+    use super::*;
+
+    /// splitmix64: a seeded, reproducible source of test values.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn limbs(&mut self) -> Limbs {
+            [self.next(), self.next(), self.next(), self.next()]
+        }
+    }
+
+    /// Integers 1, 2, m-1, m-2, 2^255 mod m and values with long runs of ones and zeros.
+    fn edge_values<M: Modulus>() -> Vec<Limbs> {
+        let m = M::M;
+        let mut v = vec![
+            [1, 0, 0, 0],
+            [2, 0, 0, 0],
+            [3, 0, 0, 0],
+            sub_small(&m, 1),
+            sub_small(&m, 2),
+            sub_small(&m, 3),
+            [0, 0, 0, 1 << 63],
+            [u64::MAX, u64::MAX, u64::MAX, u64::MAX >> 1],
+            [u64::MAX, 0, u64::MAX, 0],
+            [0, u64::MAX, 0, u64::MAX],
+            [1, 0, 0, 1 << 63],
+            [u64::MAX, u64::MAX, 0, 0],
+            [0, 0, u64::MAX, u64::MAX],
+            [0x5555_5555_5555_5555; 4],
+            [0xAAAA_AAAA_AAAA_AAAA; 4],
+            [0xFFFF_FFFF_0000_0000; 4],
+            [0x0000_0000_FFFF_FFFF; 4],
+            [u64::MAX; 4],
+        ];
+        // 2^k and 2^k - 1 for every k.
+        for k in 1..256 {
+            let mut p = [0u64; 4];
+            p[k / 64] = 1 << (k % 64);
+            v.push(p);
+            v.push(sub_limbs(&p, &[1, 0, 0, 0]).0);
+        }
+        v
+    }
+
+    fn check<M: Modulus>(seed: u64, random: usize) {
+        let m = M::M;
+        // Inverse of 0 is 0 (the contract callers rely on).
+        assert_eq!(Fe::<M>::ZERO.invert().0, [0; 4], "{m:x?}");
+        assert_eq!(Fe::<M>::ONE.invert().0, M::R1, "{m:x?}");
+        let mut rng = Rng(seed);
+        let values = edge_values::<M>()
+            .into_iter()
+            .chain((0..random).map(|_| rng.limbs()));
+        for x in values {
+            // Both as an integer and as a raw Montgomery representative.
+            for a in [
+                Fe::<M>::from_limbs_reducing(&x),
+                Fe(sub_if_ge(x, 0, &m), PhantomData),
+            ] {
+                let inv = a.invert();
+                assert_eq!(inv.0, a.invert_fermat().0, "{m:x?} {x:x?}");
+                assert!(lt_vartime(&inv.0, &m), "{m:x?} {x:x?}");
+                let one: Fe<M> = if bool::from(a.is_zero()) {
+                    Fe::ZERO
+                } else {
+                    Fe::ONE
+                };
+                assert_eq!(a.mul(&inv).0, one.0, "{m:x?} {x:x?}");
+                assert_eq!(inv.invert().0, a.0, "{m:x?} {x:x?}");
+            }
+        }
+    }
+
+    #[test]
+    fn invert_matches_fermat_sm2_p() {
+        check::<Sm2P>(1, 3000);
+    }
+
+    #[test]
+    fn invert_matches_fermat_sm2_n() {
+        check::<Sm2N>(2, 3000);
+    }
+
+    #[test]
+    fn invert_matches_fermat_example_curve() {
+        check::<ExampleP>(3, 1000);
+        check::<ExampleN>(4, 1000);
+    }
+
+    /// The same on every backend variant (the products under `invert` and `mul` switch to
+    /// assembly on x86-64 with ADX).
+    #[test]
+    fn invert_matches_fermat_every_variant() {
+        for v in crate::cpu::variants() {
+            crate::cpu::with_variant(v, || {
+                select_backend();
+                check::<Sm2P>(5, 300);
+                check::<Sm2N>(6, 300);
+            });
+        }
+        select_backend();
     }
 }

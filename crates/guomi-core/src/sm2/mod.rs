@@ -17,8 +17,8 @@
 //! same on every CPU, so no `cpu::active()` dispatch is needed.
 //!
 //! Secrets (d, k, r, (1+d)^-1, shared points) are handled in constant time: fixed
-//! windows, masked table reads, Fermat inversion; only public data (signature
-//! verification, table construction) uses variable-time code.
+//! windows, masked table reads, safegcd inversion with a fixed number of steps; only
+//! public data (signature verification, table construction) uses variable-time code.
 
 mod curve;
 mod dsa;
@@ -151,6 +151,20 @@ pub mod hazmat {
         }
         let _: Fe<Sm2P> = x;
         x.to_bytes()
+    }
+
+    /// `x^-1` modulo sm2p256v1's p (`modulus = "p"`) or n (`"n"`) through the fields'
+    /// constant-time inversion (x is reduced first; 0 maps to 0), for the constant-time
+    /// harness and cross-checks. Test use only.
+    pub fn invert_for_testing(modulus: &str, x: &[u8; 32]) -> [u8; 32] {
+        use super::curve::{Sm2N, Sm2P};
+        use super::field::Fe;
+        super::field::select_backend();
+        match modulus {
+            "p" => Fe::<Sm2P>::from_bytes_reducing(x).invert().to_bytes(),
+            "n" => Fe::<Sm2N>::from_bytes_reducing(x).invert().to_bytes(),
+            _ => panic!("modulus must be \"p\" or \"n\""),
+        }
     }
 
     /// Encrypts with the given k (GB/T 32918.4 A2-A8). Test use only.

@@ -371,8 +371,18 @@ macro_rules! mont_field {
                 r
             }
 
-            /// a^-1 (Fermat, constant time); 0 maps to 0.
+            /// a^-1 by safegcd (a fixed number of division steps, constant time); 0 maps
+            /// to 0. The stored a·R is inverted to a^-1·R^-1 and multiplied by R^2 in the
+            /// same pass, which gives the Montgomery form a^-1·R.
             pub fn invert(&self) -> Self {
+                let info = const { crate::modinv::ModInfo::new(&Self::MODULUS) };
+                Self(crate::modinv::invert_times(&self.0, &Self::R2, &info))
+            }
+
+            /// a^-1 by Fermat (a^(m-2), constant time); 0 maps to 0. The reference for
+            /// [`Self::invert`] in the tests.
+            #[cfg(test)]
+            pub(crate) fn invert_fermat(&self) -> Self {
                 let m = Self::MODULUS;
                 let (e0, b) = sbb(m[0], 2, 0);
                 let (e1, b) = sbb(m[1], 0, b);
@@ -507,6 +517,72 @@ mod tests {
         let n = Fn::from_raw([3, 0, 0, 0]);
         assert_eq!(n.mul(&n.invert()), Fn::ONE);
     }
+
+    /// Edge values: 1, 2, 3, m-1, m-2, 2^k and 2^k - 1 for every k < 256 (reduced),
+    /// alternating and half-filled limb patterns.
+    fn edge_values(m: [u64; 4]) -> Vec<[u64; 4]> {
+        let mut v = vec![
+            [1, 0, 0, 0],
+            [2, 0, 0, 0],
+            [3, 0, 0, 0],
+            [m[0] - 1, m[1], m[2], m[3]],
+            [m[0] - 2, m[1], m[2], m[3]],
+            [u64::MAX, 0, u64::MAX, 0],
+            [0, u64::MAX, 0, u64::MAX],
+            [0x5555_5555_5555_5555; 4],
+            [0xAAAA_AAAA_AAAA_AAAA; 4],
+            [0xFFFF_FFFF_0000_0000; 4],
+            [u64::MAX; 4],
+        ];
+        for k in 1..256 {
+            let mut p = [0u64; 4];
+            p[k / 64] = 1 << (k % 64);
+            v.push(p);
+            let (d0, b) = sbb(p[0], 1, 0);
+            let (d1, b) = sbb(p[1], 0, b);
+            let (d2, b) = sbb(p[2], 0, b);
+            let (d3, _) = sbb(p[3], 0, b);
+            v.push([d0, d1, d2, d3]);
+        }
+        v
+    }
+
+    /// splitmix64 values (seeded, reproducible).
+    fn random_values(seed: u64, n: usize) -> Vec<[u64; 4]> {
+        let mut s = seed;
+        let mut next = move || {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        (0..n).map(|_| [next(), next(), next(), next()]).collect()
+    }
+
+    macro_rules! invert_matches_fermat {
+        ($test:ident, $f:ident, $seed:expr) => {
+            #[test]
+            fn $test() {
+                assert_eq!($f::ZERO.invert(), $f::ZERO);
+                assert_eq!($f::ONE.invert(), $f::ONE);
+                let values = edge_values($f::MODULUS)
+                    .into_iter()
+                    .chain(random_values($seed, 2000));
+                for x in values {
+                    let a = $f::from_raw($f::sub_mod_once(x));
+                    let inv = a.invert();
+                    assert_eq!(inv.0, a.invert_fermat().0, "{x:x?}");
+                    assert!(bool::from(lt4(&inv.0, &$f::MODULUS)), "{x:x?}");
+                    assert_eq!(a.mul(&inv), $f::ONE, "{x:x?}");
+                    assert_eq!(inv.invert(), a, "{x:x?}");
+                }
+            }
+        };
+    }
+
+    invert_matches_fermat!(fp_invert_matches_fermat, Fp, 7);
+    invert_matches_fermat!(fn_invert_matches_fermat, Fn, 8);
 }
 
 #[cfg(all(test, target_arch = "x86_64"))]
