@@ -66,6 +66,22 @@ impl<C: Curve> Affine<C> {
         }
     }
 
+    /// The Montgomery limbs x ∥ y (the comb table's storage).
+    #[inline(always)]
+    pub(crate) fn to_words(self) -> [u64; 8] {
+        let (x, y) = (self.x.0, self.y.0);
+        [x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]]
+    }
+
+    /// The point whose Montgomery limbs are `w` (from [`Affine::to_words`]).
+    #[inline(always)]
+    pub(crate) fn from_words(w: &[u64; 8]) -> Self {
+        let mut p = Self::ZERO;
+        p.x.0 = [w[0], w[1], w[2], w[3]];
+        p.y.0 = [w[4], w[5], w[6], w[7]];
+        p
+    }
+
     /// x || y, 32 big-endian bytes each.
     pub(crate) fn to_bytes(self) -> ([u8; 32], [u8; 32]) {
         (self.x.to_bytes(), self.y.to_bytes())
@@ -104,6 +120,25 @@ impl<C: Curve> Jacobian<C> {
         y: Fe::ONE,
         z: Fe::ZERO,
     };
+
+    /// The Montgomery limbs x ∥ y ∥ z (the fixed-window table's storage).
+    #[inline(always)]
+    pub(crate) fn to_words(self) -> [u64; 12] {
+        let (x, y, z) = (self.x.0, self.y.0, self.z.0);
+        [
+            x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3], z[0], z[1], z[2], z[3],
+        ]
+    }
+
+    /// The point whose Montgomery limbs are `w` (from [`Jacobian::to_words`]).
+    #[inline(always)]
+    pub(crate) fn from_words(w: &[u64; 12]) -> Self {
+        let mut p = Self::INFINITY;
+        p.x.0 = [w[0], w[1], w[2], w[3]];
+        p.y.0 = [w[4], w[5], w[6], w[7]];
+        p.z.0 = [w[8], w[9], w[10], w[11]];
+        p
+    }
 
     #[inline(always)]
     pub(crate) fn is_infinity(&self) -> Choice {

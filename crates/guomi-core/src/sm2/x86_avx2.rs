@@ -461,3 +461,140 @@ pub(super) fn sub_mod(a: &Limbs, b: &Limbs) -> Limbs {
     }
     [r0, r1, r2, r3]
 }
+
+/// Proof that the thread's active variant is the `avx2` backend or higher, on a CPU that
+/// runs it (so AVX2 is present): the table scans below may use it. Read once per scalar
+/// multiplication (`table.rs`); `-noadx` variants scan with AVX2 too (the feature only
+/// concerns the field assembly).
+#[derive(Clone, Copy)]
+pub(super) struct Avx2Scan(());
+
+impl Avx2Scan {
+    /// `Some` when the active variant's backend is `avx2` or higher and supported here.
+    #[inline]
+    pub(super) fn active() -> Option<Self> {
+        let v = crate::cpu::active_variant();
+        (v.backend() >= crate::cpu::Backend::Avx2 && v.is_supported()).then_some(Avx2Scan(()))
+    }
+
+    /// Entry `max(digit, 1) - 1` of a row of 32 affine points (x ∥ y limbs), read in
+    /// constant time: every entry is loaded and masked by comparing the public entry
+    /// number with the secret digit (no secret index or branch).
+    #[inline]
+    pub(super) fn select_8x32(self, row: &[[u64; 8]; 32], digit: u8) -> [u64; 8] {
+        // SAFETY: an `Avx2Scan` exists only when this CPU runs AVX2 (`active`).
+        unsafe { select_8x32(row, digit) }
+    }
+
+    /// The same for a row of 16 Jacobian points (x ∥ y ∥ z limbs).
+    #[inline]
+    pub(super) fn select_12x16(self, row: &[[u64; 12]; 16], digit: u8) -> [u64; 12] {
+        // SAFETY: as in `select_8x32`.
+        unsafe { select_12x16(row, digit) }
+    }
+}
+
+/// `digit`, or 1 when it is 0 (the digit-0 addition reads entry 1 and is discarded by the
+/// caller), without a branch.
+#[inline(always)]
+pub(super) fn entry_number(digit: u8) -> i64 {
+    let d = u64::from(digit);
+    (d | (d.wrapping_sub(1) >> 63)) as i64
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn select_8x32(row: &[[u64; 8]; 32], digit: u8) -> [u64; 8] {
+    use core::arch::x86_64::*;
+    let want = _mm256_set1_epi64x(entry_number(digit));
+    let one = _mm256_set1_epi64x(1);
+    let mut idx = one;
+    let (mut a0, mut a1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    for e in row {
+        let m = _mm256_cmpeq_epi64(idx, want);
+        let p = e.as_ptr().cast::<__m256i>();
+        // SAFETY: `e` is 64 readable bytes; unaligned loads.
+        let (v0, v1) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
+        a0 = _mm256_or_si256(a0, _mm256_and_si256(m, v0));
+        a1 = _mm256_or_si256(a1, _mm256_and_si256(m, v1));
+        idx = _mm256_add_epi64(idx, one);
+    }
+    let mut out = [0u64; 8];
+    let p = out.as_mut_ptr().cast::<__m256i>();
+    // SAFETY: `out` is 64 writable bytes.
+    unsafe {
+        _mm256_storeu_si256(p, a0);
+        _mm256_storeu_si256(p.add(1), a1);
+    }
+    out
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn select_12x16(row: &[[u64; 12]; 16], digit: u8) -> [u64; 12] {
+    use core::arch::x86_64::*;
+    let want = _mm256_set1_epi64x(entry_number(digit));
+    let one = _mm256_set1_epi64x(1);
+    let mut idx = one;
+    let mut a = [_mm256_setzero_si256(); 3];
+    for e in row {
+        let m = _mm256_cmpeq_epi64(idx, want);
+        let p = e.as_ptr().cast::<__m256i>();
+        for (k, acc) in a.iter_mut().enumerate() {
+            // SAFETY: `e` is 96 readable bytes; unaligned loads.
+            let v = unsafe { _mm256_loadu_si256(p.add(k)) };
+            *acc = _mm256_or_si256(*acc, _mm256_and_si256(m, v));
+        }
+        idx = _mm256_add_epi64(idx, one);
+    }
+    let mut out = [0u64; 12];
+    let p = out.as_mut_ptr().cast::<__m256i>();
+    for (k, acc) in a.iter().enumerate() {
+        // SAFETY: `out` is 96 writable bytes.
+        unsafe { _mm256_storeu_si256(p.add(k), *acc) };
+    }
+    out
+}
+
+/// `m - y mod m` (0 for y = 0) when `neg` is 1, else `y`, for y < m and any modulus m:
+/// the negation of a selected table point, without a branch (`neg` is a secret 0 or 1,
+/// used only by `cmov`).
+#[inline(always)]
+pub(super) fn neg_if(y: &Limbs, m: &Limbs, neg: u8) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3] = *y;
+    // SAFETY: only baseline x86-64 instructions on registers; no memory or stack use.
+    unsafe {
+        core::arch::asm!(
+            // k = all ones when y != 0; then (m & k) - y, which is m - y or 0.
+            "mov {k}, {r0}",
+            "or {k}, {r1}",
+            "or {k}, {r2}",
+            "or {k}, {r3}",
+            "neg {k}",
+            "sbb {k}, {k}",
+            "and {m0}, {k}",
+            "and {m1}, {k}",
+            "and {m2}, {k}",
+            "and {m3}, {k}",
+            "sub {m0}, {r0}",
+            "sbb {m1}, {r1}",
+            "sbb {m2}, {r2}",
+            "sbb {m3}, {r3}",
+            "test {neg:e}, {neg:e}",
+            "cmovnz {r0}, {m0}",
+            "cmovnz {r1}, {m1}",
+            "cmovnz {r2}, {m2}",
+            "cmovnz {r3}, {m3}",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            m0 = inout(reg) m[0] => _,
+            m1 = inout(reg) m[1] => _,
+            m2 = inout(reg) m[2] => _,
+            m3 = inout(reg) m[3] => _,
+            neg = in(reg) u32::from(neg),
+            k = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
