@@ -77,6 +77,47 @@ pub(super) fn mont_sqr_selected(a: &Limbs) -> Option<Limbs> {
     }
 }
 
+/// Proof that the assembly is switched on for this thread ([`selected`], so the CPU has
+/// BMI2 and ADX): a point formula checks the switch once and then runs every field
+/// operation through this handle (no check per operation). The operations are those
+/// modulo the SM2 prime only; callers obtain the handle for that field only.
+#[derive(Clone, Copy)]
+pub(super) struct FieldAsm(());
+
+impl FieldAsm {
+    /// `Some` when [`selected`].
+    #[inline(always)]
+    pub(super) fn selected() -> Option<Self> {
+        selected().then_some(FieldAsm(()))
+    }
+
+    /// [`mont_mul`].
+    #[inline(always)]
+    pub(super) fn mul(self, a: &Limbs, b: &Limbs) -> Limbs {
+        // SAFETY: a `FieldAsm` exists only when `selected()`, which implies BMI2 and ADX.
+        unsafe { mont_mul(a, b) }
+    }
+
+    /// [`mont_sqr`].
+    #[inline(always)]
+    pub(super) fn sqr(self, a: &Limbs) -> Limbs {
+        // SAFETY: as in `mul`.
+        unsafe { mont_sqr(a) }
+    }
+
+    /// [`add_mod`].
+    #[inline(always)]
+    pub(super) fn add(self, a: &Limbs, b: &Limbs) -> Limbs {
+        add_mod(a, b)
+    }
+
+    /// [`sub_mod`].
+    #[inline(always)]
+    pub(super) fn sub(self, a: &Limbs, b: &Limbs) -> Limbs {
+        sub_mod(a, b)
+    }
+}
+
 /// [`mont_mul`] when this CPU has BMI2 and ADX, whatever the active variant (tests).
 #[cfg(test)]
 pub(super) fn mont_mul_detected(a: &Limbs, b: &Limbs) -> Option<Limbs> {
@@ -99,13 +140,16 @@ pub(super) fn mont_sqr_detected(a: &Limbs) -> Option<Limbs> {
     }
 }
 
-/// The SM2 prime p, read by the final conditional subtraction.
-static P: Limbs = [
+/// The SM2 prime p.
+pub(super) const SM2_P: Limbs = [
     0xFFFF_FFFF_FFFF_FFFF,
     0xFFFF_FFFF_0000_0000,
     0xFFFF_FFFF_FFFF_FFFF,
     0xFFFF_FFFE_FFFF_FFFF,
 ];
+
+/// The SM2 prime p, read by the final conditional subtraction.
+static P: Limbs = SM2_P;
 
 /// One round of the Montgomery reduction modulo p (-p^-1 mod 2^64 = 1, so the quotient
 /// digit is the low limb u itself): (t + u·p) / 2^64 = t[1..] + q with
