@@ -20,6 +20,7 @@ trait FieldOps<F: Modulus>: Copy {
     fn sqr(self, a: &Fe<F>) -> Fe<F>;
     fn add(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F>;
     fn sub(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F>;
+    fn half(self, a: &Fe<F>) -> Fe<F>;
     #[inline(always)]
     fn dbl(self, a: &Fe<F>) -> Fe<F> {
         self.add(a, a)
@@ -46,6 +47,10 @@ impl<F: Modulus> FieldOps<F> for Dispatch {
     #[inline(always)]
     fn sub(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F> {
         a.sub(b)
+    }
+    #[inline(always)]
+    fn half(self, a: &Fe<F>) -> Fe<F> {
+        a.half()
     }
     #[inline(always)]
     fn dbl(self, a: &Fe<F>) -> Fe<F> {
@@ -97,6 +102,10 @@ impl<F: Modulus> FieldOps<F> for Sm2Asm {
     #[inline(always)]
     fn sub(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F> {
         fe(self.0.sub(&a.0, &b.0))
+    }
+    #[inline(always)]
+    fn half(self, a: &Fe<F>) -> Fe<F> {
+        fe(self.0.half(&a.0))
     }
 }
 
@@ -250,6 +259,15 @@ impl<C: Curve> Jacobian<C> {
         if let Some(ops) = Sm2Asm::for_field::<C::F>() {
             return self.double_with(ops);
         }
+        self.double_dispatch()
+    }
+
+    // The `Dispatch` forms stay out of line: inlined into a caller's loop (the doublings of
+    // `mul_var_table_ct`), LLVM turned the portable field code's masked final subtraction
+    // into a branch (its cmov-to-branch conversion in loops; scripts/ct-check.sh reported
+    // it). As functions of their own they compile as before, branch-free.
+    #[inline(never)]
+    fn double_dispatch(&self) -> Self {
         self.double_with(Dispatch)
     }
 
@@ -264,7 +282,7 @@ impl<C: Curve> Jacobian<C> {
             let z3 = f.dbl(&f.mul(&self.y, &self.z));
             let m = f.mul(&f.add(&self.x, &zz), &f.sub(&self.x, &zz));
             let m = f.add(&f.dbl(&m), &m);
-            let y4_8 = f.sqr(&s).half();
+            let y4_8 = f.half(&f.sqr(&s));
             let s = f.mul(&s, &self.x);
             let x3 = f.sub(&f.sqr(&m), &f.dbl(&s));
             let y3 = f.sub(&f.mul(&m, &f.sub(&s, &x3)), &y4_8);
@@ -296,6 +314,11 @@ impl<C: Curve> Jacobian<C> {
         if let Some(ops) = Sm2Asm::for_field::<C::F>() {
             return self.add_mixed_with(q, ops);
         }
+        self.add_mixed_dispatch(q)
+    }
+
+    #[inline(never)]
+    fn add_mixed_dispatch(&self, q: &Affine<C>) -> (Self, Choice) {
         self.add_mixed_with(q, Dispatch)
     }
 
@@ -335,6 +358,11 @@ impl<C: Curve> Jacobian<C> {
         if let Some(ops) = Sm2Asm::for_field::<C::F>() {
             return self.add_with(q, ops);
         }
+        self.add_dispatch(q)
+    }
+
+    #[inline(never)]
+    fn add_dispatch(&self, q: &Self) -> (Self, Choice) {
         self.add_with(q, Dispatch)
     }
 

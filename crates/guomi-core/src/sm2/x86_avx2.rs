@@ -116,6 +116,12 @@ impl FieldAsm {
     pub(super) fn sub(self, a: &Limbs, b: &Limbs) -> Limbs {
         sub_mod(a, b)
     }
+
+    /// [`half_mod`].
+    #[inline(always)]
+    pub(super) fn half(self, a: &Limbs) -> Limbs {
+        half_mod(a)
+    }
 }
 
 /// [`mont_mul`] when this CPU has BMI2 and ADX, whatever the active variant (tests).
@@ -506,6 +512,48 @@ pub(super) fn sub_mod(a: &Limbs, b: &Limbs) -> Limbs {
     [r0, r1, r2, r3]
 }
 
+/// `a / 2 mod p` for a < p: p added under the mask of a's low bit, then the 257-bit sum
+/// shifted right by one (no branch; the doubling's 8Y^4 = S^2 / 2). In assembly so that
+/// the mask cannot become a branch when the doubling is inlined into a loop.
+#[inline(always)]
+pub(super) fn half_mod(a: &Limbs) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: only baseline x86-64 instructions on registers and 32 bytes of the static
+    // `P`; no stack use.
+    unsafe {
+        core::arch::asm!(
+            "mov {k}, {r0}",
+            "and {k}, 1",
+            "neg {k}",
+            "mov {p1}, {k}",
+            "and {p1}, qword ptr [rip + {P} + 8]",
+            "mov {p3}, {k}",
+            "and {p3}, qword ptr [rip + {P} + 24]",
+            "xor {c:e}, {c:e}",
+            "add {r0}, {k}",
+            "adc {r1}, {p1}",
+            "adc {r2}, {k}",
+            "adc {r3}, {p3}",
+            "adc {c}, 0",
+            "shrd {r0}, {r1}, 1",
+            "shrd {r1}, {r2}, 1",
+            "shrd {r2}, {r3}, 1",
+            "shrd {r3}, {c}, 1",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            k = out(reg) _,
+            p1 = out(reg) _,
+            p3 = out(reg) _,
+            c = out(reg) _,
+            P = sym P,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
 /// Proof that the thread's active variant is the `avx2` backend or higher, on a CPU that
 /// runs it (so AVX2 is present): the table scans below may use it. Read once per scalar
 /// multiplication (`table.rs`); `-noadx` variants scan with AVX2 too (the feature only
@@ -641,4 +689,75 @@ pub(super) fn neg_if(y: &Limbs, m: &Limbs, neg: u8) -> Limbs {
         );
     }
     [r0, r1, r2, r3]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The halving against its definition (2 · (a / 2) = a, and the portable formula:
+    /// a even: a >> 1; a odd: (a + p) >> 1 as a 257-bit sum) at the edges and along a
+    /// chain of values.
+    #[test]
+    fn half_mod_matches_definition() {
+        let reference = |a: &Limbs| -> Limbs {
+            let odd = a[0] & 1 == 1;
+            let mut s = [0u64; 5];
+            let mut carry = 0u128;
+            for i in 0..4 {
+                let t = a[i] as u128 + if odd { SM2_P[i] as u128 } else { 0 } + carry;
+                s[i] = t as u64;
+                carry = t >> 64;
+            }
+            s[4] = carry as u64;
+            [
+                (s[0] >> 1) | (s[1] << 63),
+                (s[1] >> 1) | (s[2] << 63),
+                (s[2] >> 1) | (s[3] << 63),
+                (s[3] >> 1) | (s[4] << 63),
+            ]
+        };
+        let pm1 = [SM2_P[0] - 1, SM2_P[1], SM2_P[2], SM2_P[3]];
+        let pm2 = [SM2_P[0] - 2, SM2_P[1], SM2_P[2], SM2_P[3]];
+        let mut vals = vec![
+            [0u64; 4],
+            [1, 0, 0, 0],
+            [2, 0, 0, 0],
+            [3, 0, 0, 0],
+            pm1,
+            pm2,
+        ];
+        let mut x: Limbs = [
+            0x0123456789abcdef,
+            0xfedcba9876543210,
+            7,
+            0x8796a5b4c3d2e1f0,
+        ];
+        for i in 0..10_000u64 {
+            vals.push(x);
+            x = add_mod(&add_mod(&x, &x), &[i | 1, i << 9, 0, 0]);
+        }
+        for a in &vals {
+            let h = half_mod(a);
+            assert_eq!(h, reference(a), "{a:x?}");
+            assert_eq!(add_mod(&h, &h), *a, "{a:x?}");
+        }
+    }
+
+    /// The conditional negation: y unchanged for neg = 0; p - y (0 for 0) for neg = 1.
+    #[test]
+    fn neg_if_matches_sub_mod() {
+        let pm1 = [SM2_P[0] - 1, SM2_P[1], SM2_P[2], SM2_P[3]];
+        for y in [
+            [0u64; 4],
+            [1, 0, 0, 0],
+            pm1,
+            [5, 6, 7, 8],
+            [0, 0, 0, 1 << 63],
+        ] {
+            assert_eq!(neg_if(&y, &SM2_P, 0), y);
+            assert_eq!(neg_if(&y, &SM2_P, 1), sub_mod(&[0; 4], &y), "{y:x?}");
+            assert_eq!(add_mod(&neg_if(&y, &SM2_P, 1), &y), [0; 4]);
+        }
+    }
 }
