@@ -29,7 +29,7 @@ trait FieldOps<F: Modulus>: Copy {
 
 /// The `Fe` methods.
 #[derive(Clone, Copy)]
-struct Dispatch;
+pub(crate) struct Dispatch;
 
 impl<F: Modulus> FieldOps<F> for Dispatch {
     #[inline(always)]
@@ -61,14 +61,14 @@ impl<F: Modulus> FieldOps<F> for Dispatch {
 /// The SM2-prime assembly, called directly (one switch check per point operation).
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
-struct Sm2Asm(super::x86_avx2::FieldAsm);
+pub(crate) struct Sm2Asm(super::x86_avx2::FieldAsm);
 
 #[cfg(target_arch = "x86_64")]
 impl Sm2Asm {
     /// `Some` when F is the SM2 prime field and the assembly is switched on for this
     /// thread (the same condition under which `Fe`'s methods use it).
     #[inline(always)]
-    fn for_field<F: Modulus>() -> Option<Self> {
+    pub(crate) fn for_field<F: Modulus>() -> Option<Self> {
         if F::M == super::x86_avx2::SM2_P {
             super::x86_avx2::FieldAsm::selected().map(Sm2Asm)
         } else {
@@ -106,6 +106,49 @@ impl<F: Modulus> FieldOps<F> for Sm2Asm {
     #[inline(always)]
     fn half(self, a: &Fe<F>) -> Fe<F> {
         fe(self.0.half(&a.0))
+    }
+}
+
+/// The point operations of a scalar-multiplication loop, chosen once per multiplication
+/// so that the loop is compiled for one field code: [`Sm2Asm`] inlines the formulas on
+/// the assembly (the limbs stay in registers; a loop that may also take the other path
+/// merges the two results through memory, and the narrow stores then feed wide loads, a
+/// store-forwarding stall that cost 10 % of a doubling), [`Dispatch`] calls the point
+/// methods.
+pub(crate) trait PointOps<C: Curve>: Copy {
+    fn double(self, p: &Jacobian<C>) -> Jacobian<C>;
+    fn add(self, p: &Jacobian<C>, q: &Jacobian<C>) -> (Jacobian<C>, Choice);
+    fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice);
+}
+
+impl<C: Curve> PointOps<C> for Dispatch {
+    #[inline(always)]
+    fn double(self, p: &Jacobian<C>) -> Jacobian<C> {
+        p.double()
+    }
+    #[inline(always)]
+    fn add(self, p: &Jacobian<C>, q: &Jacobian<C>) -> (Jacobian<C>, Choice) {
+        p.add_ct(q)
+    }
+    #[inline(always)]
+    fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice) {
+        p.add_mixed_ct(q)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<C: Curve> PointOps<C> for Sm2Asm {
+    #[inline(always)]
+    fn double(self, p: &Jacobian<C>) -> Jacobian<C> {
+        p.double_with(self)
+    }
+    #[inline(always)]
+    fn add(self, p: &Jacobian<C>, q: &Jacobian<C>) -> (Jacobian<C>, Choice) {
+        p.add_with(q, self)
+    }
+    #[inline(always)]
+    fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice) {
+        p.add_mixed_with(q, self)
     }
 }
 
@@ -266,6 +309,7 @@ impl<C: Curve> Jacobian<C> {
     // `mul_var_table_ct`), LLVM turned the portable field code's masked final subtraction
     // into a branch (its cmov-to-branch conversion in loops; scripts/ct-check.sh reported
     // it). As functions of their own they compile as before, branch-free.
+    #[cold]
     #[inline(never)]
     fn double_dispatch(&self) -> Self {
         self.double_with(Dispatch)
@@ -317,6 +361,7 @@ impl<C: Curve> Jacobian<C> {
         self.add_mixed_dispatch(q)
     }
 
+    #[cold]
     #[inline(never)]
     fn add_mixed_dispatch(&self, q: &Affine<C>) -> (Self, Choice) {
         self.add_mixed_with(q, Dispatch)
@@ -361,6 +406,7 @@ impl<C: Curve> Jacobian<C> {
         self.add_dispatch(q)
     }
 
+    #[cold]
     #[inline(never)]
     fn add_dispatch(&self, q: &Self) -> (Self, Choice) {
         self.add_with(q, Dispatch)

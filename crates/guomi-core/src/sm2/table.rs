@@ -5,6 +5,8 @@
 //!   window i holds the affine multiples j·2^(6i)·P for j = 1..32, so k·P is the sum
 //!   of 43 table points with no doubling at all. Each digit's point is read by scanning
 //!   the whole window with masks (no secret-dependent index), negated by a masked select.
+//!   The scan is the backend's ([`Scan`]: AVX-512 on `avx512`, AVX2 on `avx2`, the Rust
+//!   loop on `portable`), the negation a `cmov` on x86-64.
 //! * [`mul_var_ct`]: variable-base, constant-time fixed-window multiplication (52 signed
 //!   5-bit digits, a 16-entry table scanned with masks) for secret scalars times public
 //!   points (decryption, key exchange, ECDH).
@@ -30,6 +32,10 @@
 //!   k = n - 6 on sm2p256v1).
 //! * A sum at infinity (P + (-P)) is handled by the incomplete formulas themselves.
 //!
+//! The loops are compiled once per field code ([`PointOps`]): with the SM2-prime assembly
+//! switched on, the point formulas are inlined on it; otherwise they call the point
+//! methods.
+//!
 //! Digits equal to 0 still perform an addition, with a real table point whose result is
 //! discarded by mask, so that the arithmetic never runs on all-zero operands for
 //! scalars with many zero digits (data-dependent power, and with it frequency, is a
@@ -37,7 +43,9 @@
 
 use super::curve::Curve;
 use super::field::{Fe, Limbs, Modulus};
-use super::point::{batch_to_affine_vartime, Affine, Jacobian};
+#[cfg(target_arch = "x86_64")]
+use super::point::Sm2Asm;
+use super::point::{batch_to_affine_vartime, Affine, Dispatch, Jacobian, PointOps};
 use core::marker::PhantomData;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 
@@ -219,18 +227,31 @@ impl<C: Curve> CombTable<C> {
 
 /// k·P with P's comb table, constant time in k (k < 2^256).
 pub(crate) fn mul_fixed_ct<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Jacobian<C> {
-    const { assert!(order_above_2_252::<C>()) };
     super::field::select_backend();
+    #[cfg(target_arch = "x86_64")]
+    if let Some(ops) = Sm2Asm::for_field::<C::F>() {
+        return mul_fixed_ct_with(table, k, ops);
+    }
+    mul_fixed_ct_with(table, k, Dispatch)
+}
+
+#[inline(always)]
+fn mul_fixed_ct_with<C: Curve, O: PointOps<C>>(
+    table: &CombTable<C>,
+    k: &Limbs,
+    ops: O,
+) -> Jacobian<C> {
+    const { assert!(order_above_2_252::<C>()) };
     let scan = Scan::active();
     let digits = recode::<COMB_WINDOWS>(k, COMB_W);
     let mut acc = Jacobian::<C>::INFINITY;
     for (i, &(abs, neg)) in digits.iter().enumerate() {
         // abs = 0 reads 1·2^(6i)·P, a real point for the masked-out addition.
         let q = scan.affine::<C>(&table.rows[i], abs, neg);
-        let (mut sum, same) = acc.add_mixed_ct(&q);
+        let (mut sum, same) = ops.add_mixed(&acc, &q);
         if i == COMB_WINDOWS - 1 {
             // The one window where acc == q is possible (module documentation).
-            sum = Jacobian::conditional_select(&sum, &acc.double(), same);
+            sum = Jacobian::conditional_select(&sum, &ops.double(&acc), same);
         }
         acc = Jacobian::conditional_select(&acc, &sum, !abs.ct_eq(&0));
     }
@@ -282,8 +303,21 @@ pub(crate) fn mul_var_jacobian_ct<C: Curve>(pj: &Jacobian<C>, k: &Limbs) -> Jaco
 }
 
 fn mul_var_table_ct<C: Curve>(table: &[Jacobian<C>; VAR_POINTS], k: &Limbs) -> Jacobian<C> {
-    const { assert!(order_above_2_252::<C>()) };
     super::field::select_backend();
+    #[cfg(target_arch = "x86_64")]
+    if let Some(ops) = Sm2Asm::for_field::<C::F>() {
+        return mul_var_table_with(table, k, ops);
+    }
+    mul_var_table_with(table, k, Dispatch)
+}
+
+#[inline(always)]
+fn mul_var_table_with<C: Curve, O: PointOps<C>>(
+    table: &[Jacobian<C>; VAR_POINTS],
+    k: &Limbs,
+    ops: O,
+) -> Jacobian<C> {
+    const { assert!(order_above_2_252::<C>()) };
     let scan = Scan::active();
     let row = VarRow(core::array::from_fn(|j| table[j].to_words()));
     let digits = recode::<VAR_WINDOWS>(k, VAR_W);
@@ -291,16 +325,16 @@ fn mul_var_table_ct<C: Curve>(table: &[Jacobian<C>; VAR_POINTS], k: &Limbs) -> J
     for i in (0..VAR_WINDOWS).rev() {
         if i != VAR_WINDOWS - 1 {
             for _ in 0..VAR_W {
-                acc = acc.double();
+                acc = ops.double(&acc);
             }
         }
         let (abs, neg) = digits[i];
         // abs = 0 reads table[0] (1·P); that addition is discarded by mask below.
         let q = scan.jacobian::<C>(&row, abs, neg);
-        let (mut sum, same) = acc.add_ct(&q);
+        let (mut sum, same) = ops.add(&acc, &q);
         if i == 0 {
             // The one step where acc == q is possible (module documentation).
-            sum = Jacobian::conditional_select(&sum, &acc.double(), same);
+            sum = Jacobian::conditional_select(&sum, &ops.double(&acc), same);
         }
         acc = Jacobian::conditional_select(&acc, &sum, !abs.ct_eq(&0));
     }
@@ -360,21 +394,52 @@ fn odd_multiples<C: Curve>(p: &Affine<C>) -> [Jacobian<C>; 8] {
     odd
 }
 
+/// P + Q by `ops`, variable time (public points only).
+#[inline(always)]
+fn add_vt<C: Curve, O: PointOps<C>>(ops: O, p: &Jacobian<C>, q: &Jacobian<C>) -> Jacobian<C> {
+    let (sum, same) = ops.add(p, q);
+    if bool::from(same) {
+        ops.double(p)
+    } else {
+        sum
+    }
+}
+
+/// P + Q for affine Q by `ops`, variable time (public points only).
+#[inline(always)]
+fn add_mixed_vt<C: Curve, O: PointOps<C>>(ops: O, p: &Jacobian<C>, q: &Affine<C>) -> Jacobian<C> {
+    let (sum, same) = ops.add_mixed(p, q);
+    if bool::from(same) {
+        ops.double(p)
+    } else {
+        sum
+    }
+}
+
 /// v·P by width-5 wNAF, variable time (public v and P).
 pub(crate) fn mul_wnaf_vartime<C: Curve>(p: &Affine<C>, v: &Limbs) -> Jacobian<C> {
     super::field::select_backend();
+    #[cfg(target_arch = "x86_64")]
+    if let Some(ops) = Sm2Asm::for_field::<C::F>() {
+        return mul_wnaf_with(p, v, ops);
+    }
+    mul_wnaf_with(p, v, Dispatch)
+}
+
+#[inline(always)]
+fn mul_wnaf_with<C: Curve, O: PointOps<C>>(p: &Affine<C>, v: &Limbs, ops: O) -> Jacobian<C> {
     let odd = odd_multiples(p);
     let digits = wnaf(v, 5);
     let mut acc = Jacobian::<C>::INFINITY;
     let top = digits.iter().rposition(|&d| d != 0);
     let Some(top) = top else { return acc };
     for i in (0..=top).rev() {
-        acc = acc.double();
+        acc = ops.double(&acc);
         let d = digits[i];
         if d > 0 {
-            acc = acc.add_vartime(&odd[(d as usize) / 2]);
+            acc = add_vt(ops, &acc, &odd[(d as usize) / 2]);
         } else if d < 0 {
-            acc = acc.add_vartime(&odd[((-d) as usize) / 2].neg());
+            acc = add_vt(ops, &acc, &odd[((-d) as usize) / 2].neg());
         }
     }
     acc
@@ -396,6 +461,20 @@ pub(crate) fn mul_double_vartime<C: Curve>(
         return ug.add_vartime(&mul_fixed_vartime(t, v));
     }
     super::field::select_backend();
+    #[cfg(target_arch = "x86_64")]
+    if let Some(ops) = Sm2Asm::for_field::<C::F>() {
+        return mul_double_with(u, v, p, ops);
+    }
+    mul_double_with(u, v, p, Dispatch)
+}
+
+#[inline(always)]
+fn mul_double_with<C: Curve, O: PointOps<C>>(
+    u: &Limbs,
+    v: &Limbs,
+    p: &Affine<C>,
+    ops: O,
+) -> Jacobian<C> {
     let gt = C::g_odd_table();
     let odd = odd_multiples(p);
     let du = wnaf(u, super::curve::G_WNAF_W);
@@ -407,18 +486,18 @@ pub(crate) fn mul_double_vartime<C: Curve>(
     let mut acc = Jacobian::<C>::INFINITY;
     let Some(top) = top else { return acc };
     for i in (0..=top).rev() {
-        acc = acc.double();
+        acc = ops.double(&acc);
         let d = dv[i];
         if d > 0 {
-            acc = acc.add_vartime(&odd[(d as usize) / 2]);
+            acc = add_vt(ops, &acc, &odd[(d as usize) / 2]);
         } else if d < 0 {
-            acc = acc.add_vartime(&odd[((-d) as usize) / 2].neg());
+            acc = add_vt(ops, &acc, &odd[((-d) as usize) / 2].neg());
         }
         let d = du[i];
         if d > 0 {
-            acc = acc.add_mixed_vartime(&gt[(d as usize) / 2]);
+            acc = add_mixed_vt(ops, &acc, &gt[(d as usize) / 2]);
         } else if d < 0 {
-            acc = acc.add_mixed_vartime(&gt[((-d) as usize) / 2].neg());
+            acc = add_mixed_vt(ops, &acc, &gt[((-d) as usize) / 2].neg());
         }
     }
     acc
