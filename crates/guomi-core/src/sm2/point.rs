@@ -121,18 +121,20 @@ pub(crate) trait PointOps<C: Curve>: Copy {
     fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice);
 }
 
+// The out-of-line `Dispatch` forms directly: inlining `double()` here would bring its
+// assembly path into the loop, and the two results would meet in memory again.
 impl<C: Curve> PointOps<C> for Dispatch {
     #[inline(always)]
     fn double(self, p: &Jacobian<C>) -> Jacobian<C> {
-        p.double()
+        p.double_dispatch()
     }
     #[inline(always)]
     fn add(self, p: &Jacobian<C>, q: &Jacobian<C>) -> (Jacobian<C>, Choice) {
-        p.add_ct(q)
+        p.add_dispatch(q)
     }
     #[inline(always)]
     fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice) {
-        p.add_mixed_ct(q)
+        p.add_mixed_dispatch(q)
     }
 }
 
