@@ -31,6 +31,8 @@ mod point;
 mod table;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
+#[cfg(target_arch = "x86_64")]
+mod x86_avx512;
 
 pub use curve::{Curve, ExampleCurve, Sm2p256};
 pub use dsa::{message_digest, verify_many, Signature, VerifyItem};

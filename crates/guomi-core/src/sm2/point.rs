@@ -9,8 +9,150 @@
 //! to a complete, slower method in that (negligibly rare) case.
 
 use super::curve::Curve;
-use super::field::Fe;
+use super::field::{Fe, Modulus};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+
+/// The field operations a point formula runs on, chosen once per formula: [`Dispatch`]
+/// (the `Fe` methods, which pick the code per operation) or, for the SM2 prime with the
+/// assembly switched on, [`Sm2Asm`] (the assembly called directly).
+trait FieldOps<F: Modulus>: Copy {
+    fn mul(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F>;
+    fn sqr(self, a: &Fe<F>) -> Fe<F>;
+    fn add(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F>;
+    fn sub(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F>;
+    fn half(self, a: &Fe<F>) -> Fe<F>;
+    #[inline(always)]
+    fn dbl(self, a: &Fe<F>) -> Fe<F> {
+        self.add(a, a)
+    }
+}
+
+/// The `Fe` methods.
+#[derive(Clone, Copy)]
+pub(crate) struct Dispatch;
+
+impl<F: Modulus> FieldOps<F> for Dispatch {
+    #[inline(always)]
+    fn mul(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F> {
+        a.mul(b)
+    }
+    #[inline(always)]
+    fn sqr(self, a: &Fe<F>) -> Fe<F> {
+        a.square()
+    }
+    #[inline(always)]
+    fn add(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F> {
+        a.add(b)
+    }
+    #[inline(always)]
+    fn sub(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F> {
+        a.sub(b)
+    }
+    #[inline(always)]
+    fn half(self, a: &Fe<F>) -> Fe<F> {
+        a.half()
+    }
+    #[inline(always)]
+    fn dbl(self, a: &Fe<F>) -> Fe<F> {
+        a.double()
+    }
+}
+
+/// The SM2-prime assembly, called directly (one switch check per point operation).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+pub(crate) struct Sm2Asm(super::x86_avx2::FieldAsm);
+
+#[cfg(target_arch = "x86_64")]
+impl Sm2Asm {
+    /// `Some` when F is the SM2 prime field and the assembly is switched on for this
+    /// thread (the same condition under which `Fe`'s methods use it).
+    #[inline(always)]
+    pub(crate) fn for_field<F: Modulus>() -> Option<Self> {
+        if F::M == super::x86_avx2::SM2_P {
+            super::x86_avx2::FieldAsm::selected().map(Sm2Asm)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn fe<F: Modulus>(l: super::field::Limbs) -> Fe<F> {
+    let mut f = Fe::ZERO;
+    f.0 = l;
+    f
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<F: Modulus> FieldOps<F> for Sm2Asm {
+    #[inline(always)]
+    fn mul(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F> {
+        fe(self.0.mul(&a.0, &b.0))
+    }
+    #[inline(always)]
+    fn sqr(self, a: &Fe<F>) -> Fe<F> {
+        fe(self.0.sqr(&a.0))
+    }
+    #[inline(always)]
+    fn add(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F> {
+        fe(self.0.add(&a.0, &b.0))
+    }
+    #[inline(always)]
+    fn sub(self, a: &Fe<F>, b: &Fe<F>) -> Fe<F> {
+        fe(self.0.sub(&a.0, &b.0))
+    }
+    #[inline(always)]
+    fn half(self, a: &Fe<F>) -> Fe<F> {
+        fe(self.0.half(&a.0))
+    }
+}
+
+/// The point operations of a scalar-multiplication loop, chosen once per multiplication
+/// so that the loop is compiled for one field code: [`Sm2Asm`] inlines the formulas on
+/// the assembly (the limbs stay in registers; a loop that may also take the other path
+/// merges the two results through memory, and the narrow stores then feed wide loads, a
+/// store-forwarding stall that cost 10 % of a doubling), [`Dispatch`] calls the point
+/// methods.
+pub(crate) trait PointOps<C: Curve>: Copy {
+    fn double(self, p: &Jacobian<C>) -> Jacobian<C>;
+    fn add(self, p: &Jacobian<C>, q: &Jacobian<C>) -> (Jacobian<C>, Choice);
+    fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice);
+}
+
+// The out-of-line `Dispatch` forms directly: inlining `double()` here would bring its
+// assembly path into the loop, and the two results would meet in memory again.
+impl<C: Curve> PointOps<C> for Dispatch {
+    #[inline(always)]
+    fn double(self, p: &Jacobian<C>) -> Jacobian<C> {
+        p.double_dispatch()
+    }
+    #[inline(always)]
+    fn add(self, p: &Jacobian<C>, q: &Jacobian<C>) -> (Jacobian<C>, Choice) {
+        p.add_dispatch(q)
+    }
+    #[inline(always)]
+    fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice) {
+        p.add_mixed_dispatch(q)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<C: Curve> PointOps<C> for Sm2Asm {
+    #[inline(always)]
+    fn double(self, p: &Jacobian<C>) -> Jacobian<C> {
+        p.double_with(self)
+    }
+    #[inline(always)]
+    fn add(self, p: &Jacobian<C>, q: &Jacobian<C>) -> (Jacobian<C>, Choice) {
+        p.add_with(q, self)
+    }
+    #[inline(always)]
+    fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice) {
+        p.add_mixed_with(q, self)
+    }
+}
 
 /// An affine point (never the point at infinity).
 pub struct Affine<C: Curve> {
@@ -66,6 +208,22 @@ impl<C: Curve> Affine<C> {
         }
     }
 
+    /// The Montgomery limbs x ∥ y (the comb table's storage).
+    #[inline(always)]
+    pub(crate) fn to_words(self) -> [u64; 8] {
+        let (x, y) = (self.x.0, self.y.0);
+        [x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3]]
+    }
+
+    /// The point whose Montgomery limbs are `w` (from [`Affine::to_words`]).
+    #[inline(always)]
+    pub(crate) fn from_words(w: &[u64; 8]) -> Self {
+        let mut p = Self::ZERO;
+        p.x.0 = [w[0], w[1], w[2], w[3]];
+        p.y.0 = [w[4], w[5], w[6], w[7]];
+        p
+    }
+
     /// x || y, 32 big-endian bytes each.
     pub(crate) fn to_bytes(self) -> ([u8; 32], [u8; 32]) {
         (self.x.to_bytes(), self.y.to_bytes())
@@ -105,6 +263,25 @@ impl<C: Curve> Jacobian<C> {
         z: Fe::ZERO,
     };
 
+    /// The Montgomery limbs x ∥ y ∥ z (the fixed-window table's storage).
+    #[inline(always)]
+    pub(crate) fn to_words(self) -> [u64; 12] {
+        let (x, y, z) = (self.x.0, self.y.0, self.z.0);
+        [
+            x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3], z[0], z[1], z[2], z[3],
+        ]
+    }
+
+    /// The point whose Montgomery limbs are `w` (from [`Jacobian::to_words`]).
+    #[inline(always)]
+    pub(crate) fn from_words(w: &[u64; 12]) -> Self {
+        let mut p = Self::INFINITY;
+        p.x.0 = [w[0], w[1], w[2], w[3]];
+        p.y.0 = [w[4], w[5], w[6], w[7]];
+        p.z.0 = [w[8], w[9], w[10], w[11]];
+        p
+    }
+
     #[inline(always)]
     pub(crate) fn is_infinity(&self) -> Choice {
         self.z.is_zero()
@@ -123,19 +300,38 @@ impl<C: Curve> Jacobian<C> {
     /// on these prime-order curves).
     #[inline]
     pub(crate) fn double(&self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(ops) = Sm2Asm::for_field::<C::F>() {
+            return self.double_with(ops);
+        }
+        self.double_dispatch()
+    }
+
+    // The `Dispatch` forms stay out of line: inlined into a caller's loop (the doublings of
+    // `mul_var_table_ct`), LLVM turned the portable field code's masked final subtraction
+    // into a branch (its cmov-to-branch conversion in loops; scripts/ct-check.sh reported
+    // it). As functions of their own they compile as before, branch-free.
+    #[cold]
+    #[inline(never)]
+    fn double_dispatch(&self) -> Self {
+        self.double_with(Dispatch)
+    }
+
+    #[inline(always)]
+    fn double_with<O: FieldOps<C::F>>(&self, f: O) -> Self {
         if C::A_IS_MINUS_3 {
             // dbl-2001-b (3(X - Z^2)(X + Z^2) for a = -3) arranged to need few additions:
             // S = (2Y)^2 = 4Y^2 folds the factor 4 of 4XY^2 into a square, 8Y^4 = S^2 / 2,
             // Z3 = 2·Y·Z (one product instead of a square and three additions).
-            let s = self.y.double().square();
-            let zz = self.z.square();
-            let z3 = self.y.mul(&self.z).double();
-            let m = self.x.add(&zz).mul(&self.x.sub(&zz));
-            let m = m.double().add(&m);
-            let y4_8 = s.square().half();
-            let s = s.mul(&self.x);
-            let x3 = m.square().sub(&s.double());
-            let y3 = m.mul(&s.sub(&x3)).sub(&y4_8);
+            let s = f.sqr(&f.dbl(&self.y));
+            let zz = f.sqr(&self.z);
+            let z3 = f.dbl(&f.mul(&self.y, &self.z));
+            let m = f.mul(&f.add(&self.x, &zz), &f.sub(&self.x, &zz));
+            let m = f.add(&f.dbl(&m), &m);
+            let y4_8 = f.half(&f.sqr(&s));
+            let s = f.mul(&s, &self.x);
+            let x3 = f.sub(&f.sqr(&m), &f.dbl(&s));
+            let y3 = f.sub(&f.mul(&m, &f.sub(&s, &x3)), &y4_8);
             Jacobian {
                 x: x3,
                 y: y3,
@@ -143,15 +339,15 @@ impl<C: Curve> Jacobian<C> {
             }
         } else {
             // dbl-2007-bl
-            let xx = self.x.square();
-            let yy = self.y.square();
-            let yyyy = yy.square();
-            let zz = self.z.square();
-            let s = self.x.add(&yy).square().sub(&xx).sub(&yyyy).double();
-            let m = xx.double().add(&xx).add(&C::a().mul(&zz.square()));
-            let t = m.square().sub(&s.double());
-            let y3 = m.mul(&s.sub(&t)).sub(&yyyy.double().double().double());
-            let z3 = self.y.add(&self.z).square().sub(&yy).sub(&zz);
+            let xx = f.sqr(&self.x);
+            let yy = f.sqr(&self.y);
+            let yyyy = f.sqr(&yy);
+            let zz = f.sqr(&self.z);
+            let s = f.dbl(&f.sub(&f.sub(&f.sqr(&f.add(&self.x, &yy)), &xx), &yyyy));
+            let m = f.add(&f.add(&f.dbl(&xx), &xx), &f.mul(&C::a(), &f.sqr(&zz)));
+            let t = f.sub(&f.sqr(&m), &f.dbl(&s));
+            let y3 = f.sub(&f.mul(&m, &f.sub(&s, &t)), &f.dbl(&f.dbl(&f.dbl(&yyyy))));
+            let z3 = f.sub(&f.sub(&f.sqr(&f.add(&self.y, &self.z)), &yy), &zz);
             Jacobian { x: t, y: y3, z: z3 }
         }
     }
@@ -160,19 +356,34 @@ impl<C: Curve> Jacobian<C> {
     /// "P == Q" (where the result is wrong) for the caller to handle.
     #[inline]
     pub(crate) fn add_mixed_ct(&self, q: &Affine<C>) -> (Self, Choice) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(ops) = Sm2Asm::for_field::<C::F>() {
+            return self.add_mixed_with(q, ops);
+        }
+        self.add_mixed_dispatch(q)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn add_mixed_dispatch(&self, q: &Affine<C>) -> (Self, Choice) {
+        self.add_mixed_with(q, Dispatch)
+    }
+
+    #[inline(always)]
+    fn add_mixed_with<O: FieldOps<C::F>>(&self, q: &Affine<C>, f: O) -> (Self, Choice) {
         // add-1998-cmo-2 with Z2 = 1: 8M + 3S and 7 additions (madd-2007-bl needs 7M + 4S
         // but 12 additions, which cost more than the product they save).
-        let z1z1 = self.z.square();
-        let u2 = q.x.mul(&z1z1);
-        let s2 = q.y.mul(&self.z.mul(&z1z1));
-        let h = u2.sub(&self.x);
-        let r = s2.sub(&self.y);
-        let hh = h.square();
-        let hhh = hh.mul(&h);
-        let v = self.x.mul(&hh);
-        let x3 = r.square().sub(&hhh).sub(&v.double());
-        let y3 = r.mul(&v.sub(&x3)).sub(&self.y.mul(&hhh));
-        let z3 = self.z.mul(&h);
+        let z1z1 = f.sqr(&self.z);
+        let u2 = f.mul(&q.x, &z1z1);
+        let s2 = f.mul(&q.y, &f.mul(&self.z, &z1z1));
+        let h = f.sub(&u2, &self.x);
+        let r = f.sub(&s2, &self.y);
+        let hh = f.sqr(&h);
+        let hhh = f.mul(&hh, &h);
+        let v = f.mul(&self.x, &hh);
+        let x3 = f.sub(&f.sub(&f.sqr(&r), &hhh), &f.dbl(&v));
+        let y3 = f.sub(&f.mul(&r, &f.sub(&v, &x3)), &f.mul(&self.y, &hhh));
+        let z3 = f.mul(&self.z, &h);
         let p_inf = self.is_infinity();
         let same = h.is_zero() & r.is_zero() & !p_inf;
         let sum = Jacobian {
@@ -190,21 +401,36 @@ impl<C: Curve> Jacobian<C> {
     /// "P == Q" (where the result is wrong) for the caller to handle.
     #[inline]
     pub(crate) fn add_ct(&self, q: &Self) -> (Self, Choice) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(ops) = Sm2Asm::for_field::<C::F>() {
+            return self.add_with(q, ops);
+        }
+        self.add_dispatch(q)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn add_dispatch(&self, q: &Self) -> (Self, Choice) {
+        self.add_with(q, Dispatch)
+    }
+
+    #[inline(always)]
+    fn add_with<O: FieldOps<C::F>>(&self, q: &Self, f: O) -> (Self, Choice) {
         // add-1998-cmo-2: 12M + 4S and 7 additions (add-2007-bl: 11M + 5S, 11 additions).
-        let z1z1 = self.z.square();
-        let z2z2 = q.z.square();
-        let u1 = self.x.mul(&z2z2);
-        let u2 = q.x.mul(&z1z1);
-        let s1 = self.y.mul(&q.z.mul(&z2z2));
-        let s2 = q.y.mul(&self.z.mul(&z1z1));
-        let h = u2.sub(&u1);
-        let r = s2.sub(&s1);
-        let hh = h.square();
-        let hhh = hh.mul(&h);
-        let v = u1.mul(&hh);
-        let x3 = r.square().sub(&hhh).sub(&v.double());
-        let y3 = r.mul(&v.sub(&x3)).sub(&s1.mul(&hhh));
-        let z3 = self.z.mul(&q.z).mul(&h);
+        let z1z1 = f.sqr(&self.z);
+        let z2z2 = f.sqr(&q.z);
+        let u1 = f.mul(&self.x, &z2z2);
+        let u2 = f.mul(&q.x, &z1z1);
+        let s1 = f.mul(&self.y, &f.mul(&q.z, &z2z2));
+        let s2 = f.mul(&q.y, &f.mul(&self.z, &z1z1));
+        let h = f.sub(&u2, &u1);
+        let r = f.sub(&s2, &s1);
+        let hh = f.sqr(&h);
+        let hhh = f.mul(&hh, &h);
+        let v = f.mul(&u1, &hh);
+        let x3 = f.sub(&f.sub(&f.sqr(&r), &hhh), &f.dbl(&v));
+        let y3 = f.sub(&f.mul(&r, &f.sub(&v, &x3)), &f.mul(&s1, &hhh));
+        let z3 = f.mul(&f.mul(&self.z, &q.z), &h);
         let p_inf = self.is_infinity();
         let q_inf = q.is_infinity();
         let same = h.is_zero() & r.is_zero() & !p_inf & !q_inf;

@@ -77,6 +77,53 @@ pub(super) fn mont_sqr_selected(a: &Limbs) -> Option<Limbs> {
     }
 }
 
+/// Proof that the assembly is switched on for this thread ([`selected`], so the CPU has
+/// BMI2 and ADX): a point formula checks the switch once and then runs every field
+/// operation through this handle (no check per operation). The operations are those
+/// modulo the SM2 prime only; callers obtain the handle for that field only.
+#[derive(Clone, Copy)]
+pub(super) struct FieldAsm(());
+
+impl FieldAsm {
+    /// `Some` when [`selected`].
+    #[inline(always)]
+    pub(super) fn selected() -> Option<Self> {
+        selected().then_some(FieldAsm(()))
+    }
+
+    /// [`mont_mul`].
+    #[inline(always)]
+    pub(super) fn mul(self, a: &Limbs, b: &Limbs) -> Limbs {
+        // SAFETY: a `FieldAsm` exists only when `selected()`, which implies BMI2 and ADX.
+        unsafe { mont_mul(a, b) }
+    }
+
+    /// [`mont_sqr`].
+    #[inline(always)]
+    pub(super) fn sqr(self, a: &Limbs) -> Limbs {
+        // SAFETY: as in `mul`.
+        unsafe { mont_sqr(a) }
+    }
+
+    /// [`add_mod`].
+    #[inline(always)]
+    pub(super) fn add(self, a: &Limbs, b: &Limbs) -> Limbs {
+        add_mod(a, b)
+    }
+
+    /// [`sub_mod`].
+    #[inline(always)]
+    pub(super) fn sub(self, a: &Limbs, b: &Limbs) -> Limbs {
+        sub_mod(a, b)
+    }
+
+    /// [`half_mod`].
+    #[inline(always)]
+    pub(super) fn half(self, a: &Limbs) -> Limbs {
+        half_mod(a)
+    }
+}
+
 /// [`mont_mul`] when this CPU has BMI2 and ADX, whatever the active variant (tests).
 #[cfg(test)]
 pub(super) fn mont_mul_detected(a: &Limbs, b: &Limbs) -> Option<Limbs> {
@@ -99,13 +146,16 @@ pub(super) fn mont_sqr_detected(a: &Limbs) -> Option<Limbs> {
     }
 }
 
-/// The SM2 prime p, read by the final conditional subtraction.
-static P: Limbs = [
+/// The SM2 prime p.
+pub(super) const SM2_P: Limbs = [
     0xFFFF_FFFF_FFFF_FFFF,
     0xFFFF_FFFF_0000_0000,
     0xFFFF_FFFF_FFFF_FFFF,
     0xFFFF_FFFE_FFFF_FFFF,
 ];
+
+/// The SM2 prime p, read by the final conditional subtraction.
+static P: Limbs = SM2_P;
 
 /// One round of the Montgomery reduction modulo p (-p^-1 mod 2^64 = 1, so the quotient
 /// digit is the low limb u itself): (t + u·p) / 2^64 = t[1..] + q with
@@ -460,4 +510,267 @@ pub(super) fn sub_mod(a: &Limbs, b: &Limbs) -> Limbs {
         );
     }
     [r0, r1, r2, r3]
+}
+
+/// `a / 2 mod p` for a < p: p added under the mask of a's low bit, then the 257-bit sum
+/// shifted right by one (no branch; the doubling's 8Y^4 = S^2 / 2). In assembly so that
+/// the mask cannot become a branch when the doubling is inlined into a loop.
+#[inline(always)]
+pub(super) fn half_mod(a: &Limbs) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3] = *a;
+    // SAFETY: only baseline x86-64 instructions on registers and 32 bytes of the static
+    // `P`; no stack use.
+    unsafe {
+        core::arch::asm!(
+            "mov {k}, {r0}",
+            "and {k}, 1",
+            "neg {k}",
+            "mov {p1}, {k}",
+            "and {p1}, qword ptr [rip + {P} + 8]",
+            "mov {p3}, {k}",
+            "and {p3}, qword ptr [rip + {P} + 24]",
+            "xor {c:e}, {c:e}",
+            "add {r0}, {k}",
+            "adc {r1}, {p1}",
+            "adc {r2}, {k}",
+            "adc {r3}, {p3}",
+            "adc {c}, 0",
+            // The 257-bit shift by shr/shl/or (`shrd` is slow on some CPUs): each limb
+            // takes the low bit of the next one before that one is shifted.
+            "shr {r0}, 1",
+            "mov {k}, {r1}",
+            "shl {k}, 63",
+            "or {r0}, {k}",
+            "shr {r1}, 1",
+            "mov {k}, {r2}",
+            "shl {k}, 63",
+            "or {r1}, {k}",
+            "shr {r2}, 1",
+            "mov {k}, {r3}",
+            "shl {k}, 63",
+            "or {r2}, {k}",
+            "shr {r3}, 1",
+            "shl {c}, 63",
+            "or {r3}, {c}",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            k = out(reg) _,
+            p1 = out(reg) _,
+            p3 = out(reg) _,
+            c = out(reg) _,
+            P = sym P,
+            options(pure, readonly, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+/// Proof that the thread's active variant is the `avx2` backend or higher, on a CPU that
+/// runs it (so AVX2 is present): the table scans below may use it. Read once per scalar
+/// multiplication (`table.rs`); `-noadx` variants scan with AVX2 too (the feature only
+/// concerns the field assembly).
+#[derive(Clone, Copy)]
+pub(super) struct Avx2Scan(());
+
+impl Avx2Scan {
+    /// `Some` when the active variant's backend is `avx2` or higher and supported here.
+    #[inline]
+    pub(super) fn active() -> Option<Self> {
+        let v = crate::cpu::active_variant();
+        (v.backend() >= crate::cpu::Backend::Avx2 && v.is_supported()).then_some(Avx2Scan(()))
+    }
+
+    /// Entry `max(digit, 1) - 1` of a row of 32 affine points (x ∥ y limbs), read in
+    /// constant time: every entry is loaded and masked by comparing the public entry
+    /// number with the secret digit (no secret index or branch).
+    #[inline]
+    pub(super) fn select_8x32(self, row: &[[u64; 8]; 32], digit: u8) -> [u64; 8] {
+        // SAFETY: an `Avx2Scan` exists only when this CPU runs AVX2 (`active`).
+        unsafe { select_8x32(row, digit) }
+    }
+
+    /// The same for a row of 16 Jacobian points (x ∥ y ∥ z limbs).
+    #[inline]
+    pub(super) fn select_12x16(self, row: &[[u64; 12]; 16], digit: u8) -> [u64; 12] {
+        // SAFETY: as in `select_8x32`.
+        unsafe { select_12x16(row, digit) }
+    }
+}
+
+/// `digit`, or 1 when it is 0 (the digit-0 addition reads entry 1 and is discarded by the
+/// caller), without a branch.
+#[inline(always)]
+pub(super) fn entry_number(digit: u8) -> i64 {
+    let d = u64::from(digit);
+    (d | (d.wrapping_sub(1) >> 63)) as i64
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn select_8x32(row: &[[u64; 8]; 32], digit: u8) -> [u64; 8] {
+    use core::arch::x86_64::*;
+    let want = _mm256_set1_epi64x(entry_number(digit));
+    let one = _mm256_set1_epi64x(1);
+    let mut idx = one;
+    let (mut a0, mut a1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+    for e in row {
+        let m = _mm256_cmpeq_epi64(idx, want);
+        let p = e.as_ptr().cast::<__m256i>();
+        // SAFETY: `e` is 64 readable bytes; unaligned loads.
+        let (v0, v1) = unsafe { (_mm256_loadu_si256(p), _mm256_loadu_si256(p.add(1))) };
+        a0 = _mm256_or_si256(a0, _mm256_and_si256(m, v0));
+        a1 = _mm256_or_si256(a1, _mm256_and_si256(m, v1));
+        idx = _mm256_add_epi64(idx, one);
+    }
+    let mut out = [0u64; 8];
+    let p = out.as_mut_ptr().cast::<__m256i>();
+    // SAFETY: `out` is 64 writable bytes.
+    unsafe {
+        _mm256_storeu_si256(p, a0);
+        _mm256_storeu_si256(p.add(1), a1);
+    }
+    out
+}
+
+#[target_feature(enable = "avx2")]
+unsafe fn select_12x16(row: &[[u64; 12]; 16], digit: u8) -> [u64; 12] {
+    use core::arch::x86_64::*;
+    let want = _mm256_set1_epi64x(entry_number(digit));
+    let one = _mm256_set1_epi64x(1);
+    let mut idx = one;
+    let mut a = [_mm256_setzero_si256(); 3];
+    for e in row {
+        let m = _mm256_cmpeq_epi64(idx, want);
+        let p = e.as_ptr().cast::<__m256i>();
+        for (k, acc) in a.iter_mut().enumerate() {
+            // SAFETY: `e` is 96 readable bytes; unaligned loads.
+            let v = unsafe { _mm256_loadu_si256(p.add(k)) };
+            *acc = _mm256_or_si256(*acc, _mm256_and_si256(m, v));
+        }
+        idx = _mm256_add_epi64(idx, one);
+    }
+    let mut out = [0u64; 12];
+    let p = out.as_mut_ptr().cast::<__m256i>();
+    for (k, acc) in a.iter().enumerate() {
+        // SAFETY: `out` is 96 writable bytes.
+        unsafe { _mm256_storeu_si256(p.add(k), *acc) };
+    }
+    out
+}
+
+/// `m - y mod m` (0 for y = 0) when `neg` is 1, else `y`, for y < m and any modulus m:
+/// the negation of a selected table point, without a branch (`neg` is a secret 0 or 1,
+/// used only by `cmov`).
+#[inline(always)]
+pub(super) fn neg_if(y: &Limbs, m: &Limbs, neg: u8) -> Limbs {
+    let [mut r0, mut r1, mut r2, mut r3] = *y;
+    // SAFETY: only baseline x86-64 instructions on registers; no memory or stack use.
+    unsafe {
+        core::arch::asm!(
+            // k = all ones when y != 0; then (m & k) - y, which is m - y or 0.
+            "mov {k}, {r0}",
+            "or {k}, {r1}",
+            "or {k}, {r2}",
+            "or {k}, {r3}",
+            "neg {k}",
+            "sbb {k}, {k}",
+            "and {m0}, {k}",
+            "and {m1}, {k}",
+            "and {m2}, {k}",
+            "and {m3}, {k}",
+            "sub {m0}, {r0}",
+            "sbb {m1}, {r1}",
+            "sbb {m2}, {r2}",
+            "sbb {m3}, {r3}",
+            "test {neg:e}, {neg:e}",
+            "cmovnz {r0}, {m0}",
+            "cmovnz {r1}, {m1}",
+            "cmovnz {r2}, {m2}",
+            "cmovnz {r3}, {m3}",
+            r0 = inout(reg) r0,
+            r1 = inout(reg) r1,
+            r2 = inout(reg) r2,
+            r3 = inout(reg) r3,
+            m0 = inout(reg) m[0] => _,
+            m1 = inout(reg) m[1] => _,
+            m2 = inout(reg) m[2] => _,
+            m3 = inout(reg) m[3] => _,
+            neg = in(reg) u32::from(neg),
+            k = out(reg) _,
+            options(pure, nomem, nostack),
+        );
+    }
+    [r0, r1, r2, r3]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The halving against its definition (2 · (a / 2) = a, and the portable formula:
+    /// a even: a >> 1; a odd: (a + p) >> 1 as a 257-bit sum) at the edges and along a
+    /// chain of values.
+    #[test]
+    fn half_mod_matches_definition() {
+        let reference = |a: &Limbs| -> Limbs {
+            let odd = a[0] & 1 == 1;
+            let mut s = [0u64; 5];
+            let mut carry = 0u128;
+            for i in 0..4 {
+                let t = a[i] as u128 + if odd { SM2_P[i] as u128 } else { 0 } + carry;
+                s[i] = t as u64;
+                carry = t >> 64;
+            }
+            s[4] = carry as u64;
+            [
+                (s[0] >> 1) | (s[1] << 63),
+                (s[1] >> 1) | (s[2] << 63),
+                (s[2] >> 1) | (s[3] << 63),
+                (s[3] >> 1) | (s[4] << 63),
+            ]
+        };
+        let pm1 = [SM2_P[0] - 1, SM2_P[1], SM2_P[2], SM2_P[3]];
+        let pm2 = [SM2_P[0] - 2, SM2_P[1], SM2_P[2], SM2_P[3]];
+        let mut vals = vec![
+            [0u64; 4],
+            [1, 0, 0, 0],
+            [2, 0, 0, 0],
+            [3, 0, 0, 0],
+            pm1,
+            pm2,
+        ];
+        let mut x: Limbs = [
+            0x0123456789abcdef,
+            0xfedcba9876543210,
+            7,
+            0x8796a5b4c3d2e1f0,
+        ];
+        for i in 0..10_000u64 {
+            vals.push(x);
+            x = add_mod(&add_mod(&x, &x), &[i | 1, i << 9, 0, 0]);
+        }
+        for a in &vals {
+            let h = half_mod(a);
+            assert_eq!(h, reference(a), "{a:x?}");
+            assert_eq!(add_mod(&h, &h), *a, "{a:x?}");
+        }
+    }
+
+    /// The conditional negation: y unchanged for neg = 0; p - y (0 for 0) for neg = 1.
+    #[test]
+    fn neg_if_matches_sub_mod() {
+        let pm1 = [SM2_P[0] - 1, SM2_P[1], SM2_P[2], SM2_P[3]];
+        for y in [
+            [0u64; 4],
+            [1, 0, 0, 0],
+            pm1,
+            [5, 6, 7, 8],
+            [0, 0, 0, 1 << 63],
+        ] {
+            assert_eq!(neg_if(&y, &SM2_P, 0), y);
+            assert_eq!(neg_if(&y, &SM2_P, 1), sub_mod(&[0; 4], &y), "{y:x?}");
+            assert_eq!(add_mod(&neg_if(&y, &SM2_P, 1), &y), [0; 4]);
+        }
+    }
 }
