@@ -55,13 +55,7 @@ pub(crate) struct Kernel {
     /// `out = input ⊕ z` (or `out ^= z` when `input` is None), z as big-endian words;
     /// `out.len() == 4 * z.len()`.
     pub(crate) xor_words: fn(Option<&[u8]>, &mut [u8], &[u32]),
-    /// Keystream words XORed straight into the data (see `core::generate_xor`), where a
-    /// backend has it: `out = input ⊕ z` (or `out ^= z`) for whole words.
-    pub(crate) generate_xor: Option<GenerateXor>,
 }
-
-/// See [`Kernel::generate_xor`].
-pub(crate) type GenerateXor = fn(&mut State, Option<&[u8]>, &mut [u8]);
 
 /// The kernel of `variant`, clamped to what this CPU supports: every caller, whatever
 /// backend it was handed, gets code this CPU can run.
@@ -87,7 +81,6 @@ pub(crate) fn kernel(variant: Variant) -> Kernel {
         generate: soft::generate,
         mac_words: mac_words_portable,
         xor_words: xor_words_portable,
-        generate_xor: None,
     }
 }
 
@@ -240,20 +233,8 @@ impl Zuc {
             self.pos += take;
             done = take;
         }
-        // 2. Whole blocks: XORed as they are generated where the backend can, else
-        // generated into a stack buffer (large, so that the per-call cost of the
-        // generator is spread over many words) and XORed.
-        if let Some(generate_xor) = self.kernel.generate_xor {
-            let whole = (n - done) / (4 * BUF_WORDS) * (4 * BUF_WORDS);
-            if whole > 0 {
-                generate_xor(
-                    &mut self.state,
-                    input.map(|i| &i[done..done + whole]),
-                    &mut out[done..done + whole],
-                );
-                done += whole;
-            }
-        }
+        // 2. Whole blocks, generated straight into a stack buffer (large, so that the
+        // per-call cost of the generator is spread over many words).
         let mut z = [0u32; BULK_WORDS];
         let mut dirty = 0;
         while n - done >= 4 * BUF_WORDS {

@@ -24,7 +24,6 @@ pub(crate) const KERNEL: Kernel = Kernel {
     generate,
     mac_words,
     xor_words,
-    generate_xor: None,
 };
 
 /// S0's 4-bit functions P1 and P2, and TA[u] = ((u << 4) <<< 1) ⊕ (P3[u] << 1), so that

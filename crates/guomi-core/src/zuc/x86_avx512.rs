@@ -23,7 +23,6 @@ pub(crate) const KERNEL: Kernel = Kernel {
     generate,
     mac_words,
     xor_words: super::x86_avx2::xor_words,
-    generate_xor: Some(generate_xor),
 };
 
 /// The `avx512` kernel with VBMI/VBMI2; selected only when `Variant::has(Feature::Vbmi)`.
@@ -32,7 +31,6 @@ pub(crate) const KERNEL_VBMI: Kernel = Kernel {
     generate: generate_vbmi_checked,
     mac_words,
     xor_words: super::x86_avx2::xor_words,
-    generate_xor: Some(generate_xor_vbmi_checked),
 };
 
 /// GFNI matrices (row for output bit i in byte 7 - i).
@@ -216,30 +214,6 @@ fn generate_vbmi_checked(st: &mut State, out: &mut [u32]) {
     } else {
         generate(st, out)
     }
-}
-
-fn generate_xor(st: &mut State, input: Option<&[u8]>, out: &mut [u8]) {
-    // SAFETY: as `init`.
-    unsafe { generate_xor_avx512(st, input, out) }
-}
-
-fn generate_xor_vbmi_checked(st: &mut State, input: Option<&[u8]>, out: &mut [u8]) {
-    if has_vbmi() {
-        // SAFETY: as `init`, and the CPU has VBMI/VBMI2 (checked just now).
-        unsafe { generate_xor_vbmi(st, input, out) }
-    } else {
-        generate_xor(st, input, out)
-    }
-}
-
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,gfni,avx2,sse4.1,ssse3,bmi2")]
-unsafe fn generate_xor_avx512(st: &mut State, input: Option<&[u8]>, out: &mut [u8]) {
-    super::core::generate_xor::<Xmm<false>>(st, input, out);
-}
-
-#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi,gfni,avx2,sse4.1,ssse3,bmi2")]
-unsafe fn generate_xor_vbmi(st: &mut State, input: Option<&[u8]>, out: &mut [u8]) {
-    super::core::generate_xor::<Xmm<true>>(st, input, out);
 }
 
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,gfni,avx2,sse4.1,ssse3,bmi2")]
@@ -625,59 +599,6 @@ mod tests {
                 best[k] * 1e6,
                 best[k] * ghz * 1e9 / 2048.0
             );
-        }
-    }
-
-    /// The fused generate-and-XOR against keystream words XORed afterwards (portable
-    /// generator and XOR), both S0 methods, with and without a separate input, for
-    /// lengths around the 16-word groups, and the state it leaves (the next words).
-    #[test]
-    fn generate_xor_matches_generate_then_xor() {
-        if !crate::cpu::Backend::Avx512.is_supported() {
-            return;
-        }
-        type Fused = unsafe fn(&mut State, Option<&[u8]>, &mut [u8]);
-        let mut kernels: Vec<Fused> = vec![generate_xor_avx512];
-        if has_vbmi() {
-            kernels.push(generate_xor_vbmi);
-        }
-        for (seed, nbytes) in [0usize, 4, 60, 64, 68, 256, 1000, 8192]
-            .into_iter()
-            .enumerate()
-        {
-            let key: [u8; 16] = core::array::from_fn(|i| (i * 13 + seed) as u8);
-            let iv: [u8; 16] = core::array::from_fn(|i| (i * 7) as u8 ^ 0xa5);
-            let data: Vec<u8> = (0..nbytes).map(|i| (i * 31 + seed) as u8).collect();
-            let mut st = load_128(&key, &iv);
-            super::super::soft::init(&mut st);
-            let mut z = vec![0u32; nbytes / 4 + 3];
-            super::super::soft::generate(&mut st, &mut z);
-            let mut want = vec![0u8; nbytes];
-            super::super::xor_words_portable(Some(&data), &mut want, &z[..nbytes / 4]);
-            if nbytes > 0 {
-                assert_ne!(want, data);
-            }
-            for f in &kernels {
-                let mut st = load_128(&key, &iv);
-                // SAFETY: AVX-512 F/VL/BW + GFNI checked above (VBMI where pushed).
-                unsafe { init_avx512(&mut st) };
-                let mut got = vec![0u8; nbytes];
-                let mut inplace = data.clone();
-                let mut st2 = st.clone();
-                // SAFETY: as above.
-                unsafe {
-                    f(&mut st, Some(&data), &mut got);
-                    f(&mut st2, None, &mut inplace);
-                }
-                assert_eq!(got, want, "{nbytes}");
-                assert_eq!(inplace, want, "{nbytes}");
-                assert_eq!((st2.r1, st2.r2, st2.s), (st.r1, st.r2, st.s));
-                // The state continues the keystream: the next three words.
-                let mut next = [0u32; 3];
-                // SAFETY: as above.
-                unsafe { generate_avx512(&mut st, &mut next) };
-                assert_eq!(next[..], z[nbytes / 4..], "{nbytes}");
-            }
         }
     }
 
