@@ -42,7 +42,7 @@
 //! timing channel on some CPUs).
 
 use super::curve::Curve;
-use super::field::{Fe, Limbs, Modulus};
+use super::field::{Fe, Limbs};
 #[cfg(target_arch = "x86_64")]
 use super::point::Sm2Asm;
 use super::point::{batch_to_affine_vartime, Affine, Dispatch, Jacobian, PointOps};
@@ -150,7 +150,13 @@ impl Scan {
         match self {
             Scan::Portable => *y = Fe::conditional_select(y, &y.neg(), neg),
             #[cfg(target_arch = "x86_64")]
-            _ => y.0 = super::x86_avx2::neg_if(&y.0, &<C::F as Modulus>::M, neg.unwrap_u8()),
+            _ => {
+                y.0 = super::x86_avx2::neg_if(
+                    &y.0,
+                    &<C::F as super::field::Modulus>::M,
+                    neg.unwrap_u8(),
+                )
+            }
         }
     }
 
