@@ -434,6 +434,8 @@ pub(crate) fn mul_wnaf_vartime<C: Curve>(p: &Affine<C>, v: &Limbs) -> Jacobian<C
 
 #[inline(always)]
 fn mul_wnaf_with<C: Curve, O: PointOps<C>>(p: &Affine<C>, v: &Limbs, ops: O) -> Jacobian<C> {
+    // Jacobian odd multiples: the one caller (key exchange) has a 128-bit v, whose ~22
+    // additions do not repay the inversion that an affine table costs (measured).
     let odd = odd_multiples(p);
     let digits = wnaf(v, 5);
     let mut acc = Jacobian::<C>::INFINITY;
@@ -454,8 +456,8 @@ fn mul_wnaf_with<C: Curve, O: PointOps<C>>(p: &Affine<C>, v: &Limbs, ops: O) -> 
 /// u·G + v·P, variable time (signature verification). `p_table` is P's comb table when
 /// the public key was prepared: then both halves are combs (no doubling at all).
 /// Otherwise one doubling chain serves both scalars (Straus / Shamir): v by width-5 wNAF
-/// over P's odd multiples, u by width-8 wNAF over G's affine odd multiples (mixed
-/// additions, [`Curve::g_odd_table`]).
+/// over P's odd multiples (made affine by one batched inversion), u by width-8 wNAF over
+/// G's affine odd multiples ([`Curve::g_odd_table`]); every addition is a mixed one.
 pub(crate) fn mul_double_vartime<C: Curve>(
     u: &Limbs,
     v: &Limbs,
@@ -482,7 +484,9 @@ fn mul_double_with<C: Curve, O: PointOps<C>>(
     ops: O,
 ) -> Jacobian<C> {
     let gt = C::g_odd_table();
-    let odd = odd_multiples(p);
+    // P's odd multiples made affine with one (batched) inversion, so that each of the
+    // ~43 additions of a v digit is a mixed addition: cheaper than those it replaces.
+    let odd = batch_to_affine_vartime(&odd_multiples(p));
     let du = wnaf(u, super::curve::G_WNAF_W);
     let dv = wnaf(v, 5);
     let top = du
@@ -495,9 +499,9 @@ fn mul_double_with<C: Curve, O: PointOps<C>>(
         acc = ops.double(&acc);
         let d = dv[i];
         if d > 0 {
-            acc = add_vt(ops, &acc, &odd[(d as usize) / 2]);
+            acc = add_mixed_vt(ops, &acc, &odd[(d as usize) / 2]);
         } else if d < 0 {
-            acc = add_vt(ops, &acc, &odd[((-d) as usize) / 2].neg());
+            acc = add_mixed_vt(ops, &acc, &odd[((-d) as usize) / 2].neg());
         }
         let d = du[i];
         if d > 0 {
