@@ -135,6 +135,9 @@ fn ops() -> Vec<Op> {
         ("field invert x10", |_| {
             bench_chain_for_testing("inv", 10).to_vec()
         }),
+        ("field invert vartime x10", |_| {
+            bench_chain_for_testing("inv_vt", 10).to_vec()
+        }),
         ("verify (new key object)", |c| {
             let pk = PublicKey::<Sm2p256>::from_bytes(&c.pub_bytes).unwrap();
             vec![pk.verify(&c.msg, DEFAULT_UID, &c.sig) as u8]

@@ -278,6 +278,121 @@ pub(crate) fn invert_times(x: &[u64; 4], c: &[u64; 4], mi: &ModInfo) -> [u64; 4]
     from_s62(&d)
 }
 
+/// Variable-time division steps (public inputs only): the original divstep of the paper
+/// (δ starts at 1, tracked as η = -δ), 62 of them per call, with libsecp256k1's
+/// shortcuts (`safegcd_implementation.md` §5): runs of zero low bits of g are shifted out
+/// at once (count-trailing-zeros), and several non-swapping steps are done by one
+/// `g += w·f` with w = -g/f modulo a power of two. Returns the new η and the matrix
+/// (scaled by 2^62, as in [`divsteps`]).
+#[inline]
+fn divsteps_vartime(eta: i64, f0: u64, g0: u64) -> (i64, Trans) {
+    let (mut u, mut v, mut q, mut r) = (1u64, 0u64, 0u64, 1u64);
+    let (mut f, mut g) = (f0, g0);
+    let mut eta = eta;
+    // Steps left in this batch.
+    let mut left = 62u32;
+    loop {
+        // Shift out the zero low bits of g (never more than the steps left).
+        let zeros = (g | (u64::MAX << left)).trailing_zeros();
+        g >>= zeros;
+        u <<= zeros;
+        v <<= zeros;
+        eta -= zeros as i64;
+        left -= zeros;
+        if left == 0 {
+            break;
+        }
+        // g is odd. δ > 0: swap, (f, g) <- (g, -f), and the rows with them.
+        let w = if eta < 0 {
+            eta = -eta;
+            (f, g) = (g, f.wrapping_neg());
+            (u, q) = (q, u.wrapping_neg());
+            (v, r) = (r, v.wrapping_neg());
+            // Up to 6 steps with f fixed: -g/f mod 2^6, with f^-1 = f(2 - f^2) mod 2^6.
+            let limit = (eta as u32 + 1).min(left);
+            let m = (u64::MAX >> (64 - limit)) & 63;
+            f.wrapping_mul(g)
+                .wrapping_mul(f.wrapping_mul(f).wrapping_sub(2))
+                & m
+        } else {
+            // Up to 4 steps: -g/f mod 2^4 (f + ((f + 1) & 4) · 2 is f^-1 mod 16).
+            let limit = (eta as u32 + 1).min(left);
+            let m = (u64::MAX >> (64 - limit)) & 15;
+            let finv = f.wrapping_add((f.wrapping_add(1) & 4) << 1);
+            finv.wrapping_neg().wrapping_mul(g) & m
+        };
+        g = g.wrapping_add(f.wrapping_mul(w));
+        q = q.wrapping_add(u.wrapping_mul(w));
+        r = r.wrapping_add(v.wrapping_mul(w));
+    }
+    (
+        eta,
+        Trans {
+            u: u as i64,
+            v: v as i64,
+            q: q as i64,
+            r: r as i64,
+        },
+    )
+}
+
+/// [f, g] <- t·[f, g] / 2^62 on the low `len` limbs (the top one signed), variable time.
+#[inline]
+fn update_fg_vartime(f: &mut S62, g: &mut S62, t: &Trans, len: usize) {
+    let (u, v, q, r) = (t.u as i128, t.v as i128, t.q as i128, t.r as i128);
+    let mut cf = u * f[0] as i128 + v * g[0] as i128;
+    let mut cg = q * f[0] as i128 + r * g[0] as i128;
+    debug_assert!(cf as u64 & M62 == 0 && cg as u64 & M62 == 0);
+    cf >>= 62;
+    cg >>= 62;
+    for i in 1..len {
+        cf += u * f[i] as i128 + v * g[i] as i128;
+        cg += q * f[i] as i128 + r * g[i] as i128;
+        f[i - 1] = (cf as u64 & M62) as i64;
+        g[i - 1] = (cg as u64 & M62) as i64;
+        cf >>= 62;
+        cg >>= 62;
+    }
+    f[len - 1] = cf as i64;
+    g[len - 1] = cg as i64;
+}
+
+/// [`invert_times`] in variable time, for public values only (about twice as fast): the
+/// division steps stop once g reaches 0, take the shortcuts of [`divsteps_vartime`], and
+/// f and g drop their top limb once it carries no information. The result is the same.
+pub(crate) fn invert_times_vartime(x: &[u64; 4], c: &[u64; 4], mi: &ModInfo) -> [u64; 4] {
+    let mut f = mi.m;
+    let mut g = to_s62(x);
+    let mut d: S62 = [0; 5];
+    let mut e = to_s62(c);
+    let mut eta = -1i64;
+    let mut len = 5;
+    // The original divstep ends within 724 steps for 256-bit inputs (the paper's bound
+    // is 741): 12 batches of 62; the cap only bounds the loop.
+    for _ in 0..12 {
+        let (z, t) = divsteps_vartime(eta, f[0] as u64, g[0] as u64);
+        eta = z;
+        update_de(&mut d, &mut e, &t, mi);
+        update_fg_vartime(&mut f, &mut g, &t, len);
+        if g[..len].iter().all(|&l| l == 0) {
+            break;
+        }
+        // Drop the top limb when it is only the sign extension of the one below for
+        // both f and g (0 or -1), folding it into that limb's top bits.
+        let (fn_, gn) = (f[len - 1], g[len - 1]);
+        if len > 1 && (fn_ ^ (fn_ >> 63)) == 0 && (gn ^ (gn >> 63)) == 0 {
+            f[len - 2] |= ((fn_ as u64) << 62) as i64;
+            g[len - 2] |= ((gn as u64) << 62) as i64;
+            len -= 1;
+        }
+    }
+    debug_assert!(g[..len].iter().all(|&l| l == 0));
+    // f = ±1 (or ±m when x = 0, with d = 0): its sign is that of the top limb in use.
+    let sign = f[len - 1];
+    normalize(&mut d, sign, mi);
+    from_s62(&d)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -336,5 +451,65 @@ mod tests {
         assert_eq!(invert_times(&pm1, &one, &mi), pm1);
         // c · x^-1 with x = 1 is c.
         assert_eq!(invert_times(&one, &pm1, &mi), pm1);
+        for x in [one, [0; 4], [2, 0, 0, 0], pm1, half] {
+            assert_eq!(
+                invert_times_vartime(&x, &pm1, &mi),
+                invert_times(&x, &pm1, &mi),
+                "{x:x?}"
+            );
+        }
+    }
+
+    /// The variable-time form against the constant-time one on many values for several
+    /// moduli (SM2 p, SM9 p, 2^255 - 19), including values whose
+    /// gcd with the modulus is the modulus itself (x = 0) and low-weight values, which
+    /// take long runs of zero bits.
+    #[test]
+    fn vartime_matches_constant_time() {
+        let moduli = [
+            P,
+            // SM9 BN256 p.
+            [
+                0xE56F_9B27_E351_457D,
+                0x21F2_934B_1A7A_EEDB,
+                0xD603_AB4F_F58E_C745,
+                0xB640_0000_02A3_A6F1,
+            ],
+            // 2^255 - 19.
+            [
+                0xFFFF_FFFF_FFFF_FFED,
+                u64::MAX,
+                u64::MAX,
+                0x7FFF_FFFF_FFFF_FFFF,
+            ],
+        ];
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for m in moduli {
+            let mi = ModInfo::new(&m);
+            let below = |mut a: [u64; 4]| {
+                a[3] %= m[3];
+                a
+            };
+            for i in 0..4000 {
+                let x = match i % 4 {
+                    0 => below([next(), next(), next(), next()]),
+                    1 => [1u64 << (next() % 64), 0, 0, 0],
+                    2 => below([0, 0, 0, next()]),
+                    _ => below([next() & next() & next(), 0, next() & next(), next()]),
+                };
+                let c = below([next(), next(), next(), next()]);
+                assert_eq!(
+                    invert_times_vartime(&x, &c, &mi),
+                    invert_times(&x, &c, &mi),
+                    "{m:x?} {x:x?} {c:x?}"
+                );
+            }
+        }
     }
 }

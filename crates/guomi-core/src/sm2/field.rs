@@ -10,7 +10,7 @@
 //! Every operation here is constant time (no branch or index depends on the values),
 //! except the functions whose names end in `_vartime`.
 
-use crate::modinv::{invert_times, ModInfo};
+use crate::modinv::{invert_times, invert_times_vartime, ModInfo};
 use core::marker::PhantomData;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 
@@ -503,6 +503,13 @@ impl<M: Modulus> Fe<M> {
         Fe(invert_times(&self.0, &M::R2, &info), PhantomData)
     }
 
+    /// [`Self::invert`] in variable time (about half the time): public values only.
+    #[inline]
+    pub(crate) fn invert_vartime(&self) -> Self {
+        let info = const { ModInfo::new(&M::M) };
+        Fe(invert_times_vartime(&self.0, &M::R2, &info), PhantomData)
+    }
+
     /// Multiplicative inverse by Fermat's little theorem (m prime): `self^(m-2)`, the
     /// reference for [`Self::invert`] in the tests. Constant time; the inverse of 0 is 0.
     #[cfg(test)]
@@ -811,6 +818,7 @@ mod invert_tests {
         let m = M::M;
         // Inverse of 0 is 0 (the contract callers rely on).
         assert_eq!(Fe::<M>::ZERO.invert().0, [0; 4], "{m:x?}");
+        assert_eq!(Fe::<M>::ZERO.invert_vartime().0, [0; 4], "{m:x?}");
         assert_eq!(Fe::<M>::ONE.invert().0, M::R1, "{m:x?}");
         let mut rng = Rng(seed);
         let values = edge_values::<M>()
@@ -824,6 +832,7 @@ mod invert_tests {
             ] {
                 let inv = a.invert();
                 assert_eq!(inv.0, a.invert_fermat().0, "{m:x?} {x:x?}");
+                assert_eq!(a.invert_vartime().0, inv.0, "{m:x?} {x:x?}");
                 assert!(lt_vartime(&inv.0, &m), "{m:x?} {x:x?}");
                 let one: Fe<M> = if bool::from(a.is_zero()) {
                     Fe::ZERO

@@ -149,6 +149,7 @@ pub mod hazmat {
                 x = p.x.mul(&p.z);
             }
             "inv" => (0..n).for_each(|_| x = x.invert()),
+            "inv_vt" => (0..n).for_each(|_| x = x.invert_vartime()),
             _ => panic!("unknown chain {what}"),
         }
         let _: Fe<Sm2P> = x;

@@ -208,7 +208,7 @@ impl<C: Curve> Affine<C> {
         }
     }
 
-    /// The Montgomery limbs x ∥ y (the comb table's storage).
+    /// The Montgomery limbs x ∥ y (the storage of the comb and fixed-window tables).
     #[inline(always)]
     pub(crate) fn to_words(self) -> [u64; 8] {
         let (x, y) = (self.x.0, self.y.0);
@@ -262,25 +262,6 @@ impl<C: Curve> Jacobian<C> {
         y: Fe::ONE,
         z: Fe::ZERO,
     };
-
-    /// The Montgomery limbs x ∥ y ∥ z (the fixed-window table's storage).
-    #[inline(always)]
-    pub(crate) fn to_words(self) -> [u64; 12] {
-        let (x, y, z) = (self.x.0, self.y.0, self.z.0);
-        [
-            x[0], x[1], x[2], x[3], y[0], y[1], y[2], y[3], z[0], z[1], z[2], z[3],
-        ]
-    }
-
-    /// The point whose Montgomery limbs are `w` (from [`Jacobian::to_words`]).
-    #[inline(always)]
-    pub(crate) fn from_words(w: &[u64; 12]) -> Self {
-        let mut p = Self::INFINITY;
-        p.x.0 = [w[0], w[1], w[2], w[3]];
-        p.y.0 = [w[4], w[5], w[6], w[7]];
-        p.z.0 = [w[8], w[9], w[10], w[11]];
-        p
-    }
 
     #[inline(always)]
     pub(crate) fn is_infinity(&self) -> Choice {
@@ -518,21 +499,31 @@ impl<C: Curve> Jacobian<C> {
 /// Converts many Jacobian points (none at infinity) to affine with one inversion
 /// (Montgomery's trick). Variable time: public points only.
 pub(crate) fn batch_to_affine_vartime<C: Curve>(pts: &[Jacobian<C>]) -> Vec<Affine<C>> {
+    super::field::select_backend();
+    #[cfg(target_arch = "x86_64")]
+    if let Some(f) = Sm2Asm::for_field::<C::F>() {
+        return batch_to_affine_with(pts, f);
+    }
+    batch_to_affine_with(pts, Dispatch)
+}
+
+#[inline(always)]
+fn batch_to_affine_with<C: Curve, O: FieldOps<C::F>>(pts: &[Jacobian<C>], f: O) -> Vec<Affine<C>> {
     let mut acc = Vec::with_capacity(pts.len());
     let mut prod = Fe::<C::F>::ONE;
     for p in pts {
         acc.push(prod);
-        prod = prod.mul(&p.z);
+        prod = f.mul(&prod, &p.z);
     }
-    let mut inv = prod.invert();
+    let mut inv = prod.invert_vartime();
     let mut out = vec![Affine::ZERO; pts.len()];
     for i in (0..pts.len()).rev() {
-        let zinv = inv.mul(&acc[i]);
-        inv = inv.mul(&pts[i].z);
-        let zinv2 = zinv.square();
+        let zinv = f.mul(&inv, &acc[i]);
+        inv = f.mul(&inv, &pts[i].z);
+        let zinv2 = f.sqr(&zinv);
         out[i] = Affine {
-            x: pts[i].x.mul(&zinv2),
-            y: pts[i].y.mul(&zinv2).mul(&zinv),
+            x: f.mul(&pts[i].x, &zinv2),
+            y: f.mul(&f.mul(&pts[i].y, &zinv2), &zinv),
         };
     }
     out

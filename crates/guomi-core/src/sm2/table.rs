@@ -8,8 +8,9 @@
 //!   The scan is the backend's ([`Scan`]: AVX-512 on `avx512`, AVX2 on `avx2`, the Rust
 //!   loop on `portable`), the negation a `cmov` on x86-64.
 //! * [`mul_var_ct`]: variable-base, constant-time fixed-window multiplication (52 signed
-//!   5-bit digits, a 16-entry table scanned with masks) for secret scalars times public
-//!   points (decryption, key exchange, ECDH).
+//!   5-bit digits, a 16-entry table of affine points scanned with masks, so every
+//!   addition is a mixed one) for secret scalars times public points (decryption,
+//!   encryption, key exchange, ECDH).
 //! * [`mul_double_vartime`]: u·G + v·P for signature verification (public inputs only):
 //!   the comb for u·G, width-5 wNAF for v·P (or the comb when P is prepared).
 //!
@@ -98,10 +99,10 @@ pub(crate) const COMB_TABLE_BYTES: usize = COMB_WINDOWS * core::mem::size_of::<C
 #[repr(C, align(64))]
 struct CombRow([[u64; 8]; COMB_POINTS]);
 
-/// The fixed-window table of [`mul_var_table_ct`]: 16 Jacobian points as limbs
-/// ([`Jacobian::to_words`]).
+/// The fixed-window table of [`mul_var_table_ct`]: the Montgomery limbs x ∥ y of the 16
+/// affine points 1P..16P ([`Affine::to_words`]), each on its own cache line.
 #[repr(C, align(64))]
-struct VarRow([[u64; 12]; VAR_POINTS]);
+struct VarRow([[u64; 8]; VAR_POINTS]);
 
 /// Entry `max(abs, 1) - 1` of a row, portable code: every entry is read and kept or
 /// dropped by a mask from comparing the public entry number with the secret digit.
@@ -160,32 +161,23 @@ impl Scan {
         }
     }
 
-    /// (-1)^neg · entry max(abs, 1) of a comb row, in constant time.
+    /// (-1)^neg · entry max(abs, 1) of a row of affine points (a comb window or the
+    /// fixed-window table), in constant time.
     #[inline(always)]
-    fn affine<C: Curve>(self, row: &CombRow, abs: u8, neg: Choice) -> Affine<C> {
+    fn affine<C: Curve, const N: usize>(
+        self,
+        row: &[[u64; 8]; N],
+        abs: u8,
+        neg: Choice,
+    ) -> Affine<C> {
         let w = match self {
-            Scan::Portable => scan_portable(&row.0, abs),
+            Scan::Portable => scan_portable(row, abs),
             #[cfg(target_arch = "x86_64")]
-            Scan::Avx2(t) => t.select_8x32(&row.0, abs),
+            Scan::Avx2(t) => t.select_8(row, abs),
             #[cfg(target_arch = "x86_64")]
-            Scan::Avx512(t) => t.select_8x32(&row.0, abs),
+            Scan::Avx512(t) => t.select_8(row, abs),
         };
         let mut q = Affine::from_words(&w);
-        self.neg_if::<C>(&mut q.y, neg);
-        q
-    }
-
-    /// (-1)^neg · entry max(abs, 1) of the fixed-window table, in constant time.
-    #[inline(always)]
-    fn jacobian<C: Curve>(self, row: &VarRow, abs: u8, neg: Choice) -> Jacobian<C> {
-        let w = match self {
-            Scan::Portable => scan_portable(&row.0, abs),
-            #[cfg(target_arch = "x86_64")]
-            Scan::Avx2(t) => t.select_12x16(&row.0, abs),
-            #[cfg(target_arch = "x86_64")]
-            Scan::Avx512(t) => t.select_12x16(&row.0, abs),
-        };
-        let mut q = Jacobian::from_words(&w);
         self.neg_if::<C>(&mut q.y, neg);
         q
     }
@@ -253,7 +245,7 @@ fn mul_fixed_ct_with<C: Curve, O: PointOps<C>>(
     let mut acc = Jacobian::<C>::INFINITY;
     for (i, &(abs, neg)) in digits.iter().enumerate() {
         // abs = 0 reads 1·2^(6i)·P, a real point for the masked-out addition.
-        let q = scan.affine::<C>(&table.rows[i], abs, neg);
+        let q = scan.affine::<C, COMB_POINTS>(&table.rows[i].0, abs, neg);
         let (mut sum, same) = ops.add_mixed(&acc, &q);
         if i == COMB_WINDOWS - 1 {
             // The one window where acc == q is possible (module documentation).
@@ -287,28 +279,30 @@ pub(crate) fn mul_fixed_vartime<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Ja
 
 /// k·P for a public point P (not at infinity) and a secret k, constant time in k.
 pub(crate) fn mul_var_ct<C: Curve>(p: &Affine<C>, k: &Limbs) -> Jacobian<C> {
-    // Table of 1P..16P. The sequence of operations does not depend on k.
     let pj = p.to_jacobian();
-    let mut table = [pj; VAR_POINTS];
-    table[1] = pj.double();
-    for j in 2..VAR_POINTS {
-        table[j] = table[j - 1].add_mixed_ct(p).0;
-    }
-    mul_var_table_ct(&table, k)
+    mul_var_table_ct(&var_table(&pj, |q| q.add_mixed_vartime(p)), k)
 }
 
-/// k·P for P in Jacobian coordinates (public, not at infinity; saves converting a
-/// freshly computed P to affine), constant time in k.
+/// k·P for P in Jacobian coordinates (public, not at infinity), constant time in k.
 pub(crate) fn mul_var_jacobian_ct<C: Curve>(pj: &Jacobian<C>, k: &Limbs) -> Jacobian<C> {
-    let mut table = [*pj; VAR_POINTS];
-    table[1] = pj.double();
-    for j in 2..VAR_POINTS {
-        table[j] = table[j - 1].add_ct(pj).0;
-    }
-    mul_var_table_ct(&table, k)
+    mul_var_table_ct(&var_table(pj, |q| q.add_vartime(pj)), k)
 }
 
-fn mul_var_table_ct<C: Curve>(table: &[Jacobian<C>; VAR_POINTS], k: &Limbs) -> Jacobian<C> {
+/// The table 1P..16P in affine form (made affine by one batched variable-time inversion:
+/// everything here depends on the public P only), so that each of the 52 additions of
+/// [`mul_var_table_ct`] is a mixed one. `add_p` adds P (mixed when P is affine). No
+/// multiple is at infinity: the order n of P is above 16.
+fn var_table<C: Curve>(pj: &Jacobian<C>, add_p: impl Fn(&Jacobian<C>) -> Jacobian<C>) -> VarRow {
+    let mut jac = [*pj; VAR_POINTS];
+    jac[1] = pj.double();
+    for j in 2..VAR_POINTS {
+        jac[j] = add_p(&jac[j - 1]);
+    }
+    let pts = batch_to_affine_vartime(&jac);
+    VarRow(core::array::from_fn(|j| pts[j].to_words()))
+}
+
+fn mul_var_table_ct<C: Curve>(table: &VarRow, k: &Limbs) -> Jacobian<C> {
     super::field::select_backend();
     #[cfg(target_arch = "x86_64")]
     if let Some(ops) = Sm2Asm::for_field::<C::F>() {
@@ -318,14 +312,9 @@ fn mul_var_table_ct<C: Curve>(table: &[Jacobian<C>; VAR_POINTS], k: &Limbs) -> J
 }
 
 #[inline(always)]
-fn mul_var_table_with<C: Curve, O: PointOps<C>>(
-    table: &[Jacobian<C>; VAR_POINTS],
-    k: &Limbs,
-    ops: O,
-) -> Jacobian<C> {
+fn mul_var_table_with<C: Curve, O: PointOps<C>>(row: &VarRow, k: &Limbs, ops: O) -> Jacobian<C> {
     const { assert!(order_above_2_252::<C>()) };
     let scan = Scan::active();
-    let row = VarRow(core::array::from_fn(|j| table[j].to_words()));
     let digits = recode::<VAR_WINDOWS>(k, VAR_W);
     let mut acc = Jacobian::<C>::INFINITY;
     for i in (0..VAR_WINDOWS).rev() {
@@ -336,8 +325,8 @@ fn mul_var_table_with<C: Curve, O: PointOps<C>>(
         }
         let (abs, neg) = digits[i];
         // abs = 0 reads table[0] (1·P); that addition is discarded by mask below.
-        let q = scan.jacobian::<C>(&row, abs, neg);
-        let (mut sum, same) = ops.add(&acc, &q);
+        let q = scan.affine::<C, VAR_POINTS>(&row.0, abs, neg);
+        let (mut sum, same) = ops.add_mixed(&acc, &q);
         if i == 0 {
             // The one step where acc == q is possible (module documentation).
             sum = Jacobian::conditional_select(&sum, &ops.double(&acc), same);
@@ -689,11 +678,17 @@ mod tests {
         let g = C::g();
         let comb = CombTable::new(&g);
         let pj = g.to_jacobian().double().add_vartime(&g.to_jacobian().neg());
-        let mut table = [pj; VAR_POINTS];
-        for j in 1..VAR_POINTS {
-            table[j] = table[j - 1].add_vartime(&pj);
+        // 1P..16P, each made affine on its own (the reference for `var_table`).
+        let mut table = [pj.to_affine().unwrap(); VAR_POINTS];
+        let mut acc = pj;
+        for t in table.iter_mut().skip(1) {
+            acc = acc.add_vartime(&pj);
+            *t = acc.to_affine().unwrap();
         }
-        let var = VarRow(core::array::from_fn(|j| table[j].to_words()));
+        let var = var_table(&pj, |q| q.add_vartime(&pj));
+        for (j, t) in table.iter().enumerate() {
+            assert_eq!(var.0[j], t.to_words(), "{j}");
+        }
         for v in cpu::variants() {
             cpu::with_variant(v, || {
                 let scan = Scan::active();
@@ -714,7 +709,7 @@ mod tests {
                             if bool::from(neg) {
                                 want = want.neg();
                             }
-                            let got = scan.affine::<C>(row, abs, neg);
+                            let got = scan.affine::<C, COMB_POINTS>(&row.0, abs, neg);
                             assert_eq!(got.to_words(), want.to_words(), "{v} {w} {abs}");
                         }
                     }
@@ -723,7 +718,7 @@ mod tests {
                         if bool::from(neg) {
                             want = want.neg();
                         }
-                        let got = scan.jacobian::<C>(&var, abs, neg);
+                        let got = scan.affine::<C, VAR_POINTS>(&var.0, abs, neg);
                         assert_eq!(got.to_words(), want.to_words(), "{v} {abs}");
                     }
                 }

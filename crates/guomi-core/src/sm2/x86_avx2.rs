@@ -582,20 +582,14 @@ impl Avx2Scan {
         (v.backend() >= crate::cpu::Backend::Avx2 && v.is_supported()).then_some(Avx2Scan(()))
     }
 
-    /// Entry `max(digit, 1) - 1` of a row of 32 affine points (x ∥ y limbs), read in
-    /// constant time: every entry is loaded and masked by comparing the public entry
-    /// number with the secret digit (no secret index or branch).
+    /// Entry `max(digit, 1) - 1` of a row of N affine points (x ∥ y limbs; 32 in a comb
+    /// window, 16 in the fixed-window table), read in constant time: every entry is
+    /// loaded and masked by comparing the public entry number with the secret digit (no
+    /// secret index or branch).
     #[inline]
-    pub(super) fn select_8x32(self, row: &[[u64; 8]; 32], digit: u8) -> [u64; 8] {
+    pub(super) fn select_8<const N: usize>(self, row: &[[u64; 8]; N], digit: u8) -> [u64; 8] {
         // SAFETY: an `Avx2Scan` exists only when this CPU runs AVX2 (`active`).
-        unsafe { select_8x32(row, digit) }
-    }
-
-    /// The same for a row of 16 Jacobian points (x ∥ y ∥ z limbs).
-    #[inline]
-    pub(super) fn select_12x16(self, row: &[[u64; 12]; 16], digit: u8) -> [u64; 12] {
-        // SAFETY: as in `select_8x32`.
-        unsafe { select_12x16(row, digit) }
+        unsafe { select_8(row, digit) }
     }
 }
 
@@ -608,7 +602,7 @@ pub(super) fn entry_number(digit: u8) -> i64 {
 }
 
 #[target_feature(enable = "avx2")]
-unsafe fn select_8x32(row: &[[u64; 8]; 32], digit: u8) -> [u64; 8] {
+unsafe fn select_8<const N: usize>(row: &[[u64; 8]; N], digit: u8) -> [u64; 8] {
     use core::arch::x86_64::*;
     let want = _mm256_set1_epi64x(entry_number(digit));
     let one = _mm256_set1_epi64x(1);
@@ -629,32 +623,6 @@ unsafe fn select_8x32(row: &[[u64; 8]; 32], digit: u8) -> [u64; 8] {
     unsafe {
         _mm256_storeu_si256(p, a0);
         _mm256_storeu_si256(p.add(1), a1);
-    }
-    out
-}
-
-#[target_feature(enable = "avx2")]
-unsafe fn select_12x16(row: &[[u64; 12]; 16], digit: u8) -> [u64; 12] {
-    use core::arch::x86_64::*;
-    let want = _mm256_set1_epi64x(entry_number(digit));
-    let one = _mm256_set1_epi64x(1);
-    let mut idx = one;
-    let mut a = [_mm256_setzero_si256(); 3];
-    for e in row {
-        let m = _mm256_cmpeq_epi64(idx, want);
-        let p = e.as_ptr().cast::<__m256i>();
-        for (k, acc) in a.iter_mut().enumerate() {
-            // SAFETY: `e` is 96 readable bytes; unaligned loads.
-            let v = unsafe { _mm256_loadu_si256(p.add(k)) };
-            *acc = _mm256_or_si256(*acc, _mm256_and_si256(m, v));
-        }
-        idx = _mm256_add_epi64(idx, one);
-    }
-    let mut out = [0u64; 12];
-    let p = out.as_mut_ptr().cast::<__m256i>();
-    for (k, acc) in a.iter().enumerate() {
-        // SAFETY: `out` is 96 writable bytes.
-        unsafe { _mm256_storeu_si256(p.add(k), *acc) };
     }
     out
 }

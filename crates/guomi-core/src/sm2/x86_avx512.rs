@@ -1,6 +1,5 @@
 //! The `avx512` backend of SM2's constant-time table scans: a comb-table entry (an
-//! affine point, 64 bytes) is one zmm register, a Jacobian entry (96 bytes) a zmm and a
-//! ymm register. Every entry of a row is loaded; the wanted one is kept by a blend under
+//! affine point, 64 bytes) is one zmm register. Every entry of a row is loaded; the wanted one is kept by a blend under
 //! a mask register from comparing the public entry number with the secret digit (no
 //! secret index, branch or masked memory access). The field arithmetic stays in
 //! `x86_avx2.rs` (MULX/ADX, the same on both backends).
@@ -22,24 +21,18 @@ impl Avx512Scan {
         (v.backend() >= crate::cpu::Backend::Avx512 && v.is_supported()).then_some(Avx512Scan(()))
     }
 
-    /// Entry `max(digit, 1) - 1` of a row of 32 affine points, in constant time.
+    /// Entry `max(digit, 1) - 1` of a row of N affine points (32 in a comb window, 16 in
+    /// the fixed-window table), in constant time.
     #[inline]
-    pub(super) fn select_8x32(self, row: &[[u64; 8]; 32], digit: u8) -> [u64; 8] {
+    pub(super) fn select_8<const N: usize>(self, row: &[[u64; 8]; N], digit: u8) -> [u64; 8] {
         // SAFETY: an `Avx512Scan` exists only when this CPU runs the avx512 backend,
         // which requires AVX-512 F and VL (`cpu::detect`).
-        unsafe { select_8x32(row, digit) }
-    }
-
-    /// The same for a row of 16 Jacobian points.
-    #[inline]
-    pub(super) fn select_12x16(self, row: &[[u64; 12]; 16], digit: u8) -> [u64; 12] {
-        // SAFETY: as in `select_8x32`.
-        unsafe { select_12x16(row, digit) }
+        unsafe { select_8(row, digit) }
     }
 }
 
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
-unsafe fn select_8x32(row: &[[u64; 8]; 32], digit: u8) -> [u64; 8] {
+unsafe fn select_8<const N: usize>(row: &[[u64; 8]; N], digit: u8) -> [u64; 8] {
     let want = _mm512_set1_epi64(entry_number(digit));
     let one = _mm512_set1_epi64(1);
     let mut idx = one;
@@ -54,35 +47,5 @@ unsafe fn select_8x32(row: &[[u64; 8]; 32], digit: u8) -> [u64; 8] {
     let mut out = [0u64; 8];
     // SAFETY: `out` is 64 writable bytes.
     unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), acc) };
-    out
-}
-
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-unsafe fn select_12x16(row: &[[u64; 12]; 16], digit: u8) -> [u64; 12] {
-    let want = _mm512_set1_epi64(entry_number(digit));
-    let one = _mm512_set1_epi64(1);
-    let mut idx = one;
-    let mut lo = _mm512_setzero_si512();
-    let mut hi = _mm256_setzero_si256();
-    for e in row {
-        let k = _mm512_cmpeq_epi64_mask(idx, want);
-        let p = e.as_ptr();
-        // SAFETY: `e` is 96 readable bytes (64 + 32); unaligned loads.
-        let (v0, v1) = unsafe {
-            (
-                _mm512_loadu_si512(p.cast()),
-                _mm256_loadu_si256(p.add(8).cast()),
-            )
-        };
-        lo = _mm512_mask_blend_epi64(k, lo, v0);
-        hi = _mm256_mask_blend_epi64(k, hi, v1);
-        idx = _mm512_add_epi64(idx, one);
-    }
-    let mut out = [0u64; 12];
-    // SAFETY: `out` is 96 writable bytes.
-    unsafe {
-        _mm512_storeu_si512(out.as_mut_ptr().cast(), lo);
-        _mm256_storeu_si256(out.as_mut_ptr().add(8).cast(), hi);
-    }
     out
 }
