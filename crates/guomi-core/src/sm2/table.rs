@@ -337,15 +337,15 @@ fn mul_var_table_with<C: Curve, O: PointOps<C>>(row: &VarRow, k: &Limbs, ops: O)
 }
 
 /// Width-w NAF of k (public), least significant digit first.
-fn wnaf(k: &Limbs, w: u32) -> [i8; 258] {
-    let mut d = [0i8; 258];
+fn wnaf(k: &Limbs, w: u32) -> [i16; 258] {
+    let mut d = [0i16; 258];
     let mut x = [k[0], k[1], k[2], k[3], 0u64];
     let mut i = 0;
     while x.iter().any(|&l| l != 0) {
         if x[0] & 1 == 1 {
             let m = (x[0] & ((1 << w) - 1)) as i64;
             let z = if m >= 1 << (w - 1) { m - (1 << w) } else { m };
-            d[i] = z as i8;
+            d[i] = z as i16;
             // x -= z
             if z > 0 {
                 let mut borrow = z as u64;
@@ -427,16 +427,23 @@ fn mul_wnaf_with<C: Curve, O: PointOps<C>>(p: &Affine<C>, v: &Limbs, ops: O) -> 
     // additions do not repay the inversion that an affine table costs (measured).
     let odd = odd_multiples(p);
     let digits = wnaf(v, 5);
-    let mut acc = Jacobian::<C>::INFINITY;
-    let top = digits.iter().rposition(|&d| d != 0);
-    let Some(top) = top else { return acc };
-    for i in (0..=top).rev() {
+    let pick = |d: i16| {
+        let q = odd[usize::from(d.unsigned_abs()) / 2];
+        if d < 0 {
+            q.neg()
+        } else {
+            q
+        }
+    };
+    let Some(top) = digits.iter().rposition(|&d| d != 0) else {
+        return Jacobian::INFINITY;
+    };
+    // The top digit's point starts the chain (no doubling or addition at infinity).
+    let mut acc = pick(digits[top]);
+    for i in (0..top).rev() {
         acc = ops.double(&acc);
-        let d = digits[i];
-        if d > 0 {
-            acc = add_vt(ops, &acc, &odd[(d as usize) / 2]);
-        } else if d < 0 {
-            acc = add_vt(ops, &acc, &odd[((-d) as usize) / 2].neg());
+        if digits[i] != 0 {
+            acc = add_vt(ops, &acc, &pick(digits[i]));
         }
     }
     acc
@@ -445,7 +452,7 @@ fn mul_wnaf_with<C: Curve, O: PointOps<C>>(p: &Affine<C>, v: &Limbs, ops: O) -> 
 /// u·G + v·P, variable time (signature verification). `p_table` is P's comb table when
 /// the public key was prepared: then both halves are combs (no doubling at all).
 /// Otherwise one doubling chain serves both scalars (Straus / Shamir): v by width-5 wNAF
-/// over P's odd multiples (made affine by one batched inversion), u by width-8 wNAF over
+/// over P's odd multiples (made affine by one batched inversion), u by width-12 wNAF over
 /// G's affine odd multiples ([`Curve::g_odd_table`]); every addition is a mixed one.
 pub(crate) fn mul_double_vartime<C: Curve>(
     u: &Limbs,
@@ -482,21 +489,35 @@ fn mul_double_with<C: Curve, O: PointOps<C>>(
         .iter()
         .zip(dv.iter())
         .rposition(|(&a, &b)| a != 0 || b != 0);
-    let mut acc = Jacobian::<C>::INFINITY;
-    let Some(top) = top else { return acc };
-    for i in (0..=top).rev() {
-        acc = ops.double(&acc);
-        let d = dv[i];
-        if d > 0 {
-            acc = add_mixed_vt(ops, &acc, &odd[(d as usize) / 2]);
-        } else if d < 0 {
-            acc = add_mixed_vt(ops, &acc, &odd[((-d) as usize) / 2].neg());
+    let Some(top) = top else {
+        return Jacobian::INFINITY;
+    };
+    // The top digit's point starts the chain (no doubling or addition at infinity).
+    let pick = |d: i16, table: &[Affine<C>]| {
+        let q = table[usize::from(d.unsigned_abs()) / 2];
+        if d < 0 {
+            q.neg()
+        } else {
+            q
         }
-        let d = du[i];
-        if d > 0 {
-            acc = add_mixed_vt(ops, &acc, &gt[(d as usize) / 2]);
-        } else if d < 0 {
-            acc = add_mixed_vt(ops, &acc, &gt[((-d) as usize) / 2].neg());
+    };
+    let mut acc = if dv[top] != 0 {
+        let a = pick(dv[top], &odd).to_jacobian();
+        if du[top] != 0 {
+            add_mixed_vt(ops, &a, &pick(du[top], gt))
+        } else {
+            a
+        }
+    } else {
+        pick(du[top], gt).to_jacobian()
+    };
+    for i in (0..top).rev() {
+        acc = ops.double(&acc);
+        if dv[i] != 0 {
+            acc = add_mixed_vt(ops, &acc, &pick(dv[i], &odd));
+        }
+        if du[i] != 0 {
+            acc = add_mixed_vt(ops, &acc, &pick(du[i], gt));
         }
     }
     acc
@@ -633,6 +654,9 @@ mod tests {
             [1, 0, 0, 0],
             [2, 0, 0, 0],
             [255, 0, 0, 0],
+            // The largest and smallest digits of the width-12 wNAF of u (±2047).
+            [2047, 0, 0, 0],
+            [2049, 0, 0, 0],
             n_minus::<C>(1),
             n_minus::<C>(2),
             n_minus::<C>(7),
