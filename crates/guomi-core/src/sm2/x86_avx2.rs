@@ -830,6 +830,249 @@ mod tests {
         }
     }
 
+    /// `a * b * 2^-256 mod p` by the textbook method, independent of the assembly's and
+    /// the portable field's SM2 shortcuts: the full product, then four rounds that add
+    /// u·p·2^(64i) with multiplications (u = the current limb i, as -p^-1 mod 2^64 = 1)
+    /// and propagate the carry to the top, then one subtraction of p.
+    fn reference_mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
+        let mut t = [0u64; 9];
+        for i in 0..4 {
+            let mut c = 0u128;
+            for j in 0..4 {
+                let x = t[i + j] as u128 + a[i] as u128 * b[j] as u128 + c;
+                t[i + j] = x as u64;
+                c = x >> 64;
+            }
+            t[i + 4] = c as u64;
+        }
+        for i in 0..4 {
+            let u = t[i];
+            let mut c = 0u128;
+            for j in 0..4 {
+                let x = t[i + j] as u128 + u as u128 * SM2_P[j] as u128 + c;
+                t[i + j] = x as u64;
+                c = x >> 64;
+            }
+            for limb in t.iter_mut().skip(i + 4) {
+                let x = *limb as u128 + c;
+                *limb = x as u64;
+                c = x >> 64;
+            }
+            assert_eq!(t[i], 0);
+        }
+        let r = [t[4], t[5], t[6], t[7]];
+        let (d, borrow) = wrapping_sub(&r, &SM2_P);
+        if t[8] == 1 || borrow == 0 {
+            d
+        } else {
+            r
+        }
+    }
+
+    fn wrapping_sub(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
+        let mut r = [0u64; 4];
+        let mut borrow = 0u64;
+        for i in 0..4 {
+            let (x, b1) = a[i].overflowing_sub(b[i]);
+            let (x, b2) = x.overflowing_sub(borrow);
+            r[i] = x;
+            borrow = u64::from(b1 | b2);
+        }
+        (r, borrow)
+    }
+
+    /// a · b mod 2^256.
+    fn mul_low(a: &Limbs, b: &Limbs) -> Limbs {
+        let mut t = [0u64; 4];
+        for i in 0..4 {
+            let mut c = 0u128;
+            for j in 0..4 - i {
+                let x = t[i + j] as u128 + a[i] as u128 * b[j] as u128 + c;
+                t[i + j] = x as u64;
+                c = x >> 64;
+            }
+        }
+        t
+    }
+
+    /// a^-1 mod 2^256 for odd a (Newton: each step doubles the correct low bits).
+    fn inv_mod_2_256(a: &Limbs) -> Limbs {
+        let mut x = *a; // a·a = 1 mod 8
+        for _ in 0..7 {
+            let ax = mul_low(a, &x);
+            let two_minus = wrapping_sub(&[2, 0, 0, 0], &ax).0;
+            x = mul_low(&x, &two_minus);
+        }
+        assert_eq!(mul_low(a, &x), [1, 0, 0, 0]);
+        x
+    }
+
+    fn is_reduced(a: &Limbs) -> bool {
+        wrapping_sub(a, &SM2_P).1 == 1
+    }
+
+    /// Checks the product and the square of `a`, `b` against the reference and the
+    /// portable field.
+    fn check(a: &Limbs, b: &Limbs) {
+        let Some(r) = mont_mul_detected(a, b) else {
+            return;
+        };
+        let want = super::super::field::mont_mul(a, b, &SM2_P, 1);
+        assert_eq!(r, want, "{a:x?} * {b:x?}");
+        assert_eq!(
+            mont_sqr_detected(a).unwrap(),
+            mont_mul_detected(a, a).unwrap(),
+            "{a:x?}^2"
+        );
+        assert!(is_reduced(&r));
+    }
+
+    /// The reference against the portable field (so that it checks the assembly with an
+    /// independent method).
+    #[test]
+    fn reference_matches_portable() {
+        let mut s = 0x5eed_u64;
+        for _ in 0..2000 {
+            let a = random_reduced(&mut s);
+            let b = random_reduced(&mut s);
+            assert_eq!(
+                reference_mont_mul(&a, &b),
+                super::super::field::mont_mul(&a, &b, &SM2_P, 1)
+            );
+        }
+    }
+
+    fn splitmix(s: &mut u64) -> u64 {
+        *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn random_reduced(s: &mut u64) -> Limbs {
+        loop {
+            let a = [splitmix(s), splitmix(s), splitmix(s), splitmix(s)];
+            if is_reduced(&a) {
+                return a;
+            }
+        }
+    }
+
+    /// The Montgomery product and square in assembly against the portable field on
+    /// 1,000,000 random pairs (and against the textbook reference on some of them).
+    #[test]
+    fn mont_mul_random_pairs() {
+        if !crate::cpu::Feature::Adx.is_detected() {
+            return;
+        }
+        let mut s = 0x1234_5678_9abc_def0_u64;
+        for i in 0..1_000_000 {
+            let a = random_reduced(&mut s);
+            let b = random_reduced(&mut s);
+            check(&a, &b);
+            if i % 64 == 0 {
+                assert_eq!(
+                    mont_mul_detected(&a, &b).unwrap(),
+                    reference_mont_mul(&a, &b)
+                );
+            }
+        }
+    }
+
+    /// Edge values: operands near 0 and p, limbs of all ones, u = 2^32 - 1 and
+    /// u = 2^64 - 1 in the first round, every pair of them; then products whose low half
+    /// is chosen so that the four quotient digits take extreme values (the low half
+    /// T_lo = -U·p mod 2^256 for a chosen quotient U; b = T_lo · a^-1 mod 2^256 for odd
+    /// a), which includes T_lo = p (the reduced low half is then p itself) and
+    /// T_lo = 2^256 - 1.
+    #[test]
+    fn mont_mul_edges() {
+        if !crate::cpu::Feature::Adx.is_detected() {
+            return;
+        }
+        let p = SM2_P;
+        let m = u64::MAX;
+        let sub = |k: u64| wrapping_sub(&p, &[k, 0, 0, 0]).0;
+        let mut edge = vec![
+            [0u64; 4],
+            [1, 0, 0, 0],
+            [2, 0, 0, 0],
+            [0xFFFF_FFFF, 0, 0, 0],
+            [1 << 32, 0, 0, 0],
+            [m, 0, 0, 0],
+            [m, m, 0, 0],
+            [m, m, m, 0],
+            [0, 0, 0, 1 << 63],
+            [0, 0, 1, 0],
+            [0, 0, 0, 1],
+            [m, m, m, p[3] - 1],
+            [0, 0xFFFF_FFFF_0000_0000, 0, 0],
+            // 2^256 mod p (Montgomery 1) and (p + 1) / 2.
+            [1, 0xFFFF_FFFF, 0, 0x1_0000_0000],
+            [0, 0x7FFF_FFFF_8000_0000, m, 0x7FFF_FFFF_7FFF_FFFF],
+        ];
+        for k in 1..=4 {
+            edge.push(sub(k));
+        }
+        edge.push(wrapping_sub(&p, &[0, 1 << 32, 0, 0]).0);
+        edge.push(wrapping_sub(&p, &[0, 0, 0, 1 << 32]).0);
+        for a in &edge {
+            assert!(is_reduced(a), "{a:x?}");
+            for b in &edge {
+                check(a, b);
+                assert_eq!(mont_mul_detected(a, b).unwrap(), reference_mont_mul(a, b));
+            }
+        }
+        let digits = [
+            0,
+            1,
+            2,
+            0xFFFF_FFFF,
+            1 << 32,
+            0x1_0000_0001,
+            1 << 63,
+            m - 1,
+            m,
+        ];
+        let odd_a: Vec<Limbs> = vec![
+            [1, 0, 0, 0],
+            [m, 0, 0, 0],
+            sub(0),
+            sub(2),
+            [
+                0x0123_4567_89ab_cdef,
+                0xfedc_ba98_7654_3210,
+                7,
+                0x8796_a5b4_c3d2_e1f0,
+            ],
+            [3, 0, 0, 0x4000_0000_0000_0000],
+        ];
+        let mut hits = 0;
+        let mut s = 99_u64;
+        for round in 0..2000 {
+            let u: Limbs = if round == 0 {
+                [m; 4] // T_lo = p
+            } else {
+                core::array::from_fn(|_| digits[(splitmix(&mut s) % digits.len() as u64) as usize])
+            };
+            let t_lo = wrapping_sub(&[0; 4], &mul_low(&u, &p)).0;
+            for a in &odd_a {
+                if !is_reduced(a) {
+                    continue;
+                }
+                let b = mul_low(&t_lo, &inv_mod_2_256(a));
+                if is_reduced(&b) {
+                    assert_eq!(mul_low(a, &b), t_lo);
+                    check(a, &b);
+                    assert_eq!(mont_mul_detected(a, &b).unwrap(), reference_mont_mul(a, &b));
+                    hits += 1;
+                }
+            }
+        }
+        assert!(hits > 1000, "{hits}");
+    }
+
     /// The conditional negation: y unchanged for neg = 0; p - y (0 for 0) for neg = 1.
     #[test]
     fn neg_if_matches_sub_mod() {
