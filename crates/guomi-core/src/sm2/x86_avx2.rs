@@ -4,8 +4,9 @@
 //! The 512-bit product uses BMI2 `mulx` with ADX `adcx`/`adox` (two carry chains); the
 //! Montgomery reduction needs no multiplication at all: with -p^-1 mod 2^64 = 1 the
 //! quotient digit is the low limb u, and u·p = u·2^256 - u·2^224 - u·2^96 + u·2^64 - u
-//! is added as shifts of u. 16 multiplications in all (a generic Montgomery product
-//! needs 32). Used when the CPU has BMI2 and ADX and the active backend is `avx2` or
+//! is applied as shifts of u, one borrow chain per round on the low half of the product
+//! only; the high half joins in the final conditional subtraction. 16 multiplications in
+//! all (a generic Montgomery product needs 32). Used when the CPU has BMI2 and ADX and the active backend is `avx2` or
 //! higher; constant time (no branches; the final subtraction selects with `cmov`).
 //!
 //! The rest of the crate calls only the safe wrappers below, which check the switch.
@@ -154,7 +155,7 @@ pub(super) const SM2_P: Limbs = [
     0xFFFF_FFFE_FFFF_FFFF,
 ];
 
-/// The SM2 prime p, read by the final conditional subtraction.
+/// The SM2 prime p, read by the final conditional subtraction ([`mont_final!`]).
 static P: Limbs = SM2_P;
 
 /// One round of the Montgomery reduction of the low half W = [u, w1, w2, w3] of the
@@ -165,15 +166,23 @@ static P: Limbs = SM2_P;
 /// becomes the top limb. It never borrows out: u·2^192 >= u·2^160 + v (equality only for
 /// u = 0), so the result is the exact value (W + u·p) / 2^64 < 2^192 + p < 2^256.
 /// Operands are template text ("{t0}"); `lo`, `hi`, `v0`, `v1` name scratch registers.
+#[rustfmt::skip]
 macro_rules! red_round {
     ($u:literal, $w1:literal, $w2:literal, $w3:literal,
      lo = $lo:literal, hi = $hi:literal, v0 = $v0:literal, v1 = $v1:literal) => {
         concat!(
-            "mov ", $lo, ", ", $u, "\n", "shl ", $lo, ", 32\n", "mov ", $hi, ", ", $u, "\n",
-            "shr ", $hi, ", 32\n", "mov ", $v0, ", ", $lo, "\n", "sub ", $v0, ", ", $u, "\n",
-            "mov ", $v1, ", ", $hi, "\n", "sbb ", $v1, ", 0\n", "sub ", $w1, ", ", $v0, "\n",
-            "sbb ", $w2, ", ", $v1, "\n", "sbb ", $w3, ", ", $lo, "\n", "sbb ", $u, ", ", $hi,
-            "\n",
+            "mov ", $lo, ", ", $u, "\n",
+            "shl ", $lo, ", 32\n",
+            "mov ", $hi, ", ", $u, "\n",
+            "shr ", $hi, ", 32\n",
+            "mov ", $v0, ", ", $lo, "\n",
+            "sub ", $v0, ", ", $u, "\n",
+            "mov ", $v1, ", ", $hi, "\n",
+            "sbb ", $v1, ", 0\n",
+            "sub ", $w1, ", ", $v0, "\n",
+            "sbb ", $w2, ", ", $v1, "\n",
+            "sbb ", $w3, ", ", $lo, "\n",
+            "sbb ", $u, ", ", $hi, "\n",
         )
     };
 }
@@ -184,109 +193,35 @@ macro_rules! red_round {
 /// second on the `adox` (OF) chain in D's; R + H >= p exactly when the second carries
 /// out (then its low 256 bits are R + H - p < p), and `cmovo` selects it (constant time).
 /// H - p is independent of R, so it is computed while the reduction runs.
+#[rustfmt::skip]
 macro_rules! mont_final {
     (r = [$r0:literal, $r1:literal, $r2:literal, $r3:literal],
      h = [$h0:literal, $h1:literal, $h2:literal, $h3:literal],
      d = [$d0:literal, $d1:literal, $d2:literal, $d3:literal]) => {
         concat!(
-            "mov ",
-            $d0,
-            ", ",
-            $h0,
-            "\n",
-            "sub ",
-            $d0,
-            ", -1\n",
-            "mov ",
-            $d1,
-            ", ",
-            $h1,
-            "\n",
-            "sbb ",
-            $d1,
-            ", qword ptr [rip + {P} + 8]\n",
-            "mov ",
-            $d2,
-            ", ",
-            $h2,
-            "\n",
-            "sbb ",
-            $d2,
-            ", -1\n",
-            "mov ",
-            $d3,
-            ", ",
-            $h3,
-            "\n",
-            "sbb ",
-            $d3,
-            ", qword ptr [rip + {P} + 24]\n",
+            // D = H - p mod 2^256 (p's limbs 0 and 2 are -1, sign-extended immediates).
+            "mov ", $d0, ", ", $h0, "\n",
+            "sub ", $d0, ", -1\n",
+            "mov ", $d1, ", ", $h1, "\n",
+            "sbb ", $d1, ", qword ptr [rip + {P} + 8]\n",
+            "mov ", $d2, ", ", $h2, "\n",
+            "sbb ", $d2, ", -1\n",
+            "mov ", $d3, ", ", $h3, "\n",
+            "sbb ", $d3, ", qword ptr [rip + {P} + 24]\n",
             // Clears CF and OF.
-            "test ",
-            $d3,
-            ", ",
-            $d3,
-            "\n",
-            "adcx ",
-            $h0,
-            ", ",
-            $r0,
-            "\n",
-            "adox ",
-            $d0,
-            ", ",
-            $r0,
-            "\n",
-            "adcx ",
-            $h1,
-            ", ",
-            $r1,
-            "\n",
-            "adox ",
-            $d1,
-            ", ",
-            $r1,
-            "\n",
-            "adcx ",
-            $h2,
-            ", ",
-            $r2,
-            "\n",
-            "adox ",
-            $d2,
-            ", ",
-            $r2,
-            "\n",
-            "adcx ",
-            $h3,
-            ", ",
-            $r3,
-            "\n",
-            "adox ",
-            $d3,
-            ", ",
-            $r3,
-            "\n",
-            "cmovo ",
-            $h0,
-            ", ",
-            $d0,
-            "\n",
-            "cmovo ",
-            $h1,
-            ", ",
-            $d1,
-            "\n",
-            "cmovo ",
-            $h2,
-            ", ",
-            $d2,
-            "\n",
-            "cmovo ",
-            $h3,
-            ", ",
-            $d3,
-            "\n",
+            "test ", $d3, ", ", $d3, "\n",
+            "adcx ", $h0, ", ", $r0, "\n",
+            "adox ", $d0, ", ", $r0, "\n",
+            "adcx ", $h1, ", ", $r1, "\n",
+            "adox ", $d1, ", ", $r1, "\n",
+            "adcx ", $h2, ", ", $r2, "\n",
+            "adox ", $d2, ", ", $r2, "\n",
+            "adcx ", $h3, ", ", $r3, "\n",
+            "adox ", $d3, ", ", $r3, "\n",
+            "cmovo ", $h0, ", ", $d0, "\n",
+            "cmovo ", $h1, ", ", $d1, "\n",
+            "cmovo ", $h2, ", ", $d2, "\n",
+            "cmovo ", $h3, ", ", $d3, "\n",
         )
     };
 }
