@@ -155,7 +155,7 @@ pub(super) const SM2_P: Limbs = [
     0xFFFF_FFFE_FFFF_FFFF,
 ];
 
-/// The SM2 prime p, read by the final conditional subtraction ([`mont_final!`]).
+/// The SM2 prime p, read by the final conditional subtraction (`mont_final!`).
 static P: Limbs = SM2_P;
 
 /// One round of the Montgomery reduction of the low half W = [u, w1, w2, w3] of the
@@ -230,7 +230,7 @@ macro_rules! mont_final {
 ///
 /// The product T = a·b is formed in full (T < p^2, so its high half H < p); the four
 /// reduction rounds take the low half only (they need nothing above it), giving
-/// R = (T_lo + U·p) / 2^256 <= p, and the result is R + H reduced once ([`mont_final!`]).
+/// R = (T_lo + U·p) / 2^256 <= p, and the result is R + H reduced once (`mont_final!`).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX (`cpu::Feature::Adx`).
