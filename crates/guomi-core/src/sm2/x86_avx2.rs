@@ -6,8 +6,9 @@
 //! quotient digit is the low limb u, and u·p = u·2^256 - u·2^224 - u·2^96 + u·2^64 - u
 //! is applied as shifts of u, one borrow chain per round on the low half of the product
 //! only; the high half joins in the final conditional subtraction. 16 multiplications in
-//! all (a generic Montgomery product needs 32). Used when the CPU has BMI2 and ADX and the active backend is `avx2` or
-//! higher; constant time (no branches; the final subtraction selects with `cmov`).
+//! all (a generic Montgomery product needs 32). Used when the CPU has BMI2 and ADX and
+//! the active backend is `avx2` or higher; constant time (no branches; the final
+//! subtraction selects with `cmov`).
 //!
 //! The rest of the crate calls only the safe wrappers below, which check the switch.
 #![allow(unsafe_code)]
@@ -228,7 +229,7 @@ macro_rules! mont_final {
 
 /// `a * b * 2^-256 mod p` for a, b < p.
 ///
-/// The product T = a·b is formed in full (T < p^2, so its high half H < p); the four
+/// The product T = a·b is formed in full (T < p^2 < 2^256·p, so its high half H < p); the four
 /// reduction rounds take the low half only (they need nothing above it), giving
 /// R = (T_lo + U·p) / 2^256 <= p, and the result is R + H reduced once (`mont_final!`).
 ///
