@@ -4,9 +4,11 @@
 //! The 512-bit product uses BMI2 `mulx` with ADX `adcx`/`adox` (two carry chains); the
 //! Montgomery reduction needs no multiplication at all: with -p^-1 mod 2^64 = 1 the
 //! quotient digit is the low limb u, and u·p = u·2^256 - u·2^224 - u·2^96 + u·2^64 - u
-//! is added as shifts of u. 16 multiplications in all (a generic Montgomery product
-//! needs 32). Used when the CPU has BMI2 and ADX and the active backend is `avx2` or
-//! higher; constant time (no branches; the final subtraction selects with `cmov`).
+//! is applied as shifts of u, one borrow chain per round on the low half of the product
+//! only; the high half joins in the final conditional subtraction. 16 multiplications in
+//! all (a generic Montgomery product needs 32). Used when the CPU has BMI2 and ADX and
+//! the active backend is `avx2` or higher; constant time (no branches; the final
+//! subtraction selects with `cmov`).
 //!
 //! The rest of the crate calls only the safe wrappers below, which check the switch.
 #![allow(unsafe_code)]
@@ -154,55 +156,82 @@ pub(super) const SM2_P: Limbs = [
     0xFFFF_FFFE_FFFF_FFFF,
 ];
 
-/// The SM2 prime p, read by the final conditional subtraction.
+/// The SM2 prime p, read by the final conditional subtraction (`mont_final!`).
 static P: Limbs = SM2_P;
 
-/// One round of the Montgomery reduction modulo p (-p^-1 mod 2^64 = 1, so the quotient
-/// digit is the low limb u itself): (t + u·p) / 2^64 = t[1..] + q with
-/// q = u·(2^192 - 2^160 - 2^32 + 1) = [u, 0, 0, u] - [lo, hi, lo, hi] (lo = u << 32,
-/// hi = u >> 32; never negative). q is formed in three temporaries (q3 in u's register)
-/// and added into the next four limbs with one carry chain; the carry out of the fourth
-/// limb is left in `c` and folded into the next round's q3, which cannot overflow
-/// (q3 <= 2^64 - 2 when u >= 2^32, q3 < 2^32 otherwise). The carries therefore never run
-/// through the upper limbs, unlike a reduction that adds u·p across the whole product.
-/// `first:` is the round without an incoming carry. Operands are template text
-/// ("{t0}", "rdx"); `lo` and `hi` name two scratch registers.
+/// One round of the Montgomery reduction of the low half W = [u, w1, w2, w3] of the
+/// product (-p^-1 mod 2^64 = 1, so the quotient digit is the low limb u itself):
+/// (W + u·p) / 2^64 = [w1, w2, w3, 0] + u·2^192 - u·2^160 - u·2^32 + u
+/// = [w1, w2, w3, u] - [v0, v1, lo, hi], with lo = u << 32, hi = u >> 32 and
+/// v = [v0, v1] = u·2^32 - u (>= 0, < 2^96). One borrow chain, in place; u's register
+/// becomes the top limb. It never borrows out: u·2^192 >= u·2^160 + v (equality only for
+/// u = 0), so the result is the exact value (W + u·p) / 2^64 < 2^192 + p < 2^256.
+/// Operands are template text ("{t0}"); `lo`, `hi`, `v0`, `v1` name scratch registers.
+#[rustfmt::skip]
 macro_rules! red_round {
-    (@core $u:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal,
-     lo = $lo:literal, hi = $hi:literal, q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, fold = $fold:expr, c = $c:literal) => {
+    ($u:literal, $w1:literal, $w2:literal, $w3:literal,
+     lo = $lo:literal, hi = $hi:literal, v0 = $v0:literal, v1 = $v1:literal) => {
         concat!(
             "mov ", $lo, ", ", $u, "\n",
             "shl ", $lo, ", 32\n",
             "mov ", $hi, ", ", $u, "\n",
             "shr ", $hi, ", 32\n",
-            "mov ", $q0, ", ", $u, "\n",
-            "sub ", $q0, ", ", $lo, "\n",
-            "mov ", $q1, ", 0\n",
-            "sbb ", $q1, ", ", $hi, "\n",
-            "mov ", $q2, ", 0\n",
-            "sbb ", $q2, ", ", $lo, "\n",
+            "mov ", $v0, ", ", $lo, "\n",
+            "sub ", $v0, ", ", $u, "\n",
+            "mov ", $v1, ", ", $hi, "\n",
+            "sbb ", $v1, ", 0\n",
+            "sub ", $w1, ", ", $v0, "\n",
+            "sbb ", $w2, ", ", $v1, "\n",
+            "sbb ", $w3, ", ", $lo, "\n",
             "sbb ", $u, ", ", $hi, "\n",
-            $fold,
-            "add ", $t1, ", ", $q0, "\n",
-            "adc ", $t2, ", ", $q1, "\n",
-            "adc ", $t3, ", ", $q2, "\n",
-            "adc ", $t4, ", ", $u, "\n",
-            "mov ", $c, ", 0\n",
-            "adc ", $c, ", 0\n",
         )
     };
-    (first: $u:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal,
-     lo = $lo:literal, hi = $hi:literal, q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, c = $c:literal) => {
-        red_round!(@core $u, $t1, $t2, $t3, $t4, lo = $lo, hi = $hi, q0 = $q0, q1 = $q1, q2 = $q2, fold = "", c = $c)
-    };
-    ($u:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal,
-     lo = $lo:literal, hi = $hi:literal, q0 = $q0:literal, q1 = $q1:literal, q2 = $q2:literal, c = $c:literal) => {
-        red_round!(@core $u, $t1, $t2, $t3, $t4, lo = $lo, hi = $hi, q0 = $q0, q1 = $q1, q2 = $q2,
-            fold = concat!("add ", $u, ", ", $c, "\n"), c = $c)
+}
+
+/// The end of a Montgomery product: R + H mod p for R <= p (the reduced low half) and
+/// H < p (the high half of the product), so R + H < 2p. Both R + H and R + (H - p mod
+/// 2^256) are formed at once, the first on the `adcx` (CF) chain in H's registers, the
+/// second on the `adox` (OF) chain in D's; R + H >= p exactly when the second carries
+/// out (then its low 256 bits are R + H - p < p), and `cmovo` selects it (constant time).
+/// H - p is independent of R, so it is computed while the reduction runs.
+#[rustfmt::skip]
+macro_rules! mont_final {
+    (r = [$r0:literal, $r1:literal, $r2:literal, $r3:literal],
+     h = [$h0:literal, $h1:literal, $h2:literal, $h3:literal],
+     d = [$d0:literal, $d1:literal, $d2:literal, $d3:literal]) => {
+        concat!(
+            // D = H - p mod 2^256 (p's limbs 0 and 2 are -1, sign-extended immediates).
+            "mov ", $d0, ", ", $h0, "\n",
+            "sub ", $d0, ", -1\n",
+            "mov ", $d1, ", ", $h1, "\n",
+            "sbb ", $d1, ", qword ptr [rip + {P} + 8]\n",
+            "mov ", $d2, ", ", $h2, "\n",
+            "sbb ", $d2, ", -1\n",
+            "mov ", $d3, ", ", $h3, "\n",
+            "sbb ", $d3, ", qword ptr [rip + {P} + 24]\n",
+            // Clears CF and OF.
+            "test ", $d3, ", ", $d3, "\n",
+            "adcx ", $h0, ", ", $r0, "\n",
+            "adox ", $d0, ", ", $r0, "\n",
+            "adcx ", $h1, ", ", $r1, "\n",
+            "adox ", $d1, ", ", $r1, "\n",
+            "adcx ", $h2, ", ", $r2, "\n",
+            "adox ", $d2, ", ", $r2, "\n",
+            "adcx ", $h3, ", ", $r3, "\n",
+            "adox ", $d3, ", ", $r3, "\n",
+            "cmovo ", $h0, ", ", $d0, "\n",
+            "cmovo ", $h1, ", ", $d1, "\n",
+            "cmovo ", $h2, ", ", $d2, "\n",
+            "cmovo ", $h3, ", ", $d3, "\n",
+        )
     };
 }
 
 /// `a * b * 2^-256 mod p` for a, b < p.
+///
+/// The product T = a·b is formed in full (T < p^2 < 2^256·p, so its high half H < p); the four
+/// reduction rounds take the low half only (they need nothing above it), giving
+/// R = (T_lo + U·p) / 2^256 <= p, and the result is R + H reduced once (`mont_final!`).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX (`cpu::Feature::Adx`).
@@ -211,7 +240,7 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: the caller guarantees BMI2 (mulx) and ADX (adcx/adox). The assembly reads
     // 32 bytes through `a` (a valid [u64; 4] reference; `b` comes in registers, whose
-    // limbs become the upper product limbs once moved into rdx) and 32 bytes of the
+    // limbs become the upper product limbs once moved into rdx) and 16 bytes of the
     // static `P`, writes only the declared registers and does not use the stack.
     unsafe {
         core::arch::asm!(
@@ -272,37 +301,27 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
             "adcx {b2}, {hi}",
             "mov {lo}, 0",
             "adox {b2}, {lo}",
-            red_round!(first: "{t0}", "{t1}", "{t2}", "{t3}", "{t4}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{a}", q2 = "{b3}", c = "{a}"),
-            red_round!("{t1}", "{t2}", "{t3}", "{t4}", "{b0}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
-            red_round!("{t2}", "{t3}", "{t4}", "{b0}", "{b1}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
-            red_round!("{t3}", "{t4}", "{b0}", "{b1}", "{b2}", lo = "{lo}", hi = "{hi}", q0 = "rdx", q1 = "{b3}", q2 = "{t0}", c = "{a}"),
-            "mov {lo}, {t4}",
-            "sub {lo}, qword ptr [rip + {P}]",
-            "mov {hi}, {b0}",
-            "sbb {hi}, qword ptr [rip + {P} + 8]",
-            "mov rdx, {b1}",
-            "sbb rdx, qword ptr [rip + {P} + 16]",
-            "mov {b3}, {b2}",
-            "sbb {b3}, qword ptr [rip + {P} + 24]",
-            "sbb {a}, 0",
-            "cmovc {lo}, {t4}",
-            "cmovc {hi}, {b0}",
-            "cmovc rdx, {b1}",
-            "cmovc {b3}, {b2}",
+            // T = [t0, t1, t2, t3 | t4, b0, b1, b2]; R ends in [t0, t1, t2, t3].
+            red_round!("{t0}", "{t1}", "{t2}", "{t3}", lo = "{lo}", hi = "{hi}", v0 = "rdx", v1 = "{a}"),
+            red_round!("{t1}", "{t2}", "{t3}", "{t0}", lo = "{lo}", hi = "{hi}", v0 = "rdx", v1 = "{a}"),
+            red_round!("{t2}", "{t3}", "{t0}", "{t1}", lo = "{lo}", hi = "{hi}", v0 = "rdx", v1 = "{a}"),
+            red_round!("{t3}", "{t0}", "{t1}", "{t2}", lo = "{lo}", hi = "{hi}", v0 = "rdx", v1 = "{a}"),
+            mont_final!(r = ["{t0}", "{t1}", "{t2}", "{t3}"], h = ["{t4}", "{b0}", "{b1}", "{b2}"],
+                d = ["{lo}", "{hi}", "rdx", "{a}"]),
             a = inout(reg) a.as_ptr() => _,
-            b0 = inout(reg) b[0] => _,
-            b1 = inout(reg) b[1] => _,
-            b2 = inout(reg) b[2] => _,
-            b3 = inout(reg) b[3] => r3,
+            b0 = inout(reg) b[0] => r1,
+            b1 = inout(reg) b[1] => r2,
+            b2 = inout(reg) b[2] => r3,
+            b3 = in(reg) b[3],
             P = sym P,
             t0 = out(reg) _,
             t1 = out(reg) _,
             t2 = out(reg) _,
             t3 = out(reg) _,
-            t4 = out(reg) _,
-            lo = out(reg) r0,
-            hi = out(reg) r1,
-            out("rdx") r2,
+            t4 = out(reg) r0,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            out("rdx") _,
             options(pure, readonly, nostack),
         );
     }
@@ -320,7 +339,7 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
 unsafe fn mont_sqr(a: &Limbs) -> Limbs {
     let (r0, r1, r2, r3): (u64, u64, u64, u64);
     // SAFETY: as in `mont_mul`: BMI2 and ADX are guaranteed by the caller; the assembly
-    // reads only registers and 32 bytes of `P`, writes only declared registers and does
+    // reads only registers and 16 bytes of `P`, writes only declared registers and does
     // not use the stack.
     unsafe {
         core::arch::asm!(
@@ -371,37 +390,27 @@ unsafe fn mont_sqr(a: &Limbs) -> Limbs {
             "mulx {hi}, {a3}, rdx",
             "adc {t6}, {a3}",
             "adc {lo}, {hi}",
-            red_round!(first: "{a0}", "{t1}", "{t2}", "{t3}", "{t4}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a2}", q2 = "{a3}", c = "{a2}"),
-            red_round!("{t1}", "{t2}", "{t3}", "{t4}", "{t5}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a3}", q2 = "{a0}", c = "{a2}"),
-            red_round!("{t2}", "{t3}", "{t4}", "{t5}", "{t6}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a3}", q2 = "{a0}", c = "{a2}"),
-            red_round!("{t3}", "{t4}", "{t5}", "{t6}", "{lo}", lo = "{a1}", hi = "{hi}", q0 = "rdx", q1 = "{a3}", q2 = "{a0}", c = "{a2}"),
-            "mov {a1}, {t4}",
-            "sub {a1}, qword ptr [rip + {P}]",
-            "mov {hi}, {t5}",
-            "sbb {hi}, qword ptr [rip + {P} + 8]",
-            "mov rdx, {t6}",
-            "sbb rdx, qword ptr [rip + {P} + 16]",
-            "mov {a0}, {lo}",
-            "sbb {a0}, qword ptr [rip + {P} + 24]",
-            "sbb {a2}, 0",
-            "cmovc {a1}, {t4}",
-            "cmovc {hi}, {t5}",
-            "cmovc rdx, {t6}",
-            "cmovc {a0}, {lo}",
-            a0 = inout(reg) a[0] => r3,
-            a1 = inout(reg) a[1] => r0,
+            // T = [a0, t1, t2, t3 | t4, t5, t6, lo]; R ends in [a0, t1, t2, t3].
+            red_round!("{a0}", "{t1}", "{t2}", "{t3}", lo = "{a1}", hi = "{hi}", v0 = "rdx", v1 = "{a2}"),
+            red_round!("{t1}", "{t2}", "{t3}", "{a0}", lo = "{a1}", hi = "{hi}", v0 = "rdx", v1 = "{a2}"),
+            red_round!("{t2}", "{t3}", "{a0}", "{t1}", lo = "{a1}", hi = "{hi}", v0 = "rdx", v1 = "{a2}"),
+            red_round!("{t3}", "{a0}", "{t1}", "{t2}", lo = "{a1}", hi = "{hi}", v0 = "rdx", v1 = "{a2}"),
+            mont_final!(r = ["{a0}", "{t1}", "{t2}", "{t3}"], h = ["{t4}", "{t5}", "{t6}", "{lo}"],
+                d = ["{a1}", "{hi}", "rdx", "{a2}"]),
+            a0 = inout(reg) a[0] => _,
+            a1 = inout(reg) a[1] => _,
             a2 = inout(reg) a[2] => _,
             a3 = inout(reg) a[3] => _,
             P = sym P,
             t1 = out(reg) _,
             t2 = out(reg) _,
             t3 = out(reg) _,
-            t4 = out(reg) _,
-            t5 = out(reg) _,
-            t6 = out(reg) _,
-            lo = out(reg) _,
-            hi = out(reg) r1,
-            out("rdx") r2,
+            t4 = out(reg) r0,
+            t5 = out(reg) r1,
+            t6 = out(reg) r2,
+            lo = out(reg) r3,
+            hi = out(reg) _,
+            out("rdx") _,
             options(pure, readonly, nostack),
         );
     }
@@ -723,6 +732,249 @@ mod tests {
             assert_eq!(h, reference(a), "{a:x?}");
             assert_eq!(add_mod(&h, &h), *a, "{a:x?}");
         }
+    }
+
+    /// `a * b * 2^-256 mod p` by the textbook method, independent of the assembly's and
+    /// the portable field's SM2 shortcuts: the full product, then four rounds that add
+    /// u·p·2^(64i) with multiplications (u = the current limb i, as -p^-1 mod 2^64 = 1)
+    /// and propagate the carry to the top, then one subtraction of p.
+    fn reference_mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
+        let mut t = [0u64; 9];
+        for i in 0..4 {
+            let mut c = 0u128;
+            for j in 0..4 {
+                let x = t[i + j] as u128 + a[i] as u128 * b[j] as u128 + c;
+                t[i + j] = x as u64;
+                c = x >> 64;
+            }
+            t[i + 4] = c as u64;
+        }
+        for i in 0..4 {
+            let u = t[i];
+            let mut c = 0u128;
+            for j in 0..4 {
+                let x = t[i + j] as u128 + u as u128 * SM2_P[j] as u128 + c;
+                t[i + j] = x as u64;
+                c = x >> 64;
+            }
+            for limb in t.iter_mut().skip(i + 4) {
+                let x = *limb as u128 + c;
+                *limb = x as u64;
+                c = x >> 64;
+            }
+            assert_eq!(t[i], 0);
+        }
+        let r = [t[4], t[5], t[6], t[7]];
+        let (d, borrow) = wrapping_sub(&r, &SM2_P);
+        if t[8] == 1 || borrow == 0 {
+            d
+        } else {
+            r
+        }
+    }
+
+    fn wrapping_sub(a: &Limbs, b: &Limbs) -> (Limbs, u64) {
+        let mut r = [0u64; 4];
+        let mut borrow = 0u64;
+        for i in 0..4 {
+            let (x, b1) = a[i].overflowing_sub(b[i]);
+            let (x, b2) = x.overflowing_sub(borrow);
+            r[i] = x;
+            borrow = u64::from(b1 | b2);
+        }
+        (r, borrow)
+    }
+
+    /// a · b mod 2^256.
+    fn mul_low(a: &Limbs, b: &Limbs) -> Limbs {
+        let mut t = [0u64; 4];
+        for i in 0..4 {
+            let mut c = 0u128;
+            for j in 0..4 - i {
+                let x = t[i + j] as u128 + a[i] as u128 * b[j] as u128 + c;
+                t[i + j] = x as u64;
+                c = x >> 64;
+            }
+        }
+        t
+    }
+
+    /// a^-1 mod 2^256 for odd a (Newton: each step doubles the correct low bits).
+    fn inv_mod_2_256(a: &Limbs) -> Limbs {
+        let mut x = *a; // a·a = 1 mod 8
+        for _ in 0..7 {
+            let ax = mul_low(a, &x);
+            let two_minus = wrapping_sub(&[2, 0, 0, 0], &ax).0;
+            x = mul_low(&x, &two_minus);
+        }
+        assert_eq!(mul_low(a, &x), [1, 0, 0, 0]);
+        x
+    }
+
+    fn is_reduced(a: &Limbs) -> bool {
+        wrapping_sub(a, &SM2_P).1 == 1
+    }
+
+    /// Checks the product and the square of `a`, `b` against the reference and the
+    /// portable field.
+    fn check(a: &Limbs, b: &Limbs) {
+        let Some(r) = mont_mul_detected(a, b) else {
+            return;
+        };
+        let want = super::super::field::mont_mul(a, b, &SM2_P, 1);
+        assert_eq!(r, want, "{a:x?} * {b:x?}");
+        assert_eq!(
+            mont_sqr_detected(a).unwrap(),
+            mont_mul_detected(a, a).unwrap(),
+            "{a:x?}^2"
+        );
+        assert!(is_reduced(&r));
+    }
+
+    /// The reference against the portable field (so that it checks the assembly with an
+    /// independent method).
+    #[test]
+    fn reference_matches_portable() {
+        let mut s = 0x5eed_u64;
+        for _ in 0..2000 {
+            let a = random_reduced(&mut s);
+            let b = random_reduced(&mut s);
+            assert_eq!(
+                reference_mont_mul(&a, &b),
+                super::super::field::mont_mul(&a, &b, &SM2_P, 1)
+            );
+        }
+    }
+
+    fn splitmix(s: &mut u64) -> u64 {
+        *s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *s;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn random_reduced(s: &mut u64) -> Limbs {
+        loop {
+            let a = [splitmix(s), splitmix(s), splitmix(s), splitmix(s)];
+            if is_reduced(&a) {
+                return a;
+            }
+        }
+    }
+
+    /// The Montgomery product and square in assembly against the portable field on
+    /// 1,000,000 random pairs (and against the textbook reference on some of them).
+    #[test]
+    fn mont_mul_random_pairs() {
+        if !crate::cpu::Feature::Adx.is_detected() {
+            return;
+        }
+        let mut s = 0x1234_5678_9abc_def0_u64;
+        for i in 0..1_000_000 {
+            let a = random_reduced(&mut s);
+            let b = random_reduced(&mut s);
+            check(&a, &b);
+            if i % 64 == 0 {
+                assert_eq!(
+                    mont_mul_detected(&a, &b).unwrap(),
+                    reference_mont_mul(&a, &b)
+                );
+            }
+        }
+    }
+
+    /// Edge values: operands near 0 and p, limbs of all ones, u = 2^32 - 1 and
+    /// u = 2^64 - 1 in the first round, every pair of them; then products whose low half
+    /// is chosen so that the four quotient digits take extreme values (the low half
+    /// T_lo = -U·p mod 2^256 for a chosen quotient U; b = T_lo · a^-1 mod 2^256 for odd
+    /// a), which includes T_lo = p (the reduced low half is then p itself) and
+    /// T_lo = 2^256 - 1.
+    #[test]
+    fn mont_mul_edges() {
+        if !crate::cpu::Feature::Adx.is_detected() {
+            return;
+        }
+        let p = SM2_P;
+        let m = u64::MAX;
+        let sub = |k: u64| wrapping_sub(&p, &[k, 0, 0, 0]).0;
+        let mut edge = vec![
+            [0u64; 4],
+            [1, 0, 0, 0],
+            [2, 0, 0, 0],
+            [0xFFFF_FFFF, 0, 0, 0],
+            [1 << 32, 0, 0, 0],
+            [m, 0, 0, 0],
+            [m, m, 0, 0],
+            [m, m, m, 0],
+            [0, 0, 0, 1 << 63],
+            [0, 0, 1, 0],
+            [0, 0, 0, 1],
+            [m, m, m, p[3] - 1],
+            [0, 0xFFFF_FFFF_0000_0000, 0, 0],
+            // 2^256 mod p (Montgomery 1) and (p + 1) / 2.
+            [1, 0xFFFF_FFFF, 0, 0x1_0000_0000],
+            [0, 0x7FFF_FFFF_8000_0000, m, 0x7FFF_FFFF_7FFF_FFFF],
+        ];
+        for k in 1..=4 {
+            edge.push(sub(k));
+        }
+        edge.push(wrapping_sub(&p, &[0, 1 << 32, 0, 0]).0);
+        edge.push(wrapping_sub(&p, &[0, 0, 0, 1 << 32]).0);
+        for a in &edge {
+            assert!(is_reduced(a), "{a:x?}");
+            for b in &edge {
+                check(a, b);
+                assert_eq!(mont_mul_detected(a, b).unwrap(), reference_mont_mul(a, b));
+            }
+        }
+        let digits = [
+            0,
+            1,
+            2,
+            0xFFFF_FFFF,
+            1 << 32,
+            0x1_0000_0001,
+            1 << 63,
+            m - 1,
+            m,
+        ];
+        let odd_a: Vec<Limbs> = vec![
+            [1, 0, 0, 0],
+            [m, 0, 0, 0],
+            sub(0),
+            sub(2),
+            [
+                0x0123_4567_89ab_cdef,
+                0xfedc_ba98_7654_3210,
+                7,
+                0x8796_a5b4_c3d2_e1f0,
+            ],
+            [3, 0, 0, 0x4000_0000_0000_0000],
+        ];
+        let mut hits = 0;
+        let mut s = 99_u64;
+        for round in 0..2000 {
+            let u: Limbs = if round == 0 {
+                [m; 4] // T_lo = p
+            } else {
+                core::array::from_fn(|_| digits[(splitmix(&mut s) % digits.len() as u64) as usize])
+            };
+            let t_lo = wrapping_sub(&[0; 4], &mul_low(&u, &p)).0;
+            for a in &odd_a {
+                if !is_reduced(a) {
+                    continue;
+                }
+                let b = mul_low(&t_lo, &inv_mod_2_256(a));
+                if is_reduced(&b) {
+                    assert_eq!(mul_low(a, &b), t_lo);
+                    check(a, &b);
+                    assert_eq!(mont_mul_detected(a, &b).unwrap(), reference_mont_mul(a, &b));
+                    hits += 1;
+                }
+            }
+        }
+        assert!(hits > 1000, "{hits}");
     }
 
     /// The conditional negation: y unchanged for neg = 0; p - y (0 for 0) for neg = 1.
