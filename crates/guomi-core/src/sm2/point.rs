@@ -303,10 +303,12 @@ impl<C: Curve> Jacobian<C> {
         if C::A_IS_MINUS_3 {
             // dbl-2001-b (3(X - Z^2)(X + Z^2) for a = -3) arranged to need few additions:
             // S = (2Y)^2 = 4Y^2 folds the factor 4 of 4XY^2 into a square, 8Y^4 = S^2 / 2,
-            // Z3 = 2·Y·Z (one product instead of a square and three additions).
-            let s = f.sqr(&f.dbl(&self.y));
+            // Z3 = 2Y·Z (one product instead of a square and three additions, on the 2Y
+            // that S needs anyway).
+            let y2 = f.dbl(&self.y);
+            let s = f.sqr(&y2);
             let zz = f.sqr(&self.z);
-            let z3 = f.dbl(&f.mul(&self.y, &self.z));
+            let z3 = f.mul(&y2, &self.z);
             let m = f.mul(&f.add(&self.x, &zz), &f.sub(&self.x, &zz));
             let m = f.add(&f.dbl(&m), &m);
             let y4_8 = f.half(&f.sqr(&s));
@@ -525,6 +527,72 @@ fn batch_to_affine_with<C: Curve, O: FieldOps<C::F>>(pts: &[Jacobian<C>], f: O) 
             x: f.mul(&pts[i].x, &zinv2),
             y: f.mul(&f.mul(&pts[i].y, &zinv2), &zinv),
         };
+    }
+    out
+}
+
+/// P, 2P, ..., NP in affine form, variable time (public P, not at infinity, of order
+/// above N). After one doubling, P is carried on the same Z as the running multiple R and
+/// each R + P is a co-Z addition (Meloni's ZADDU: 4 products and 2 squarings, which also
+/// gives P on the new Z); the Z ratios then make the affine conversion one inversion and
+/// one product per point, with no prefix products.
+pub(crate) fn multiples_vartime<C: Curve, const N: usize>(p: &Affine<C>) -> [Affine<C>; N] {
+    super::field::select_backend();
+    #[cfg(target_arch = "x86_64")]
+    if let Some(f) = Sm2Asm::for_field::<C::F>() {
+        return multiples_with(p, f);
+    }
+    multiples_with(p, Dispatch)
+}
+
+#[inline(always)]
+fn multiples_with<C: Curve, O: FieldOps<C::F>, const N: usize>(
+    p: &Affine<C>,
+    f: O,
+) -> [Affine<C>; N] {
+    let mut out = [*p; N];
+    if N < 2 {
+        return out;
+    }
+    // R = 2P = (X, Y, Z); P on the same Z: (x·Z², y·Z³).
+    let d = p.to_jacobian().double();
+    let zz = f.sqr(&d.z);
+    let (mut px, mut py) = (f.mul(&p.x, &zz), f.mul(&f.mul(&p.y, &zz), &d.z));
+    // Entry j holds (j + 1)P in Jacobian form; ratio[j] = Z_j / Z_(j-1).
+    let mut xs = [Fe::<C::F>::ZERO; N];
+    let mut ys = [Fe::<C::F>::ZERO; N];
+    let mut ratio = [Fe::<C::F>::ZERO; N];
+    (xs[1], ys[1]) = (d.x, d.y);
+    let mut z = d.z;
+    for j in 2..N {
+        let (rx, ry) = (xs[j - 1], ys[j - 1]);
+        // ZADDU(P, R): with t = X_R - X_P (never 0: R != ±P since the order is above N),
+        // B = X_P·t², C = X_R·t², E = Y_P·(C - B): R + P = (D - B - C, (Y_R - Y_P)(B - X3) - E)
+        // with D = (Y_R - Y_P)², and P = (B, E), both on Z·t.
+        let t = f.sub(&rx, &px);
+        let tt = f.sqr(&t);
+        let b = f.mul(&px, &tt);
+        let c = f.mul(&rx, &tt);
+        let e = f.mul(&py, &f.sub(&c, &b));
+        let dy = f.sub(&ry, &py);
+        let x3 = f.sub(&f.sub(&f.sqr(&dy), &b), &c);
+        ys[j] = f.sub(&f.mul(&dy, &f.sub(&b, &x3)), &e);
+        xs[j] = x3;
+        (px, py) = (b, e);
+        ratio[j] = t;
+        z = f.mul(&z, &t);
+    }
+    // z = Z_(N-1); walk back with the ratios.
+    let mut zinv = z.invert_vartime();
+    for j in (1..N).rev() {
+        let zi2 = f.sqr(&zinv);
+        out[j] = Affine {
+            x: f.mul(&xs[j], &zi2),
+            y: f.mul(&f.mul(&ys[j], &zi2), &zinv),
+        };
+        if j > 1 {
+            zinv = f.mul(&zinv, &ratio[j]);
+        }
     }
     out
 }

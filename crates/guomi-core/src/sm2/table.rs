@@ -46,7 +46,9 @@ use super::curve::Curve;
 use super::field::{Fe, Limbs};
 #[cfg(target_arch = "x86_64")]
 use super::point::Sm2Asm;
-use super::point::{batch_to_affine_vartime, Affine, Dispatch, Jacobian, PointOps};
+use super::point::{
+    batch_to_affine_vartime, multiples_vartime, Affine, Dispatch, Jacobian, PointOps,
+};
 use core::marker::PhantomData;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
 
@@ -278,28 +280,20 @@ pub(crate) fn mul_fixed_vartime<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Ja
 }
 
 /// k·P for a public point P (not at infinity) and a secret k, constant time in k.
+///
+/// The table 1P..16P is affine (everything in it depends on the public P only, so it is
+/// built in variable time: co-Z additions and one inversion, [`multiples_vartime`]), so
+/// that each of the 52 additions is a mixed one.
 pub(crate) fn mul_var_ct<C: Curve>(p: &Affine<C>, k: &Limbs) -> Jacobian<C> {
-    let pj = p.to_jacobian();
-    mul_var_table_ct(&var_table(&pj, |q| q.add_mixed_vartime(p)), k)
+    let pts = multiples_vartime::<C, VAR_POINTS>(p);
+    mul_var_table_ct(&VarRow(pts.map(|q| q.to_words())), k)
 }
 
-/// k·P for P in Jacobian coordinates (public, not at infinity), constant time in k.
+/// k·P for P in Jacobian coordinates (public, not at infinity), constant time in k: the
+/// same table as [`mul_var_ct`], from P made affine first (one variable-time inversion).
 pub(crate) fn mul_var_jacobian_ct<C: Curve>(pj: &Jacobian<C>, k: &Limbs) -> Jacobian<C> {
-    mul_var_table_ct(&var_table(pj, |q| q.add_vartime(pj)), k)
-}
-
-/// The table 1P..16P in affine form (made affine by one batched variable-time inversion:
-/// everything here depends on the public P only), so that each of the 52 additions of
-/// [`mul_var_table_ct`] is a mixed one. `add_p` adds P (mixed when P is affine). No
-/// multiple is at infinity: the order n of P is above 16.
-fn var_table<C: Curve>(pj: &Jacobian<C>, add_p: impl Fn(&Jacobian<C>) -> Jacobian<C>) -> VarRow {
-    let mut jac = [*pj; VAR_POINTS];
-    jac[1] = pj.double();
-    for j in 2..VAR_POINTS {
-        jac[j] = add_p(&jac[j - 1]);
-    }
-    let pts = batch_to_affine_vartime(&jac);
-    VarRow(core::array::from_fn(|j| pts[j].to_words()))
+    let p = batch_to_affine_vartime(core::slice::from_ref(pj))[0];
+    mul_var_ct(&p, k)
 }
 
 fn mul_var_table_ct<C: Curve>(table: &VarRow, k: &Limbs) -> Jacobian<C> {
@@ -688,6 +682,40 @@ mod tests {
         }
     }
 
+    /// The co-Z table builder against additions made affine one by one, for several
+    /// points and table sizes, on every variant (the field code switches with it).
+    fn check_multiples<C: Curve>() {
+        let g = C::g();
+        let other = mul_complete_ct(&g.to_jacobian(), &[0x1234_5678_9abc_def1, 5, 0, 0])
+            .to_affine()
+            .unwrap();
+        for v in crate::cpu::variants() {
+            crate::cpu::with_variant(v, || {
+                for p in [g, other, other.neg()] {
+                    let got = multiples_vartime::<C, 33>(&p);
+                    let mut acc = p.to_jacobian();
+                    for (j, q) in got.iter().enumerate() {
+                        let want = acc.to_affine().unwrap();
+                        assert_eq!(q.to_words(), want.to_words(), "{v} {} {j}", C::NAME);
+                        acc = acc.add_vartime(&p.to_jacobian());
+                    }
+                    assert_eq!(multiples_vartime::<C, 1>(&p)[0].to_words(), p.to_words());
+                    assert_eq!(
+                        multiples_vartime::<C, 2>(&p)[1].to_words(),
+                        got[1].to_words()
+                    );
+                }
+            });
+        }
+        crate::sm2::field::select_backend();
+    }
+
+    #[test]
+    fn multiples_agree_every_variant() {
+        check_multiples::<Sm2p256>();
+        check_multiples::<ExampleCurve>();
+    }
+
     #[test]
     fn double_scalar_mul_agrees() {
         check_double::<Sm2p256>();
@@ -709,7 +737,9 @@ mod tests {
             acc = acc.add_vartime(&pj);
             *t = acc.to_affine().unwrap();
         }
-        let var = var_table(&pj, |q| q.add_vartime(&pj));
+        let var = VarRow(
+            multiples_vartime::<C, VAR_POINTS>(&pj.to_affine().unwrap()).map(|q| q.to_words()),
+        );
         for (j, t) in table.iter().enumerate() {
             assert_eq!(var.0[j], t.to_words(), "{j}");
         }
