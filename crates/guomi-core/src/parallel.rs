@@ -84,6 +84,17 @@ pub fn split(n: usize, parts: usize) -> impl ExactSizeIterator<Item = Range<usiz
     })
 }
 
+/// The number of parts for `n` items on at most `threads` threads, each part at least
+/// `min_len` long, and the pool to run them on; `None` when everything should run on the
+/// calling thread (one part, or no pool could be started).
+fn plan(n: usize, threads: usize, min_len: usize) -> Option<(usize, Arc<rayon::ThreadPool>)> {
+    let parts = threads.min(n / min_len.max(1)).max(1);
+    if parts == 1 {
+        return None;
+    }
+    pool().map(|p| (parts, p))
+}
+
 /// Runs `work` over `0..n` split into at most `threads` contiguous ranges (each at least
 /// `min_len` long, see [`split`]) and concatenates the results in order. With one range
 /// (or if no pool can be started) everything runs on the calling thread.
@@ -93,12 +104,9 @@ pub fn map_ranges<R: Send>(
     min_len: usize,
     work: impl Fn(Range<usize>) -> Vec<R> + Sync,
 ) -> Vec<R> {
-    let parts = threads.min(n / min_len.max(1)).max(1);
-    let serial = || work(0..n);
-    if parts == 1 {
-        return serial();
-    }
-    let Some(pool) = pool() else { return serial() };
+    let Some((parts, pool)) = plan(n, threads, min_len) else {
+        return work(0..n);
+    };
     let ranges: Vec<Range<usize>> = split(n, parts).collect();
     pool.install(|| ranges.into_par_iter().map(&work).collect::<Vec<Vec<R>>>())
         .into_iter()
@@ -133,11 +141,7 @@ pub fn for_each_chunk<T: Send>(
     work: impl Fn(usize, &mut [T]) + Sync,
 ) {
     let n = out.len();
-    let parts = threads.min(n / min_len.max(1)).max(1);
-    if parts == 1 {
-        return work(0, out);
-    }
-    let Some(pool) = pool() else {
+    let Some((parts, pool)) = plan(n, threads, min_len) else {
         return work(0, out);
     };
     let mut chunks: Vec<(usize, &mut [T])> = Vec::with_capacity(parts);
@@ -181,11 +185,7 @@ pub fn for_each_guided<T: Send>(
     work: impl Fn(usize, &mut [T]) + Sync,
 ) {
     let n = out.len();
-    let parts = threads.min(n / min_len.max(1)).max(1);
-    if parts == 1 {
-        return work(0, out);
-    }
-    let Some(pool) = pool() else {
+    let Some((parts, pool)) = plan(n, threads, min_len) else {
         return work(0, out);
     };
     let align = align.max(1);
