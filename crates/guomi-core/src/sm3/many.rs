@@ -53,17 +53,20 @@ pub(crate) fn compress_lanes<V: Lanes>(
     fn p1<V: Lanes>(x: V) -> V {
         x.xor3(x.rol::<15>(), x.rol::<23>())
     }
-    let mut w = [V::splat(0); 68];
-    for j in 0..16 {
-        w[j] = V::load(&words[j]);
-    }
-    for j in 16..68 {
-        w[j] =
-            p1(w[j - 16].xor3(w[j - 9], w[j - 3].rol::<15>())).xor3(w[j - 13].rol::<7>(), w[j - 6]);
-    }
+    // W_k lives in w[k % 16] from the time it is computed (at round k - 4, when W_k-16
+    // leaves the window) until round k; the window is filled from the block directly, so
+    // no schedule array is zeroed per block (that memset was 4% of `hash_many`).
+    let mut w: [V; 16] = core::array::from_fn(|j| V::load(&words[j]));
     let old: [V; 8] = core::array::from_fn(|r| V::load(&state[r]));
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = old;
     for j in 0..64 {
+        let k = j + 4;
+        if k >= 16 {
+            // §5.3.2: Wk = P1(Wk-16 ^ Wk-9 ^ (Wk-3 <<< 15)) ^ (Wk-13 <<< 7) ^ Wk-6.
+            let at = |back: usize| w[(k - back) % 16];
+            w[k % 16] = p1(at(16).xor3(at(9), at(3).rol::<15>())).xor3(at(13).rol::<7>(), at(6));
+        }
+        let (wj, wj4) = (w[j % 16], w[k % 16]);
         let a12 = a.rol::<12>();
         let ss1 = a12.add(e).add(V::splat(T_ROTATED[j])).rol::<7>();
         let ss2 = ss1.xor(a12);
@@ -72,8 +75,8 @@ pub(crate) fn compress_lanes<V: Lanes>(
         } else {
             (a.maj(b, c), e.choose(f, g))
         };
-        let tt1 = ff.add(d).add(ss2).add(w[j].xor(w[j + 4]));
-        let tt2 = gg.add(h).add(ss1).add(w[j]);
+        let tt1 = ff.add(d).add(ss2).add(wj.xor(wj4));
+        let tt2 = gg.add(h).add(ss1).add(wj);
         d = c;
         c = b.rol::<9>();
         b = a;
