@@ -807,6 +807,43 @@ mod tests {
         }
     }
 
+    /// Random points and scalars: the constant-time fixed-window method against the
+    /// double-and-add reference, on every variant. (`cargo test --release -- --ignored
+    /// stress` runs many more rounds.)
+    fn stress_var<C: Curve>(rounds: usize, seed: u64) {
+        let mut s = seed;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for v in crate::cpu::variants() {
+            crate::cpu::with_variant(v, || {
+                for _ in 0..rounds {
+                    let r = [next(), next(), next(), next() >> 1];
+                    let k = [next(), next(), next(), next() >> 1];
+                    let p = mul_fixed_vartime(C::g_table(), &r).to_affine().unwrap();
+                    let want = mul_complete_ct(&p.to_jacobian(), &k).to_affine().unwrap();
+                    let got = mul_var_ct(&p, &k).to_affine().unwrap();
+                    assert_eq!(got.to_words(), want.to_words(), "{v} r = {r:x?} k = {k:x?}");
+                }
+            });
+        }
+        crate::sm2::field::select_backend();
+    }
+
+    #[test]
+    fn scalar_mul_random() {
+        stress_var::<Sm2p256>(50, 1);
+    }
+
+    #[test]
+    #[ignore]
+    fn scalar_mul_random_stress() {
+        stress_var::<Sm2p256>(20_000, 2);
+    }
+
     #[test]
     fn scalar_mul_agrees() {
         check::<Sm2p256>();
