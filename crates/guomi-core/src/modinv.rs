@@ -155,13 +155,20 @@ fn divsteps(zeta: i64, f0: u64, g0: u64) -> (i64, Trans) {
 /// [f, g] <- t·[f, g] / 2^62 (exact: the low 62 bits of both products are zero).
 #[inline(always)]
 fn update_fg(f: &mut S62, g: &mut S62, t: &Trans) {
+    update_fg_len(f, g, t, 5);
+}
+
+/// [`update_fg`] on the low `len` limbs (the top one signed): the variable-time inversion
+/// drops limbs as f and g shrink; the constant-time one always passes 5.
+#[inline(always)]
+fn update_fg_len(f: &mut S62, g: &mut S62, t: &Trans, len: usize) {
     let (u, v, q, r) = (t.u as i128, t.v as i128, t.q as i128, t.r as i128);
     let mut cf = u * f[0] as i128 + v * g[0] as i128;
     let mut cg = q * f[0] as i128 + r * g[0] as i128;
     debug_assert!(cf as u64 & M62 == 0 && cg as u64 & M62 == 0);
     cf >>= 62;
     cg >>= 62;
-    for i in 1..5 {
+    for i in 1..len {
         cf += u * f[i] as i128 + v * g[i] as i128;
         cg += q * f[i] as i128 + r * g[i] as i128;
         f[i - 1] = (cf as u64 & M62) as i64;
@@ -169,8 +176,8 @@ fn update_fg(f: &mut S62, g: &mut S62, t: &Trans) {
         cf >>= 62;
         cg >>= 62;
     }
-    f[4] = cf as i64;
-    g[4] = cg as i64;
+    f[len - 1] = cf as i64;
+    g[len - 1] = cg as i64;
 }
 
 /// [d, e] <- t·[d, e] / 2^62 mod m, for d, e in (-2m, m); the outputs are in (-2m, m)
@@ -336,27 +343,6 @@ fn divsteps_vartime(eta: i64, f0: u64, g0: u64) -> (i64, Trans) {
     )
 }
 
-/// [f, g] <- t·[f, g] / 2^62 on the low `len` limbs (the top one signed), variable time.
-#[inline]
-fn update_fg_vartime(f: &mut S62, g: &mut S62, t: &Trans, len: usize) {
-    let (u, v, q, r) = (t.u as i128, t.v as i128, t.q as i128, t.r as i128);
-    let mut cf = u * f[0] as i128 + v * g[0] as i128;
-    let mut cg = q * f[0] as i128 + r * g[0] as i128;
-    debug_assert!(cf as u64 & M62 == 0 && cg as u64 & M62 == 0);
-    cf >>= 62;
-    cg >>= 62;
-    for i in 1..len {
-        cf += u * f[i] as i128 + v * g[i] as i128;
-        cg += q * f[i] as i128 + r * g[i] as i128;
-        f[i - 1] = (cf as u64 & M62) as i64;
-        g[i - 1] = (cg as u64 & M62) as i64;
-        cf >>= 62;
-        cg >>= 62;
-    }
-    f[len - 1] = cf as i64;
-    g[len - 1] = cg as i64;
-}
-
 /// [`invert_times`] in variable time, for public values only (about twice as fast): the
 /// division steps stop once g reaches 0, take the shortcuts of [`divsteps_vartime`], and
 /// f and g drop their top limb once it carries no information. The result is the same.
@@ -373,7 +359,7 @@ pub(crate) fn invert_times_vartime(x: &[u64; 4], c: &[u64; 4], mi: &ModInfo) -> 
         let (z, t) = divsteps_vartime(eta, f[0] as u64, g[0] as u64);
         eta = z;
         update_de(&mut d, &mut e, &t, mi);
-        update_fg_vartime(&mut f, &mut g, &t, len);
+        update_fg_len(&mut f, &mut g, &t, len);
         if g[..len].iter().all(|&l| l == 0) {
             break;
         }
