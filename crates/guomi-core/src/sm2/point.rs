@@ -457,14 +457,9 @@ impl<C: Curve> Jacobian<C> {
     }
 
     /// The affine point, or `None` for infinity. Constant time apart from the
-    /// infinity outcome (one Fermat inversion).
+    /// infinity outcome (one safegcd inversion).
     pub(crate) fn to_affine(self) -> Option<Affine<C>> {
-        let zinv = self.z.invert();
-        let zinv2 = zinv.square();
-        let a = Affine {
-            x: self.x.mul(&zinv2),
-            y: self.y.mul(&zinv2).mul(&zinv),
-        };
+        let a = self.scaled(&self.z.invert());
         if bool::from(self.is_infinity()) {
             None
         } else {
@@ -472,23 +467,32 @@ impl<C: Curve> Jacobian<C> {
         }
     }
 
+    /// The affine point of a public point not at infinity (variable-time inversion).
+    pub(crate) fn to_affine_vartime(self) -> Affine<C> {
+        self.scaled(&self.z.invert_vartime())
+    }
+
     /// Both points in affine form with one shared inversion (Montgomery's trick);
     /// `None` if either is infinity. Constant time apart from that outcome.
     pub(crate) fn to_affine_pair(self, other: &Self) -> Option<(Affine<C>, Affine<C>)> {
         let inv = self.z.mul(&other.z).invert();
-        let (zi1, zi2) = (inv.mul(&other.z), inv.mul(&self.z));
-        let conv = |p: &Self, zi: Fe<C::F>| {
-            let zi2 = zi.square();
-            Affine {
-                x: p.x.mul(&zi2),
-                y: p.y.mul(&zi2).mul(&zi),
-            }
-        };
-        let out = (conv(&self, zi1), conv(other, zi2));
+        let out = (
+            self.scaled(&inv.mul(&other.z)),
+            other.scaled(&inv.mul(&self.z)),
+        );
         if bool::from(self.is_infinity() | other.is_infinity()) {
             None
         } else {
             Some(out)
+        }
+    }
+
+    /// (X·zinv², Y·zinv³): the affine point when `zinv` is 1/Z.
+    fn scaled(&self, zinv: &Fe<C::F>) -> Affine<C> {
+        let zinv2 = zinv.square();
+        Affine {
+            x: self.x.mul(&zinv2),
+            y: self.y.mul(&zinv2).mul(zinv),
         }
     }
 

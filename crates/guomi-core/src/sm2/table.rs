@@ -292,8 +292,7 @@ pub(crate) fn mul_var_ct<C: Curve>(p: &Affine<C>, k: &Limbs) -> Jacobian<C> {
 /// k·P for P in Jacobian coordinates (public, not at infinity), constant time in k: the
 /// same table as [`mul_var_ct`], from P made affine first (one variable-time inversion).
 pub(crate) fn mul_var_jacobian_ct<C: Curve>(pj: &Jacobian<C>, k: &Limbs) -> Jacobian<C> {
-    let p = batch_to_affine_vartime(core::slice::from_ref(pj))[0];
-    mul_var_ct(&p, k)
+    mul_var_ct(&pj.to_affine_vartime(), k)
 }
 
 fn mul_var_table_ct<C: Curve>(table: &VarRow, k: &Limbs) -> Jacobian<C> {
