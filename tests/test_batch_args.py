@@ -179,6 +179,35 @@ def test_eea3_many_first_bad_item_is_the_error(threads: int | None, container: A
         zuc.eea3_many(container(bad), threads=threads)
 
 
+@pytest.mark.parametrize("threads", THREADS)
+def test_eea3_many_large_batches_errors_by_position(threads: int | None) -> None:
+    # 1000 packets of 1 KiB: with more than one thread the items are converted batch by
+    # batch while earlier batches are already being encrypted (the pipelined path); the
+    # answers and the error chosen must not depend on how far the work had got.
+    items: list[Any] = [(bytes([i % 7]) * 16, i, i % 32, i % 2, bytes([i % 251]) * 1024) for i in range(1000)]
+    want = [zuc.eea3(*it) for it in items]
+    assert zuc.eea3_many(items, threads=threads) == want
+    assert zuc.eea3_many(tuple(items), threads=threads) == want
+    # A slow-path item in a late batch (converted the general way, owned by its batch).
+    mixed = list(items)
+    mixed[950] = Packet(*items[950][:4], bytearray(items[950][4]))
+    assert zuc.eea3_many(mixed, threads=threads) == want
+    # Check errors in two late batches: the first one's is raised.
+    bad = list(items)
+    bad[700] = (bytes(15), 0, 0, 0, b"x")
+    bad[900] = (bytes(17), 0, 0, 0, b"x")
+    with pytest.raises(InvalidLength, match="got 15 bytes"):
+        zuc.eea3_many(bad, threads=threads)
+    # A conversion error in the last batch wins over check errors in earlier ones.
+    bad[999] = (bytes(16), 0, 0, 0, "text")
+    with pytest.raises(TypeError, match="got str"):
+        zuc.eea3_many(bad, threads=threads)
+    # A conversion error in the first batch stops everything early.
+    bad[0] = (bytes(16), -1, 0, 0, b"x")
+    with pytest.raises(InvalidArgument, match="count"):
+        zuc.eea3_many(bad, threads=threads)
+
+
 def test_batch_inputs_changed_by_another_thread() -> None:
     # The caller's list may change while the GIL is released: the call works on the
     # items it was given (a snapshot), and nothing is freed under it.

@@ -222,6 +222,134 @@ pub fn for_each_guided<T: Send>(
     });
 }
 
+/// Batches produced one by one on the calling thread (`produce`, until it returns `None`)
+/// while pool threads already run `work` on the batches produced so far: for a batch call
+/// whose argument conversion can only happen on the calling thread (under Python's GIL),
+/// so that the conversion overlaps the computation instead of preceding it.
+///
+/// Once everything is produced, the calling thread runs `finish(run)`, where `run` works
+/// on the batches still queued and then waits until the pool's last batch is done (the
+/// binding calls it with the GIL released); when `finish` returns, every batch has been
+/// worked on exactly once. The results come back in production order, whatever thread
+/// ran them. With `threads` <= 1 (or no pool), `run` works on every batch itself.
+///
+/// A panic in `produce`, `work` or `finish` is propagated to the caller after every
+/// thread has stopped (no thread is left waiting for batches that will not come).
+pub fn pipeline<B: Send, R: Send>(
+    threads: usize,
+    mut produce: impl FnMut() -> Option<B>,
+    work: impl Fn(B) -> R + Sync,
+    finish: impl FnOnce(&mut (dyn FnMut() + Send)),
+) -> Vec<R> {
+    use std::collections::VecDeque;
+    use std::sync::Condvar;
+
+    struct State<B> {
+        queue: VecDeque<(usize, B)>,
+        /// Nothing more will be produced.
+        done: bool,
+        /// Batches being worked on.
+        busy: usize,
+    }
+    let state = Mutex::new(State {
+        queue: VecDeque::new(),
+        done: false,
+        busy: 0,
+    });
+    // Signalled when a batch is queued, when production ends and when a batch is done.
+    let changed = Condvar::new();
+    let results: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::new());
+    let lock = || state.lock().unwrap_or_else(|e| e.into_inner());
+
+    /// Marks one batch done when dropped, also on unwind (so no waiter hangs).
+    struct Busy<'a, B>(&'a Mutex<State<B>>, &'a Condvar);
+    impl<B> Drop for Busy<'_, B> {
+        fn drop(&mut self) {
+            let mut g = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            g.busy -= 1;
+            drop(g);
+            self.1.notify_all();
+        }
+    }
+    /// Ends production when dropped, also on unwind (so idle workers return).
+    struct Done<'a, B>(&'a Mutex<State<B>>, &'a Condvar);
+    impl<B> Drop for Done<'_, B> {
+        fn drop(&mut self) {
+            self.0.lock().unwrap_or_else(|e| e.into_inner()).done = true;
+            self.1.notify_all();
+        }
+    }
+
+    // Takes the next queued batch (waiting for one while production goes on, if `wait`),
+    // or `None` when there is nothing left to take.
+    let take = |wait: bool| -> Option<(usize, B, Busy<'_, B>)> {
+        let mut g = lock();
+        loop {
+            if let Some((seq, b)) = g.queue.pop_front() {
+                g.busy += 1;
+                return Some((seq, b, Busy(&state, &changed)));
+            }
+            if g.done || !wait {
+                return None;
+            }
+            g = changed.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+    };
+    let run_one = |(seq, b, busy): (usize, B, Busy<'_, B>)| {
+        let r = work(b);
+        results
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((seq, r));
+        drop(busy);
+    };
+    // The calling thread's part once production is over: what is still queued, then
+    // waiting for the batches other threads are on.
+    let mut drain = || {
+        while let Some(job) = take(false) {
+            run_one(job);
+        }
+        let mut g = lock();
+        while g.busy > 0 {
+            g = changed.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+    };
+    let mut produce_all = || {
+        let done = Done(&state, &changed);
+        let mut seq = 0;
+        while let Some(b) = produce() {
+            lock().queue.push_back((seq, b));
+            changed.notify_one();
+            seq += 1;
+        }
+        drop(done);
+    };
+    match (threads > 1).then(pool).flatten() {
+        Some(pool) => {
+            let worker = || {
+                while let Some(job) = take(true) {
+                    run_one(job);
+                }
+            };
+            let worker = &worker;
+            pool.in_place_scope(|s| {
+                for _ in 1..threads {
+                    s.spawn(move |_| worker());
+                }
+                produce_all();
+                finish(&mut drain);
+            });
+        }
+        None => {
+            produce_all();
+            finish(&mut drain);
+        }
+    }
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_unstable_by_key(|(seq, _)| *seq);
+    results.into_iter().map(|(_, r)| r).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,6 +361,80 @@ mod tests {
                 let out = map_ranges(n, t, 4, |r| r.collect::<Vec<_>>());
                 assert_eq!(out, (0..n).collect::<Vec<_>>(), "n {n} threads {t}");
             }
+        }
+    }
+
+    #[test]
+    fn pipeline_runs_every_batch_once_in_order() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        for n in [0usize, 1, 2, 7, 64] {
+            for t in [0usize, 1, 2, 3, 8] {
+                let ran = AtomicUsize::new(0);
+                let finished = AtomicUsize::new(0);
+                let mut next = 0;
+                let out = pipeline(
+                    t,
+                    || {
+                        // A slow producer: the workers wait for batches.
+                        std::thread::sleep(std::time::Duration::from_micros(50));
+                        (next < n).then(|| {
+                            next += 1;
+                            next - 1
+                        })
+                    },
+                    |b: usize| {
+                        ran.fetch_add(1, Ordering::Relaxed);
+                        b * 10
+                    },
+                    |run| {
+                        run();
+                        // Every batch is done when `run` returns.
+                        finished.store(ran.load(Ordering::Relaxed), Ordering::Relaxed);
+                    },
+                );
+                assert_eq!(
+                    out,
+                    (0..n).map(|b| b * 10).collect::<Vec<_>>(),
+                    "n {n} t {t}"
+                );
+                assert_eq!(ran.load(Ordering::Relaxed), n);
+                assert_eq!(finished.load(Ordering::Relaxed), n, "n {n} t {t}");
+            }
+        }
+    }
+
+    #[test]
+    fn pipeline_panics_propagate_without_hanging() {
+        for t in [1usize, 2, 4] {
+            // In the work (on whichever thread runs batch 3).
+            let r = std::panic::catch_unwind(|| {
+                let mut next = 0;
+                pipeline(
+                    t,
+                    || {
+                        next += 1;
+                        (next <= 20).then_some(next)
+                    },
+                    |b: usize| assert_ne!(b, 3, "bad batch"),
+                    |run| run(),
+                )
+            });
+            assert!(r.is_err(), "t {t}");
+            // In the producer, with batches queued and workers waiting for more.
+            let r = std::panic::catch_unwind(|| {
+                let mut next = 0;
+                pipeline(
+                    t,
+                    || {
+                        next += 1;
+                        assert_ne!(next, 5, "bad item");
+                        Some(next)
+                    },
+                    |b: usize| b,
+                    |run| run(),
+                )
+            });
+            assert!(r.is_err(), "t {t}");
         }
     }
 

@@ -429,39 +429,134 @@ fn with_items<R>(
 ) -> PyResult<R> {
     let held = crate::batch::Held::new(items);
     let mut owned: Vec<OwnedItem> = Vec::new();
-    let mut slots: Vec<Option<many::Item<'_>>>;
-    match &held {
-        Some(h) => {
-            slots = Vec::with_capacity(h.len());
-            for i in 0..h.len() {
-                let fast = match h.tuple(i, 5) {
-                    Some(t) => match (t.bytes(0), t.bytes(4)) {
-                        (Some(key), Some(data)) => {
-                            let (c, b, d) = framing(&*t.item(1)?, &*t.item(2)?, &*t.item(3)?)?;
-                            Some((key, c, b, d, data))
-                        }
-                        _ => None,
-                    },
-                    None => None,
-                };
-                if fast.is_none() {
-                    owned.push(item_arg(&*h.item(i)?)?);
-                }
-                slots.push(fast);
-            }
-        }
+    let slots: Vec<Option<many::Item<'_>>> = match &held {
+        Some(h) => held_items(h, 0..h.len(), &mut owned)?,
         None => {
             owned = items_arg(items)?;
-            slots = vec![None; owned.len()];
+            vec![None; owned.len()]
         }
+    };
+    f(&merge(slots, &owned))
+}
+
+/// Items `range` of a held list: `Some` for the ones borrowed in place, `None` for the
+/// ones converted the general way, which are appended to `owned` (in order).
+fn held_items<'a>(
+    h: &'a crate::batch::Held<'_>,
+    range: std::ops::Range<usize>,
+    owned: &mut Vec<OwnedItem>,
+) -> PyResult<Vec<Option<many::Item<'a>>>> {
+    let mut slots = Vec::with_capacity(range.len());
+    for i in range {
+        let fast = match h.tuple(i, 5) {
+            Some(t) => match (t.bytes(0), t.bytes(4)) {
+                (Some(key), Some(data)) => {
+                    let (c, b, d) = framing(&*t.item(1)?, &*t.item(2)?, &*t.item(3)?)?;
+                    Some((key, c, b, d, data))
+                }
+                _ => None,
+            },
+            None => None,
+        };
+        if fast.is_none() {
+            owned.push(item_arg(&*h.item(i)?)?);
+        }
+        slots.push(fast);
     }
+    Ok(slots)
+}
+
+/// The items in order: each `None` slot takes the next of `owned`.
+fn merge<'a>(slots: Vec<Option<many::Item<'a>>>, owned: &'a [OwnedItem]) -> Vec<many::Item<'a>> {
     let mut other = owned
         .iter()
         .map(|(k, c, b, d, m)| (&k[..], *c, *b, *d, &m[..]));
-    let refs: Vec<many::Item<'_>> = (slots.into_iter())
+    (slots.into_iter())
         .flat_map(|s| s.or_else(|| other.next()))
-        .collect();
-    f(&refs)
+        .collect()
+}
+
+/// Whether a held list carries at least `min` bytes of data, counting only the items
+/// borrowed in place (the others count as empty) and stopping as soon as it does.
+fn held_data_at_least(h: &crate::batch::Held<'_>, min: usize) -> bool {
+    let mut total = 0usize;
+    for i in 0..h.len() {
+        if let Some(data) = h.tuple(i, 5).and_then(|t| t.bytes(4)) {
+            total += data.len();
+            if total >= min {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// One batch of a pipelined `eea3_many`: where it starts, its items (borrowed, or
+/// converted the general way and owned by the batch) and its result buffers.
+struct Eea3Batch<'a> {
+    slots: Vec<Option<many::Item<'a>>>,
+    owned: Vec<OwnedItem>,
+    outs: Vec<Fresh>,
+}
+
+/// `eea3_many` on several threads with the argument conversion overlapping the work:
+/// the calling thread converts the items and makes their result objects batch by batch
+/// (it needs the GIL for that), and each batch is encrypted by a pool thread as soon as
+/// it is ready; the calling thread then releases the GIL and works on what is left
+/// (`parallel::pipeline`). The results and errors are those of the one-pass path: a
+/// conversion error is the first bad item's, wherever the computation had got to (its
+/// outputs are dropped unseen), and otherwise an invalid item's error is the first one's.
+fn eea3_many_pipelined<'py>(
+    py: Python<'py>,
+    h: &crate::batch::Held<'py>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let n = h.len();
+    // About 16 batches, each of whole 16-lane groups.
+    let per = (n / 16).next_multiple_of(16).max(16);
+    let mut objects = Vec::with_capacity(n);
+    let mut failed: Option<PyErr> = None;
+    let mut next = 0;
+    let produce = || -> Option<Eea3Batch<'_>> {
+        if next >= n || failed.is_some() {
+            return None;
+        }
+        let range = next..(next + per).min(n);
+        next = range.end;
+        let mut owned = Vec::new();
+        let batch = held_items(h, range, &mut owned).and_then(|slots| {
+            let lens = merge(slots.clone(), &owned)
+                .iter()
+                .map(|i| i.4.len())
+                .collect::<Vec<_>>();
+            let (objs, outs) = fresh_bytes(py, lens.into_iter())?;
+            objects.extend(objs);
+            Ok(Eea3Batch { slots, owned, outs })
+        });
+        batch.map_err(|e| failed = Some(e)).ok()
+    };
+    let work = |mut b: Eea3Batch<'_>| {
+        let refs = merge(std::mem::take(&mut b.slots), &b.owned);
+        let r = many::eea3_many_into(&refs, &mut b.outs, Some(1));
+        drop(refs);
+        // The owned items go back to the calling thread, to be released under the GIL.
+        (r, b.owned)
+    };
+    let results = guomi_core::parallel::pipeline(threads, produce, work, |run| py.detach(run));
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    let mut first_err = None;
+    for (r, owned) in results {
+        drop(owned);
+        if let (Err(e), None) = (r, &first_err) {
+            first_err = Some(e);
+        }
+    }
+    if let Some(e) = first_err {
+        return Err(e).py_err();
+    }
+    PyList::new(py, objects)
 }
 
 /// `threads`: None, or an int >= 0 (negative: InvalidArgument).
@@ -507,6 +602,12 @@ fn eea3_many<'py>(
     threads: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let threads = threads_arg(threads)?;
+    if let Some(h) = crate::batch::Held::new(items) {
+        let t = guomi_core::parallel::threads(threads);
+        if t > 1 && h.len() >= 32 && held_data_at_least(&h, 64 * 1024) {
+            return eea3_many_pipelined(py, &h, t);
+        }
+    }
     with_items(items, |refs| {
         let total: usize = refs.iter().map(|i| i.4.len()).sum();
         // The result objects are made first, uninitialised, and each is zeroed and filled
