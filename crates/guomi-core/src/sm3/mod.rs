@@ -16,6 +16,9 @@ mod soft;
 mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx512;
+#[cfg(all(target_arch = "x86_64", feature = "kat-hooks"))]
+#[doc(hidden)]
+pub use x86_avx2::use_old_compress_for_testing;
 
 use crate::cpu::{self, Backend};
 use zeroize::Zeroize;
