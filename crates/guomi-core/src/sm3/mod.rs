@@ -60,6 +60,10 @@ type CompressFn = fn(&mut [u32; 8], &[u8]);
 fn compress_for(backend: Backend) -> CompressFn {
     let backend = cpu::Variant::from(backend).clamp().backend();
     #[cfg(target_arch = "x86_64")]
+    if backend >= Backend::Avx512 {
+        return x86_avx2::compress_avx512;
+    }
+    #[cfg(target_arch = "x86_64")]
     if backend >= Backend::Avx2 {
         return x86_avx2::compress;
     }

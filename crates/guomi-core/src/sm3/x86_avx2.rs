@@ -20,6 +20,18 @@ pub(crate) fn compress(state: &mut [u32; 8], blocks: &[u8]) {
     unsafe { compress_asm(state, blocks) }
 }
 
+/// Single-stream compression with the AVX-512VL message expansion (the `avx512` backend).
+pub(crate) fn compress_avx512(state: &mut [u32; 8], blocks: &[u8]) {
+    #[cfg(feature = "kat-hooks")]
+    if OLD_COMPRESS_FOR_TESTING.load(core::sync::atomic::Ordering::Relaxed) {
+        // SAFETY: as below (the same backend requirements).
+        return unsafe { compress_bmi2(state, blocks) };
+    }
+    // SAFETY: this backend is selected only when `cpu::detected() >= Avx512`, which checks
+    // AVX-512F/VL on top of everything `Avx2` checks.
+    unsafe { compress_asm512(state, blocks) }
+}
+
 /// Benchmarks only: `true` routes [`compress`] to the compiled-Rust rounds it replaced
 /// (`compress_bmi2`), so that both can be timed alternately in one process.
 #[cfg(feature = "kat-hooks")]
@@ -218,47 +230,74 @@ macro_rules! expand {
     };
 }
 
+/// As `expand!` with AVX-512VL: `vprold` rotations and `vpternlogd` three-way XORs
+/// (0x96); xmm5..xmm10 scratch.
+#[rustfmt::skip]
+macro_rules! expand512 {
+    (1, $n:literal, $g0:literal, $g1:literal, $g2:literal, $g3:literal, $gi:literal) => {
+        concat!(
+            "vpalignr xmm5, ", $g1, ", ", $g0, ", 12\n",
+            "vpalignr xmm6, ", $g2, ", ", $g1, ", 12\n",
+            "vpalignr xmm7, ", $g3, ", ", $g2, ", 8\n",
+            "vpsrldq xmm8, ", $g3, ", 4\n",
+            "vprold xmm8, xmm8, 15\n",
+            "vpternlogd xmm8, xmm6, ", $g0, ", 0x96\n",
+        )
+    };
+    (2, $n:literal, $g0:literal, $g1:literal, $g2:literal, $g3:literal, $gi:literal) => {
+        concat!(
+            "vprold xmm9, xmm8, 15\n",
+            "vprold xmm10, xmm8, 23\n",
+            "vprold ", $n, ", xmm5, 7\n",
+            "vpternlogd xmm8, xmm9, xmm10, 0x96\n",
+            "vpternlogd ", $n, ", xmm7, xmm8, 0x96\n",
+        )
+    };
+    (3, $n:literal, $g0:literal, $g1:literal, $g2:literal, $g3:literal, $gi:literal) => {
+        concat!(
+            "vpslldq xmm5, ", $n, ", 12\n",
+            "vprold xmm5, xmm5, 15\n",
+            "vprold xmm9, xmm5, 15\n",
+            "vprold xmm10, xmm5, 23\n",
+            "vpternlogd ", $n, ", xmm9, xmm10, 0x96\n",
+            "vpxor ", $n, ", ", $n, ", xmm5\n",
+        )
+    };
+    (4, $n:literal, $g0:literal, $g1:literal, $g2:literal, $g3:literal, $gi:literal) => {
+        expand!(4, $n, $g0, $g1, $g2, $g3, $gi)
+    };
+}
+
 /// Four rounds from `$j` (the roles return to r8d..r15d = A..H after them), with the
-/// expansion of group `$gi` (in `$x`, from `$x0`..`$x3`) interleaved, or none.
+/// expansion of group `$gi` (in `$x`, from `$x0`..`$x3`; by the macro `$exp`) interleaved,
+/// or none.
 #[rustfmt::skip]
 macro_rules! sm3_four {
-    ($k:ident, $j0:literal, $j1:literal, $j2:literal, $j3:literal,
+    ($exp:ident, $k:ident, $j0:literal, $j1:literal, $j2:literal, $j3:literal,
      $t0:literal, $t1:literal, $t2:literal, $t3:literal
      $(, $gi:literal, $x:literal, $x0:literal, $x1:literal, $x2:literal, $x3:literal)?) => {
         concat!(
-            $(expand!(1, $x, $x0, $x1, $x2, $x3, $gi),)?
+            $($exp!(1, $x, $x0, $x1, $x2, $x3, $gi),)?
             sm3_round!($k, "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d", "r15d", $j0, $t0),
-            $(expand!(2, $x, $x0, $x1, $x2, $x3, $gi),)?
+            $($exp!(2, $x, $x0, $x1, $x2, $x3, $gi),)?
             sm3_round!($k, "r11d", "r8d", "r9d", "r10d", "r15d", "r12d", "r13d", "r14d", $j1, $t1),
-            $(expand!(3, $x, $x0, $x1, $x2, $x3, $gi),)?
+            $($exp!(3, $x, $x0, $x1, $x2, $x3, $gi),)?
             sm3_round!($k, "r10d", "r11d", "r8d", "r9d", "r14d", "r15d", "r12d", "r13d", $j2, $t2),
-            $(expand!(4, $x, $x0, $x1, $x2, $x3, $gi),)?
+            $($exp!(4, $x, $x0, $x1, $x2, $x3, $gi),)?
             sm3_round!($k, "r9d", "r10d", "r11d", "r8d", "r13d", "r14d", "r15d", "r12d", $j3, $t3),
         )
     };
 }
 
-/// Compresses whole 64-byte blocks into `state` in one assembly block: per block, the
-/// 16 message words are loaded and byte-swapped (`vpshufb`), then the 64 rounds run with
-/// the expansion of the next words interleaved. Constant time: no branch or address
-/// depends on the data (the only branch is the loop over the number of blocks).
-///
-/// # Safety
-/// The CPU must support AVX2, BMI1 and BMI2. `blocks.len()` must be a multiple of 64.
-unsafe fn compress_asm(state: &mut [u32; 8], blocks: &[u8]) {
-    debug_assert_eq!(blocks.len() % 64, 0);
-    let n = blocks.len() / 64;
-    if n == 0 {
-        return;
-    }
-    let start = blocks.as_ptr();
-    // SAFETY: `n * 64 <= blocks.len()`, so this is at most one past the end.
-    let end = unsafe { start.add(n * 64) };
-    // SAFETY: the caller guarantees AVX2/BMI1/BMI2. The assembly reads the n >= 1 whole
-    // blocks in [start, end) and the 16-byte static mask, reads and writes the 32 bytes of
-    // `state` (a valid exclusive reference), and uses 576 bytes of its own stack frame
-    // (rsp is restored at the end). Every register it writes is declared as clobbered.
-    unsafe {
+/// The whole compression of the blocks in [`$start`, `$end`) (at least one) into the eight
+/// words at `$state`, in one assembly block, with `$exp` (`expand` or `expand512`) for the
+/// message expansion. Per block: the 16 message words are loaded and byte-swapped
+/// (`vpshufb`) and stored with the first W'; the 64 rounds run with the expansion of the
+/// next groups interleaved; the chaining value is fed forward. Constant time: no branch or
+/// address depends on the data (the only branch is the loop over the blocks).
+#[rustfmt::skip]
+macro_rules! sm3_blocks {
+    ($exp:ident, $state:expr, $start:expr, $end:expr) => {
         core::arch::asm!(
             "sub rsp, 576",
             "mov qword ptr [rsp + 560], rdi",
@@ -299,35 +338,35 @@ unsafe fn compress_asm(state: &mut [u32; 8], blocks: &[u8]) {
             "vmovdqu xmmword ptr [rsp + 272], xmm5",
             "vmovdqu xmmword ptr [rsp + 288], xmm6",
             "vmovdqu xmmword ptr [rsp + 304], xmm7",
-            sm3_four!(lo, 0, 1, 2, 3, "2043430169", "-208106958", "-416213915", "-832427829",
+            sm3_four!($exp, lo, 0, 1, 2, 3, "2043430169", "-208106958", "-416213915", "-832427829",
                       4, "xmm4", "xmm0", "xmm1", "xmm2", "xmm3"),
-            sm3_four!(lo, 4, 5, 6, 7, "-1664855657", "965255983", "1930511966", "-433943364",
+            sm3_four!($exp, lo, 4, 5, 6, 7, "-1664855657", "965255983", "1930511966", "-433943364",
                       5, "xmm0", "xmm1", "xmm2", "xmm3", "xmm4"),
-            sm3_four!(lo, 8, 9, 10, 11, "-867886727", "-1735773453", "823420391", "1646840782",
+            sm3_four!($exp, lo, 8, 9, 10, 11, "-867886727", "-1735773453", "823420391", "1646840782",
                       6, "xmm1", "xmm2", "xmm3", "xmm4", "xmm0"),
-            sm3_four!(lo, 12, 13, 14, 15, "-1001285732", "-2002571463", "289824371", "579648742",
+            sm3_four!($exp, lo, 12, 13, 14, 15, "-1001285732", "-2002571463", "289824371", "579648742",
                       7, "xmm2", "xmm3", "xmm4", "xmm0", "xmm1"),
-            sm3_four!(hi, 16, 17, 18, 19, "-1651869049", "991229199", "1982458398", "-330050500",
+            sm3_four!($exp, hi, 16, 17, 18, 19, "-1651869049", "991229199", "1982458398", "-330050500",
                       8, "xmm3", "xmm4", "xmm0", "xmm1", "xmm2"),
-            sm3_four!(hi, 20, 21, 22, 23, "-660100999", "-1320201997", "1654563303", "-985840690",
+            sm3_four!($exp, hi, 20, 21, 22, 23, "-660100999", "-1320201997", "1654563303", "-985840690",
                       9, "xmm4", "xmm0", "xmm1", "xmm2", "xmm3"),
-            sm3_four!(hi, 24, 25, 26, 27, "-1971681379", "351604539", "703209078", "1406418156",
+            sm3_four!($exp, hi, 24, 25, 26, 27, "-1971681379", "351604539", "703209078", "1406418156",
                       10, "xmm0", "xmm1", "xmm2", "xmm3", "xmm4"),
-            sm3_four!(hi, 28, 29, 30, 31, "-1482130984", "1330705329", "-1633556638", "1027854021",
+            sm3_four!($exp, hi, 28, 29, 30, 31, "-1482130984", "1330705329", "-1633556638", "1027854021",
                       11, "xmm1", "xmm2", "xmm3", "xmm4", "xmm0"),
-            sm3_four!(hi, 32, 33, 34, 35, "2055708042", "-183551212", "-367102423", "-734204845",
+            sm3_four!($exp, hi, 32, 33, 34, 35, "2055708042", "-183551212", "-367102423", "-734204845",
                       12, "xmm2", "xmm3", "xmm4", "xmm0", "xmm1"),
-            sm3_four!(hi, 36, 37, 38, 39, "-1468409689", "1358147919", "-1578671458", "1137624381",
+            sm3_four!($exp, hi, 36, 37, 38, 39, "-1468409689", "1358147919", "-1578671458", "1137624381",
                       13, "xmm3", "xmm4", "xmm0", "xmm1", "xmm2"),
-            sm3_four!(hi, 40, 41, 42, 43, "-2019718534", "255530229", "511060458", "1022120916",
+            sm3_four!($exp, hi, 40, 41, 42, 43, "-2019718534", "255530229", "511060458", "1022120916",
                       14, "xmm4", "xmm0", "xmm1", "xmm2", "xmm3"),
-            sm3_four!(hi, 44, 45, 46, 47, "2044241832", "-206483632", "-412967263", "-825934525",
+            sm3_four!($exp, hi, 44, 45, 46, 47, "2044241832", "-206483632", "-412967263", "-825934525",
                       15, "xmm0", "xmm1", "xmm2", "xmm3", "xmm4"),
-            sm3_four!(hi, 48, 49, 50, 51, "-1651869049", "991229199", "1982458398", "-330050500",
+            sm3_four!($exp, hi, 48, 49, 50, 51, "-1651869049", "991229199", "1982458398", "-330050500",
                       16, "xmm1", "xmm2", "xmm3", "xmm4", "xmm0"),
-            sm3_four!(hi, 52, 53, 54, 55, "-660100999", "-1320201997", "1654563303", "-985840690"),
-            sm3_four!(hi, 56, 57, 58, 59, "-1971681379", "351604539", "703209078", "1406418156"),
-            sm3_four!(hi, 60, 61, 62, 63, "-1482130984", "1330705329", "-1633556638", "1027854021"),
+            sm3_four!($exp, hi, 52, 53, 54, 55, "-660100999", "-1320201997", "1654563303", "-985840690"),
+            sm3_four!($exp, hi, 56, 57, 58, 59, "-1971681379", "351604539", "703209078", "1406418156"),
+            sm3_four!($exp, hi, 60, 61, 62, 63, "-1482130984", "1330705329", "-1633556638", "1027854021"),
             // V_i+1 = ABCDEFGH ^ V_i.
             "xor r8d, dword ptr [rsp + 528]",
             "xor r9d, dword ptr [rsp + 532]",
@@ -351,9 +390,9 @@ unsafe fn compress_asm(state: &mut [u32; 8], blocks: &[u8]) {
             "mov dword ptr [rdi + 28], r15d",
             "add rsp, 576",
             bswap = sym BSWAP32,
-            inout("rdi") state.as_mut_ptr() => _,
-            inout("rsi") start => _,
-            inout("rdx") end => _,
+            inout("rdi") $state => _,
+            inout("rsi") $start => _,
+            inout("rdx") $end => _,
             out("rax") _, out("rcx") _,
             out("r8") _, out("r9") _, out("r10") _, out("r11") _,
             out("r12") _, out("r13") _, out("r14") _, out("r15") _,
@@ -361,8 +400,46 @@ unsafe fn compress_asm(state: &mut [u32; 8], blocks: &[u8]) {
             out("xmm4") _, out("xmm5") _, out("xmm6") _, out("xmm7") _,
             out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
             out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
-        );
+        )
+    };
+}
+
+/// Compresses whole 64-byte blocks into `state` (`sm3_blocks!` with the AVX2 expansion).
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1 and BMI2. `blocks.len()` must be a multiple of 64.
+unsafe fn compress_asm(state: &mut [u32; 8], blocks: &[u8]) {
+    debug_assert_eq!(blocks.len() % 64, 0);
+    let n = blocks.len() / 64;
+    if n == 0 {
+        return;
     }
+    let start = blocks.as_ptr();
+    // SAFETY: `n * 64 <= blocks.len()`, so this is at most one past the end.
+    let end = unsafe { start.add(n * 64) };
+    // SAFETY: the caller guarantees AVX2/BMI1/BMI2. The assembly reads the n >= 1 whole
+    // blocks in [start, end) and the 16-byte static mask, reads and writes the 32 bytes of
+    // `state` (a valid exclusive reference), and uses 576 bytes of its own stack frame
+    // (rsp is restored at the end). Every register it writes is declared as clobbered.
+    unsafe { sm3_blocks!(expand, state.as_mut_ptr(), start, end) }
+}
+
+/// As [`compress_asm`] with the AVX-512VL expansion (`vprold`, `vpternlogd`).
+///
+/// # Safety
+/// The CPU must support AVX-512F/VL, AVX2, BMI1 and BMI2. `blocks.len()` must be a multiple
+/// of 64.
+unsafe fn compress_asm512(state: &mut [u32; 8], blocks: &[u8]) {
+    debug_assert_eq!(blocks.len() % 64, 0);
+    let n = blocks.len() / 64;
+    if n == 0 {
+        return;
+    }
+    let start = blocks.as_ptr();
+    // SAFETY: `n * 64 <= blocks.len()`, so this is at most one past the end.
+    let end = unsafe { start.add(n * 64) };
+    // SAFETY: as in `compress_asm`, and the caller guarantees AVX-512F/VL.
+    unsafe { sm3_blocks!(expand512, state.as_mut_ptr(), start, end) }
 }
 
 /// Eight 32-bit lanes in a ymm register.
@@ -497,6 +574,14 @@ mod tests {
             .collect()
     }
 
+    fn iv_words(iv: &[u8]) -> [u32; 8] {
+        let mut w = [0u32; 8];
+        for (w, c) in w.iter_mut().zip(iv.chunks_exact(4)) {
+            *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        w
+    }
+
     /// The assembly against the portable compression (and the compiled-Rust BMI2 one) on
     /// multi-block inputs from pseudo-random chaining values.
     #[test]
@@ -510,10 +595,7 @@ mod tests {
             let whole = len - len % 64;
             let data = pseudo_random(whole, 0x9e37_79b9_7f4a_7c15 ^ i as u64);
             let iv = pseudo_random(32, i as u64 + 1);
-            let mut want = [0u32; 8];
-            for (w, c) in want.iter_mut().zip(iv.chunks_exact(4)) {
-                *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            }
+            let mut want = iv_words(&iv);
             let (mut got, mut bmi2) = (want, want);
             super::super::soft::compress(&mut want, &data);
             // SAFETY: AVX2 (with BMI1/BMI2) is supported, checked above.
@@ -522,6 +604,12 @@ mod tests {
             // SAFETY: as above.
             unsafe { compress_bmi2(&mut bmi2, &data) };
             assert_eq!(bmi2, want, "len {len}");
+            if Backend::Avx512.is_supported() {
+                let mut got512 = iv_words(&iv);
+                // SAFETY: AVX-512 (F/VL) is supported, checked just above.
+                unsafe { compress_asm512(&mut got512, &data) };
+                assert_eq!(got512, want, "len {len} (AVX-512 expansion)");
+            }
             checked += 1;
         }
         assert!(checked > 1100);
