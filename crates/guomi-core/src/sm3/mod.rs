@@ -4,9 +4,10 @@
 //! * [`hash_many`](many::hash_many): many independent messages at once (8/16 SIMD lanes).
 //! * [`hmac`], [`kdf`]: HMAC-SM3 (RFC 2104), the GM/T 0003 KDF, PBKDF2-HMAC-SM3, HKDF-SM3.
 //!
-//! Backends: `soft` (portable), `x86_avx2` (the same rounds compiled for BMI2 `rorx`,
-//! plus 8-lane AVX2 multi-buffer), `x86_avx512` (16-lane multi-buffer). None of them uses
-//! data-dependent branches or table lookups.
+//! Backends: `soft` (portable), `x86_avx2` (single stream: assembly with the rounds in
+//! general-purpose registers and the message expansion in xmm registers, AVX2 or, on the
+//! `avx512` backend, AVX-512VL; plus 8-lane AVX2 multi-buffer), `x86_avx512` (16-lane
+//! multi-buffer). None of them uses data-dependent branches or table lookups.
 
 pub mod hmac;
 pub mod kdf;

@@ -1,14 +1,15 @@
 //! SM3 on x86-64 with AVX2/BMI2:
-//! * single stream: hand-scheduled assembly (`compress`): the 64 rounds in general-purpose
-//!   registers (BMI1/BMI2 `andn`, `rorx`), the message expansion in xmm registers run
-//!   alongside them;
+//! * single stream: hand-scheduled assembly (`compress`, and `compress_avx512` for the
+//!   `avx512` backend): the 64 rounds in general-purpose registers (BMI1/BMI2 `andn`,
+//!   `rorx`), the message expansion in xmm registers (AVX2, or AVX-512VL `vprold` and
+//!   `vpternlogd`) run alongside them;
 //! * 8-lane multi-buffer: eight independent messages, one per 32-bit lane of a ymm.
 #![allow(unsafe_code)]
 
 use super::many::{Lanes, MultiCompress};
 use core::arch::x86_64::*;
 
-/// Single-stream compression (the assembly below).
+/// Single-stream compression (the assembly below, AVX2 message expansion).
 pub(crate) fn compress(state: &mut [u32; 8], blocks: &[u8]) {
     #[cfg(feature = "kat-hooks")]
     if OLD_COMPRESS_FOR_TESTING.load(core::sync::atomic::Ordering::Relaxed) {
@@ -69,16 +70,19 @@ fn value_barrier(mut x: u32) -> u32 {
 /// `vpshufb` mask: reverses the bytes of each 32-bit lane (big-endian message words).
 static BSWAP32: [u8; 16] = [3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12];
 
-// Stack frame of `compress_asm` (offsets from rsp after `sub rsp, 576`):
+// Stack frame of `sm3_blocks!` (offsets from rsp after `sub rsp, 576`):
 //   [0, 272)    W_0 .. W_67
 //   [272, 528)  W'_0 .. W'_63 (W'_j = W_j ^ W_j+4)
 //   [528, 560)  the chaining value V_i of the current block (for the feed-forward)
 //   560: state pointer, 568: end of the input.
+// The rounds read W_j and W'_j as memory operands (a load is not an ALU operation). The
+// expansion of group g (W_4g .. W_4g+3, and W' group g-1) runs in rounds 4g-16 .. 4g-13,
+// so its stores are 12 or more rounds old when they are read.
 //
 // General-purpose registers: the eight state words in r8d..r15d (roles renamed from round
 // to round, as in `soft::compress_inline`), rsi the current block, eax/ecx/edx/edi
 // temporaries. xmm0..xmm4 hold the last five 4-word groups of W (group g in xmm(g mod 5)),
-// xmm5..xmm13 are temporaries.
+// xmm5..xmm13 are temporaries, xmm15 the byte-swap mask.
 
 /// One round, §5.3.3, for register roles A..H (template text): B and F are rotated in
 /// place, D receives TT1 (the next A) and H receives P0(TT2) (the next E); the caller
