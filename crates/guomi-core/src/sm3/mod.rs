@@ -4,9 +4,10 @@
 //! * [`hash_many`](many::hash_many): many independent messages at once (8/16 SIMD lanes).
 //! * [`hmac`], [`kdf`]: HMAC-SM3 (RFC 2104), the GM/T 0003 KDF, PBKDF2-HMAC-SM3, HKDF-SM3.
 //!
-//! Backends: `soft` (portable), `x86_avx2` (the same rounds compiled for BMI2 `rorx`,
-//! plus 8-lane AVX2 multi-buffer), `x86_avx512` (16-lane multi-buffer). None of them uses
-//! data-dependent branches or table lookups.
+//! Backends: `soft` (portable), `x86_avx2` (single stream: assembly with the rounds in
+//! general-purpose registers and the message expansion in xmm registers, AVX2 or, on the
+//! `avx512` backend, AVX-512VL; plus 8-lane AVX2 multi-buffer), `x86_avx512` (16-lane
+//! multi-buffer). None of them uses data-dependent branches or table lookups.
 
 pub mod hmac;
 pub mod kdf;
@@ -16,6 +17,9 @@ mod soft;
 mod x86_avx2;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx512;
+#[cfg(all(target_arch = "x86_64", feature = "kat-hooks"))]
+#[doc(hidden)]
+pub use x86_avx2::use_old_compress_for_testing;
 
 use crate::cpu::{self, Backend};
 use zeroize::Zeroize;
@@ -56,6 +60,10 @@ type CompressFn = fn(&mut [u32; 8], &[u8]);
 /// caller-chosen backend never runs instructions the CPU lacks).
 fn compress_for(backend: Backend) -> CompressFn {
     let backend = cpu::Variant::from(backend).clamp().backend();
+    #[cfg(target_arch = "x86_64")]
+    if backend >= Backend::Avx512 {
+        return x86_avx2::compress_avx512;
+    }
     #[cfg(target_arch = "x86_64")]
     if backend >= Backend::Avx2 {
         return x86_avx2::compress;
