@@ -17,8 +17,8 @@ fn p1(x: u32) -> u32 {
 ///
 /// The 64 rounds are fully unrolled with the register roles renamed from round to round
 /// (no moves), and the message expansion (§5.3.2) is computed four words ahead inside the
-/// rounds. `#[inline(always)]` so that the `x86_avx2` backend can compile the same code
-/// with BMI2 (`rorx`) enabled.
+/// rounds. `#[inline(always)]` so that `x86_avx2` can compile the same code with BMI2
+/// (`rorx`) enabled: the reference its assembly is tested and benchmarked against.
 #[inline(always)]
 pub(crate) fn compress_inline(state: &mut [u32; 8], blocks: &[u8], barrier: impl Fn(u32) -> u32) {
     debug_assert_eq!(blocks.len() % 64, 0);

@@ -293,6 +293,14 @@ macro_rules! sm3_four {
     };
 }
 
+/// `vmovdqu [rsp + off], xmm0` for each offset.
+#[rustfmt::skip]
+macro_rules! zero_frame {
+    ($($off:literal)*) => {
+        concat!($("vmovdqu xmmword ptr [rsp + ", $off, "], xmm0\n",)*)
+    };
+}
+
 /// The whole compression of the blocks in [`$start`, `$end`) (at least one) into the eight
 /// words at `$state`, in one assembly block, with `$exp` (`expand` or `expand512`) for the
 /// message expansion. Per block: the 16 message words are loaded and byte-swapped
@@ -392,6 +400,10 @@ macro_rules! sm3_blocks {
             "mov dword ptr [rdi + 20], r13d",
             "mov dword ptr [rdi + 24], r14d",
             "mov dword ptr [rdi + 28], r15d",
+            // The frame held the message schedule and the chaining values (secret for
+            // HMAC keys and KDF inputs): wiped before it is given back.
+            "vpxor xmm0, xmm0, xmm0",
+            zero_frame!(0 16 32 48 64 80 96 112 128 144 160 176 192 208 224 240 256 272 288 304 320 336 352 368 384 400 416 432 448 464 480 496 512 528 544 560),
             "add rsp, 576",
             bswap = sym BSWAP32,
             inout("rdi") $state => _,
@@ -424,7 +436,7 @@ unsafe fn compress_asm(state: &mut [u32; 8], blocks: &[u8]) {
     // SAFETY: the caller guarantees AVX2/BMI1/BMI2. The assembly reads the n >= 1 whole
     // blocks in [start, end) and the 16-byte static mask, reads and writes the 32 bytes of
     // `state` (a valid exclusive reference), and uses 576 bytes of its own stack frame
-    // (rsp is restored at the end). Every register it writes is declared as clobbered.
+    // (wiped, and rsp restored, at the end). Every register it writes is declared as clobbered.
     unsafe { sm3_blocks!(expand, state.as_mut_ptr(), start, end) }
 }
 
