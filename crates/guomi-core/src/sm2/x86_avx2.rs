@@ -10,6 +10,13 @@
 //! the active backend is `avx2` or higher; constant time (no branches; the final
 //! subtraction selects with `cmov`).
 //!
+//! The point doubling for a = -3 ([`point_double`]) is one assembly block built from the
+//! same operations (the `*_body!` macros): its products are in program order critical
+//! chain first, each followed by an independent one, and its values pass through a
+//! 256-byte frame on its own stack, wiped before it is given back. It replaces the
+//! compiled formula in the wNAF loops (verification) and in `Jacobian::double`; the
+//! constant-time windowed loops keep the compiled formula (`point.rs::Sm2AsmSplit`).
+//!
 //! The rest of the crate calls only the safe wrappers below, which check the switch.
 #![allow(unsafe_code)]
 
