@@ -230,7 +230,7 @@ pub(crate) fn mul_fixed_ct<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Jacobia
     super::field::select_backend();
     #[cfg(target_arch = "x86_64")]
     if let Some(ops) = Sm2Asm::for_field::<C::F>() {
-        return mul_fixed_ct_with(table, k, ops);
+        return mul_fixed_ct_with(table, k, ops.split_double());
     }
     mul_fixed_ct_with(table, k, Dispatch)
 }
@@ -299,7 +299,7 @@ fn mul_var_table_ct<C: Curve>(table: &VarRow, k: &Limbs) -> Jacobian<C> {
     super::field::select_backend();
     #[cfg(target_arch = "x86_64")]
     if let Some(ops) = Sm2Asm::for_field::<C::F>() {
-        return mul_var_table_with(table, k, ops);
+        return mul_var_table_with(table, k, ops.split_double());
     }
     mul_var_table_with(table, k, Dispatch)
 }

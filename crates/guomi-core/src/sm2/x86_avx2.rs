@@ -10,6 +10,13 @@
 //! the active backend is `avx2` or higher; constant time (no branches; the final
 //! subtraction selects with `cmov`).
 //!
+//! The point doubling for a = -3 ([`point_double`]) is one assembly block built from the
+//! same operations (the `*_body!` macros): its products are in program order critical
+//! chain first, each followed by an independent one, and its values pass through a
+//! 256-byte frame on its own stack, wiped before it is given back. It replaces the
+//! compiled formula in the wNAF loops (verification) and in `Jacobian::double`; the
+//! constant-time windowed loops keep the compiled formula (`point.rs::Sm2AsmSplit`).
+//!
 //! The rest of the crate calls only the safe wrappers below, which check the switch.
 #![allow(unsafe_code)]
 
@@ -124,6 +131,14 @@ impl FieldAsm {
     pub(super) fn half(self, a: &Limbs) -> Limbs {
         half_mod(a)
     }
+
+    /// [`point_double`]: the doubling of (X, Y, Z) (limbs < p) on a curve over the SM2
+    /// prime with a = -3, as (X3, Y3, Z3) (limbs < p).
+    #[inline(always)]
+    pub(super) fn double(self, x: &Limbs, y: &Limbs, z: &Limbs) -> [Limbs; 3] {
+        // SAFETY: as in `mul`.
+        unsafe { point_double(x, y, z) }
+    }
 }
 
 /// [`mont_mul`] when this CPU has BMI2 and ADX, whatever the active variant (tests).
@@ -227,6 +242,280 @@ macro_rules! mont_final {
     };
 }
 
+/// Row i (1 to 3) of the schoolbook product in [`mul_body!`]: rdx = b_i times the four
+/// limbs of a (in memory at `$a`) added into `c` = the five product limbs from i up, on
+/// two carry chains (`adox` low halves, `adcx` high halves); c4 is zeroed first (which
+/// also clears CF and OF) and takes the top.
+#[rustfmt::skip]
+macro_rules! mul_row {
+    ($a:literal, $b:expr, [$c0:literal, $c1:literal, $c2:literal, $c3:literal, $c4:literal],
+     lo = $lo:literal, hi = $hi:literal) => {
+        concat!(
+            "mov rdx, ", $b, "\n",
+            "xor ", $c4, ", ", $c4, "\n",
+            "mulx ", $hi, ", ", $lo, ", qword ptr [", $a, "]\n",
+            "adox ", $c0, ", ", $lo, "\n",
+            "adcx ", $c1, ", ", $hi, "\n",
+            "mulx ", $hi, ", ", $lo, ", qword ptr [", $a, " + 8]\n",
+            "adox ", $c1, ", ", $lo, "\n",
+            "adcx ", $c2, ", ", $hi, "\n",
+            "mulx ", $hi, ", ", $lo, ", qword ptr [", $a, " + 16]\n",
+            "adox ", $c2, ", ", $lo, "\n",
+            "adcx ", $c3, ", ", $hi, "\n",
+            "mulx ", $hi, ", ", $lo, ", qword ptr [", $a, " + 24]\n",
+            "adox ", $c3, ", ", $lo, "\n",
+            "adcx ", $c4, ", ", $hi, "\n",
+            "mov ", $lo, ", 0\n",
+            "adox ", $c4, ", ", $lo, "\n",
+        )
+    };
+}
+
+/// The Montgomery product a·b·2^-256 mod p of [`mont_mul`] as template text: a is read
+/// from memory at address `$a` (e.g. "{a}" or "rsp + 96"), the limbs of b are registers or
+/// memory operands (`bm = "rsp + 160"`: b in memory there). The result ends in
+/// [t4, h0, h1, h2]; t0-t3, lo, hi, x and rdx are overwritten. When b is in registers,
+/// h0-h2 may be b0-b2 (each is zeroed only after its limb has been moved into rdx).
+#[rustfmt::skip]
+macro_rules! mul_body {
+    (a = $a:literal, bm = $bm:literal, $($rest:tt)*) => {
+        mul_body!(a = $a,
+            b = [concat!("qword ptr [", $bm, "]"), concat!("qword ptr [", $bm, " + 8]"),
+                 concat!("qword ptr [", $bm, " + 16]"), concat!("qword ptr [", $bm, " + 24]")],
+            $($rest)*)
+    };
+    (a = $a:literal, b = [$b0:expr, $b1:expr, $b2:expr, $b3:expr],
+     t = [$t0:literal, $t1:literal, $t2:literal, $t3:literal, $t4:literal],
+     h = [$h0:literal, $h1:literal, $h2:literal], lo = $lo:literal, hi = $hi:literal,
+     x = $x:literal) => {
+        concat!(
+            "mov rdx, ", $b0, "\n",
+            "mulx ", $t1, ", ", $t0, ", qword ptr [", $a, "]\n",
+            "mulx ", $t2, ", ", $lo, ", qword ptr [", $a, " + 8]\n",
+            "add ", $t1, ", ", $lo, "\n",
+            "mulx ", $t3, ", ", $lo, ", qword ptr [", $a, " + 16]\n",
+            "adc ", $t2, ", ", $lo, "\n",
+            "mulx ", $t4, ", ", $lo, ", qword ptr [", $a, " + 24]\n",
+            "adc ", $t3, ", ", $lo, "\n",
+            "adc ", $t4, ", 0\n",
+            mul_row!($a, $b1, [$t1, $t2, $t3, $t4, $h0], lo = $lo, hi = $hi),
+            mul_row!($a, $b2, [$t2, $t3, $t4, $h0, $h1], lo = $lo, hi = $hi),
+            mul_row!($a, $b3, [$t3, $t4, $h0, $h1, $h2], lo = $lo, hi = $hi),
+            // T = [t0, t1, t2, t3 | t4, h0, h1, h2]; R ends in [t0, t1, t2, t3].
+            red_round!($t0, $t1, $t2, $t3, lo = $lo, hi = $hi, v0 = "rdx", v1 = $x),
+            red_round!($t1, $t2, $t3, $t0, lo = $lo, hi = $hi, v0 = "rdx", v1 = $x),
+            red_round!($t2, $t3, $t0, $t1, lo = $lo, hi = $hi, v0 = "rdx", v1 = $x),
+            red_round!($t3, $t0, $t1, $t2, lo = $lo, hi = $hi, v0 = "rdx", v1 = $x),
+            mont_final!(r = [$t0, $t1, $t2, $t3], h = [$t4, $h0, $h1, $h2],
+                d = [$lo, $hi, "rdx", $x]),
+        )
+    };
+}
+
+/// The Montgomery square a^2·2^-256 mod p of [`mont_sqr`] as template text, a in the
+/// registers a0-a3 (overwritten). The result ends in [t4, t5, t6, lo]; a0-a3, t1-t3, hi
+/// and rdx are overwritten.
+#[rustfmt::skip]
+macro_rules! sqr_body {
+    (a = [$a0:literal, $a1:literal, $a2:literal, $a3:literal],
+     t = [$t1:literal, $t2:literal, $t3:literal, $t4:literal, $t5:literal, $t6:literal],
+     lo = $lo:literal, hi = $hi:literal) => {
+        concat!(
+            "mov rdx, ", $a0, "\n",
+            "mulx ", $t2, ", ", $t1, ", ", $a1, "\n",
+            "mulx ", $t3, ", ", $lo, ", ", $a2, "\n",
+            "add ", $t2, ", ", $lo, "\n",
+            "mulx ", $t4, ", ", $lo, ", ", $a3, "\n",
+            "adc ", $t3, ", ", $lo, "\n",
+            "adc ", $t4, ", 0\n",
+            "mov rdx, ", $a1, "\n",
+            "xor ", $t5, ", ", $t5, "\n",
+            "mulx ", $hi, ", ", $lo, ", ", $a2, "\n",
+            "adox ", $t3, ", ", $lo, "\n",
+            "adcx ", $t4, ", ", $hi, "\n",
+            "mulx ", $hi, ", ", $lo, ", ", $a3, "\n",
+            "adox ", $t4, ", ", $lo, "\n",
+            "adcx ", $t5, ", ", $hi, "\n",
+            "mov ", $lo, ", 0\n",
+            "adox ", $t5, ", ", $lo, "\n",
+            "mov rdx, ", $a2, "\n",
+            "mulx ", $t6, ", ", $lo, ", ", $a3, "\n",
+            "add ", $t5, ", ", $lo, "\n",
+            "adc ", $t6, ", 0\n",
+            // Double the cross products; t7 is `lo` from here on.
+            "xor ", $lo, ", ", $lo, "\n",
+            "add ", $t1, ", ", $t1, "\n",
+            "adc ", $t2, ", ", $t2, "\n",
+            "adc ", $t3, ", ", $t3, "\n",
+            "adc ", $t4, ", ", $t4, "\n",
+            "adc ", $t5, ", ", $t5, "\n",
+            "adc ", $t6, ", ", $t6, "\n",
+            "adc ", $lo, ", 0\n",
+            // Add the squares; each limb's register takes the low half of its square
+            // (t0 = a0^2 stays in a0's register).
+            "mov rdx, ", $a0, "\n",
+            "mulx ", $hi, ", ", $a0, ", rdx\n",
+            "add ", $t1, ", ", $hi, "\n",
+            "mov rdx, ", $a1, "\n",
+            "mulx ", $hi, ", ", $a1, ", rdx\n",
+            "adc ", $t2, ", ", $a1, "\n",
+            "adc ", $t3, ", ", $hi, "\n",
+            "mov rdx, ", $a2, "\n",
+            "mulx ", $hi, ", ", $a2, ", rdx\n",
+            "adc ", $t4, ", ", $a2, "\n",
+            "adc ", $t5, ", ", $hi, "\n",
+            "mov rdx, ", $a3, "\n",
+            "mulx ", $hi, ", ", $a3, ", rdx\n",
+            "adc ", $t6, ", ", $a3, "\n",
+            "adc ", $lo, ", ", $hi, "\n",
+            // T = [a0, t1, t2, t3 | t4, t5, t6, lo]; R ends in [a0, t1, t2, t3].
+            red_round!($a0, $t1, $t2, $t3, lo = $a1, hi = $hi, v0 = "rdx", v1 = $a2),
+            red_round!($t1, $t2, $t3, $a0, lo = $a1, hi = $hi, v0 = "rdx", v1 = $a2),
+            red_round!($t2, $t3, $a0, $t1, lo = $a1, hi = $hi, v0 = "rdx", v1 = $a2),
+            red_round!($t3, $a0, $t1, $t2, lo = $a1, hi = $hi, v0 = "rdx", v1 = $a2),
+            mont_final!(r = [$a0, $t1, $t2, $t3], h = [$t4, $t5, $t6, $lo],
+                d = [$a1, $hi, "rdx", $a2]),
+        )
+    };
+}
+
+/// r = r + b mod p ([`add_mod`]) as template text, for r, b < p; b's limbs are registers
+/// or memory operands (`bm`: b in memory at that address), t0-t3 scratch registers (may be
+/// b's own), c a scratch register whose 32-bit name is c32.
+#[rustfmt::skip]
+macro_rules! add_body {
+    (r = $r:tt, bm = $bm:literal, $($rest:tt)*) => {
+        add_body!(r = $r,
+            b = [concat!("qword ptr [", $bm, "]"), concat!("qword ptr [", $bm, " + 8]"),
+                 concat!("qword ptr [", $bm, " + 16]"), concat!("qword ptr [", $bm, " + 24]")],
+            $($rest)*)
+    };
+    (r = [$r0:literal, $r1:literal, $r2:literal, $r3:literal],
+     b = [$b0:expr, $b1:expr, $b2:expr, $b3:expr],
+     t = [$t0:literal, $t1:literal, $t2:literal, $t3:literal], c = $c:literal,
+     c32 = $c32:literal) => {
+        concat!(
+            "xor ", $c32, ", ", $c32, "\n",
+            "add ", $r0, ", ", $b0, "\n",
+            "adc ", $r1, ", ", $b1, "\n",
+            "adc ", $r2, ", ", $b2, "\n",
+            "adc ", $r3, ", ", $b3, "\n",
+            "adc ", $c, ", 0\n",
+            "mov ", $t0, ", ", $r0, "\n",
+            "sub ", $t0, ", qword ptr [rip + {P}]\n",
+            "mov ", $t1, ", ", $r1, "\n",
+            "sbb ", $t1, ", qword ptr [rip + {P} + 8]\n",
+            "mov ", $t2, ", ", $r2, "\n",
+            "sbb ", $t2, ", qword ptr [rip + {P} + 16]\n",
+            "mov ", $t3, ", ", $r3, "\n",
+            "sbb ", $t3, ", qword ptr [rip + {P} + 24]\n",
+            "sbb ", $c, ", 0\n",
+            "cmovnc ", $r0, ", ", $t0, "\n",
+            "cmovnc ", $r1, ", ", $t1, "\n",
+            "cmovnc ", $r2, ", ", $t2, "\n",
+            "cmovnc ", $r3, ", ", $t3, "\n",
+        )
+    };
+}
+
+/// r = r - b mod p ([`sub_mod`]) as template text, for r, b < p; b's limbs are registers
+/// or memory operands (`bm`: b in memory there); m, k1, k3 scratch registers (k1 and k3
+/// may be b1 and b3).
+#[rustfmt::skip]
+macro_rules! sub_body {
+    (r = $r:tt, bm = $bm:literal, $($rest:tt)*) => {
+        sub_body!(r = $r,
+            b = [concat!("qword ptr [", $bm, "]"), concat!("qword ptr [", $bm, " + 8]"),
+                 concat!("qword ptr [", $bm, " + 16]"), concat!("qword ptr [", $bm, " + 24]")],
+            $($rest)*)
+    };
+    (r = [$r0:literal, $r1:literal, $r2:literal, $r3:literal],
+     b = [$b0:expr, $b1:expr, $b2:expr, $b3:expr],
+     m = $m:literal, k1 = $k1:literal, k3 = $k3:literal) => {
+        concat!(
+            "sub ", $r0, ", ", $b0, "\n",
+            "sbb ", $r1, ", ", $b1, "\n",
+            "sbb ", $r2, ", ", $b2, "\n",
+            "sbb ", $r3, ", ", $b3, "\n",
+            "sbb ", $m, ", ", $m, "\n",
+            "mov ", $k1, ", ", $m, "\n",
+            "and ", $k1, ", qword ptr [rip + {P} + 8]\n",
+            "mov ", $k3, ", ", $m, "\n",
+            "and ", $k3, ", qword ptr [rip + {P} + 24]\n",
+            "add ", $r0, ", ", $m, "\n",
+            "adc ", $r1, ", ", $k1, "\n",
+            "adc ", $r2, ", ", $m, "\n",
+            "adc ", $r3, ", ", $k3, "\n",
+        )
+    };
+}
+
+/// r = r / 2 mod p ([`half_mod`]) as template text, for r < p; k, p1, p3, c scratch
+/// registers (c32: c's 32-bit name).
+#[rustfmt::skip]
+macro_rules! half_body {
+    (r = [$r0:literal, $r1:literal, $r2:literal, $r3:literal],
+     k = $k:literal, p1 = $p1:literal, p3 = $p3:literal, c = $c:literal, c32 = $c32:literal) => {
+        concat!(
+            "mov ", $k, ", ", $r0, "\n",
+            "and ", $k, ", 1\n",
+            "neg ", $k, "\n",
+            "mov ", $p1, ", ", $k, "\n",
+            "and ", $p1, ", qword ptr [rip + {P} + 8]\n",
+            "mov ", $p3, ", ", $k, "\n",
+            "and ", $p3, ", qword ptr [rip + {P} + 24]\n",
+            "xor ", $c32, ", ", $c32, "\n",
+            "add ", $r0, ", ", $k, "\n",
+            "adc ", $r1, ", ", $p1, "\n",
+            "adc ", $r2, ", ", $k, "\n",
+            "adc ", $r3, ", ", $p3, "\n",
+            "adc ", $c, ", 0\n",
+            // The 257-bit shift by shr/shl/or (`shrd` is slow on some CPUs): each limb
+            // takes the low bit of the next one before that one is shifted.
+            "shr ", $r0, ", 1\n",
+            "mov ", $k, ", ", $r1, "\n",
+            "shl ", $k, ", 63\n",
+            "or ", $r0, ", ", $k, "\n",
+            "shr ", $r1, ", 1\n",
+            "mov ", $k, ", ", $r2, "\n",
+            "shl ", $k, ", 63\n",
+            "or ", $r1, ", ", $k, "\n",
+            "shr ", $r2, ", 1\n",
+            "mov ", $k, ", ", $r3, "\n",
+            "shl ", $k, ", 63\n",
+            "or ", $r2, ", ", $k, "\n",
+            "shr ", $r3, ", 1\n",
+            "shl ", $c, ", 63\n",
+            "or ", $r3, ", ", $c, "\n",
+        )
+    };
+}
+
+/// Four limbs from registers to memory at `$at` (`st4!`) or back (`ld4!`).
+#[rustfmt::skip]
+macro_rules! st4 {
+    ($at:literal, [$r0:literal, $r1:literal, $r2:literal, $r3:literal]) => {
+        concat!(
+            "mov qword ptr [", $at, "], ", $r0, "\n",
+            "mov qword ptr [", $at, " + 8], ", $r1, "\n",
+            "mov qword ptr [", $at, " + 16], ", $r2, "\n",
+            "mov qword ptr [", $at, " + 24], ", $r3, "\n",
+        )
+    };
+}
+
+#[rustfmt::skip]
+macro_rules! ld4 {
+    ([$r0:literal, $r1:literal, $r2:literal, $r3:literal], $at:literal) => {
+        concat!(
+            "mov ", $r0, ", qword ptr [", $at, "]\n",
+            "mov ", $r1, ", qword ptr [", $at, " + 8]\n",
+            "mov ", $r2, ", qword ptr [", $at, " + 16]\n",
+            "mov ", $r3, ", qword ptr [", $at, " + 24]\n",
+        )
+    };
+}
+
 /// `a * b * 2^-256 mod p` for a, b < p.
 ///
 /// The product T = a·b is formed in full (T < p^2 < 2^256·p, so its high half H < p); the four
@@ -244,70 +533,9 @@ unsafe fn mont_mul(a: &Limbs, b: &Limbs) -> Limbs {
     // static `P`, writes only the declared registers and does not use the stack.
     unsafe {
         core::arch::asm!(
-            "mov rdx, {b0}",
-            "mulx {t1}, {t0}, qword ptr [{a}]",
-            "mulx {t2}, {lo}, qword ptr [{a} + 8]",
-            "add {t1}, {lo}",
-            "mulx {t3}, {lo}, qword ptr [{a} + 16]",
-            "adc {t2}, {lo}",
-            "mulx {t4}, {lo}, qword ptr [{a} + 24]",
-            "adc {t3}, {lo}",
-            "adc {t4}, 0",
-            "mov rdx, {b1}",
-            "xor {b0}, {b0}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 0]",
-            "adox {t1}, {lo}",
-            "adcx {t2}, {hi}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 8]",
-            "adox {t2}, {lo}",
-            "adcx {t3}, {hi}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 16]",
-            "adox {t3}, {lo}",
-            "adcx {t4}, {hi}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 24]",
-            "adox {t4}, {lo}",
-            "adcx {b0}, {hi}",
-            "mov {lo}, 0",
-            "adox {b0}, {lo}",
-            "mov rdx, {b2}",
-            "xor {b1}, {b1}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 0]",
-            "adox {t2}, {lo}",
-            "adcx {t3}, {hi}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 8]",
-            "adox {t3}, {lo}",
-            "adcx {t4}, {hi}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 16]",
-            "adox {t4}, {lo}",
-            "adcx {b0}, {hi}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 24]",
-            "adox {b0}, {lo}",
-            "adcx {b1}, {hi}",
-            "mov {lo}, 0",
-            "adox {b1}, {lo}",
-            "mov rdx, {b3}",
-            "xor {b2}, {b2}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 0]",
-            "adox {t3}, {lo}",
-            "adcx {t4}, {hi}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 8]",
-            "adox {t4}, {lo}",
-            "adcx {b0}, {hi}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 16]",
-            "adox {b0}, {lo}",
-            "adcx {b1}, {hi}",
-            "mulx {hi}, {lo}, qword ptr [{a} + 24]",
-            "adox {b1}, {lo}",
-            "adcx {b2}, {hi}",
-            "mov {lo}, 0",
-            "adox {b2}, {lo}",
-            // T = [t0, t1, t2, t3 | t4, b0, b1, b2]; R ends in [t0, t1, t2, t3].
-            red_round!("{t0}", "{t1}", "{t2}", "{t3}", lo = "{lo}", hi = "{hi}", v0 = "rdx", v1 = "{a}"),
-            red_round!("{t1}", "{t2}", "{t3}", "{t0}", lo = "{lo}", hi = "{hi}", v0 = "rdx", v1 = "{a}"),
-            red_round!("{t2}", "{t3}", "{t0}", "{t1}", lo = "{lo}", hi = "{hi}", v0 = "rdx", v1 = "{a}"),
-            red_round!("{t3}", "{t0}", "{t1}", "{t2}", lo = "{lo}", hi = "{hi}", v0 = "rdx", v1 = "{a}"),
-            mont_final!(r = ["{t0}", "{t1}", "{t2}", "{t3}"], h = ["{t4}", "{b0}", "{b1}", "{b2}"],
-                d = ["{lo}", "{hi}", "rdx", "{a}"]),
+            mul_body!(a = "{a}", b = ["{b0}", "{b1}", "{b2}", "{b3}"],
+                t = ["{t0}", "{t1}", "{t2}", "{t3}", "{t4}"], h = ["{b0}", "{b1}", "{b2}"],
+                lo = "{lo}", hi = "{hi}", x = "{a}"),
             a = inout(reg) a.as_ptr() => _,
             b0 = inout(reg) b[0] => r1,
             b1 = inout(reg) b[1] => r2,
@@ -343,60 +571,8 @@ unsafe fn mont_sqr(a: &Limbs) -> Limbs {
     // not use the stack.
     unsafe {
         core::arch::asm!(
-            "mov rdx, {a0}",
-            "mulx {t2}, {t1}, {a1}",
-            "mulx {t3}, {lo}, {a2}",
-            "add {t2}, {lo}",
-            "mulx {t4}, {lo}, {a3}",
-            "adc {t3}, {lo}",
-            "adc {t4}, 0",
-            "mov rdx, {a1}",
-            "xor {t5}, {t5}",
-            "mulx {hi}, {lo}, {a2}",
-            "adox {t3}, {lo}",
-            "adcx {t4}, {hi}",
-            "mulx {hi}, {lo}, {a3}",
-            "adox {t4}, {lo}",
-            "adcx {t5}, {hi}",
-            "mov {lo}, 0",
-            "adox {t5}, {lo}",
-            "mov rdx, {a2}",
-            "mulx {t6}, {lo}, {a3}",
-            "add {t5}, {lo}",
-            "adc {t6}, 0",
-            // Double the cross products; t7 is `lo` from here on.
-            "xor {lo}, {lo}",
-            "add {t1}, {t1}",
-            "adc {t2}, {t2}",
-            "adc {t3}, {t3}",
-            "adc {t4}, {t4}",
-            "adc {t5}, {t5}",
-            "adc {t6}, {t6}",
-            "adc {lo}, 0",
-            // Add the squares; each limb's register takes the low half of its square
-            // (t0 = a0^2 stays in a0's register).
-            "mov rdx, {a0}",
-            "mulx {hi}, {a0}, rdx",
-            "add {t1}, {hi}",
-            "mov rdx, {a1}",
-            "mulx {hi}, {a1}, rdx",
-            "adc {t2}, {a1}",
-            "adc {t3}, {hi}",
-            "mov rdx, {a2}",
-            "mulx {hi}, {a2}, rdx",
-            "adc {t4}, {a2}",
-            "adc {t5}, {hi}",
-            "mov rdx, {a3}",
-            "mulx {hi}, {a3}, rdx",
-            "adc {t6}, {a3}",
-            "adc {lo}, {hi}",
-            // T = [a0, t1, t2, t3 | t4, t5, t6, lo]; R ends in [a0, t1, t2, t3].
-            red_round!("{a0}", "{t1}", "{t2}", "{t3}", lo = "{a1}", hi = "{hi}", v0 = "rdx", v1 = "{a2}"),
-            red_round!("{t1}", "{t2}", "{t3}", "{a0}", lo = "{a1}", hi = "{hi}", v0 = "rdx", v1 = "{a2}"),
-            red_round!("{t2}", "{t3}", "{a0}", "{t1}", lo = "{a1}", hi = "{hi}", v0 = "rdx", v1 = "{a2}"),
-            red_round!("{t3}", "{a0}", "{t1}", "{t2}", lo = "{a1}", hi = "{hi}", v0 = "rdx", v1 = "{a2}"),
-            mont_final!(r = ["{a0}", "{t1}", "{t2}", "{t3}"], h = ["{t4}", "{t5}", "{t6}", "{lo}"],
-                d = ["{a1}", "{hi}", "rdx", "{a2}"]),
+            sqr_body!(a = ["{a0}", "{a1}", "{a2}", "{a3}"],
+                t = ["{t1}", "{t2}", "{t3}", "{t4}", "{t5}", "{t6}"], lo = "{lo}", hi = "{hi}"),
             a0 = inout(reg) a[0] => _,
             a1 = inout(reg) a[1] => _,
             a2 = inout(reg) a[2] => _,
@@ -415,6 +591,148 @@ unsafe fn mont_sqr(a: &Limbs) -> Limbs {
         );
     }
     [r0, r1, r2, r3]
+}
+
+// Stack frame of `point_double` (byte offsets from rsp after `sub rsp, 256`; each slot
+// one field element, reused once its first value is dead):
+//   0: X, then X3      32: Y, then 2Y       64: Z
+//  96: X + Z^2, then S·X - X3, then Y3     128: S = (2Y)^2, then S^2 / 2
+// 160: X - Z^2, then 3M                    192: S·X          224: 2·S·X
+
+/// 2P for P = (X, Y, Z) on a curve over the SM2 prime with a = -3, in one assembly block:
+/// the formula of `point.rs::double_with` (dbl-2001-b), with the same results (every
+/// output fully reduced, so the order of the operations cannot change them):
+/// y2 = 2Y; S = y2^2; ZZ = Z^2; Z3 = y2·Z; M = 3(X + ZZ)(X - ZZ); X3 = M^2 - 2·S·X;
+/// Y3 = M·(S·X - X3) - S^2 / 2.
+///
+/// The products are in program order critical chain first (ZZ, M, M^2, M·(S·X - X3)),
+/// each followed by an independent one (S, S·X, S^2, Z3) that fills its latency: the
+/// out-of-order core runs the oldest ready instruction first. Values pass between the
+/// products through a 256-byte frame on the assembly's own stack, wiped before it is
+/// given back. Constant time: no branch, no address depending on the data.
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX (`cpu::Feature::Adx`).
+#[inline]
+unsafe fn point_double(x: &Limbs, y: &Limbs, z: &Limbs) -> [Limbs; 3] {
+    let [mut x0, mut x1, mut x2, mut x3] = *x;
+    let [mut y0, mut y1, mut y2, mut y3] = *y;
+    let [mut z0, mut z1, mut z2, mut z3] = *z;
+    // SAFETY: the caller guarantees BMI2 (mulx) and ADX (adcx/adox). The assembly reads
+    // the static `P` and its own 256-byte stack frame (below rsp, allocated with `sub rsp`
+    // and released with `add rsp`, rsp 16-byte aligned on entry since `nostack` is not
+    // given), writes only that frame (zeroed before release) and the declared registers.
+    unsafe {
+        core::arch::asm!(
+            "sub rsp, 256",
+            st4!("rsp", ["r8", "r9", "r10", "r11"]),
+            st4!("rsp + 32", ["r12", "r13", "r14", "r15"]),
+            st4!("rsp + 64", ["rax", "rcx", "rsi", "rdi"]),
+            // ZZ = Z^2 (chain), into [r11, r12, r13, r14].
+            sqr_body!(a = ["rax", "rcx", "rsi", "rdi"], t = ["r8", "r9", "r10", "r11", "r12", "r13"],
+                lo = "r14", hi = "r15"),
+            // X - ZZ and X + ZZ, to the frame.
+            ld4!(["rax", "rcx", "rsi", "rdi"], "rsp"),
+            sub_body!(r = ["rax", "rcx", "rsi", "rdi"], b = ["r11", "r12", "r13", "r14"],
+                m = "r8", k1 = "r9", k3 = "r10"),
+            st4!("rsp + 160", ["rax", "rcx", "rsi", "rdi"]),
+            add_body!(r = ["r11", "r12", "r13", "r14"], bm = "rsp", t = ["rax", "rcx", "rsi", "rdi"],
+                c = "r8", c32 = "r8d"),
+            st4!("rsp + 96", ["r11", "r12", "r13", "r14"]),
+            // y2 = 2Y and S = y2^2 (independent).
+            ld4!(["rax", "rcx", "rsi", "rdi"], "rsp + 32"),
+            add_body!(r = ["rax", "rcx", "rsi", "rdi"], b = ["rax", "rcx", "rsi", "rdi"],
+                t = ["r8", "r9", "r10", "r11"], c = "r12", c32 = "r12d"),
+            st4!("rsp + 32", ["rax", "rcx", "rsi", "rdi"]),
+            sqr_body!(a = ["rax", "rcx", "rsi", "rdi"], t = ["r8", "r9", "r10", "r11", "r12", "r13"],
+                lo = "r14", hi = "r15"),
+            st4!("rsp + 128", ["r11", "r12", "r13", "r14"]),
+            // M = (X + ZZ)(X - ZZ) (chain), into [rax, rcx, rsi, rdi]; 3M = 2M + M.
+            mul_body!(a = "rsp + 96", bm = "rsp + 160", t = ["r8", "r9", "r10", "r11", "rax"],
+                h = ["rcx", "rsi", "rdi"], lo = "r12", hi = "r13", x = "r14"),
+            "mov r8, rax",
+            "mov r9, rcx",
+            "mov r10, rsi",
+            "mov r11, rdi",
+            add_body!(r = ["r8", "r9", "r10", "r11"], b = ["r8", "r9", "r10", "r11"],
+                t = ["r12", "r13", "r14", "r15"], c = "rdx", c32 = "edx"),
+            add_body!(r = ["rax", "rcx", "rsi", "rdi"], b = ["r8", "r9", "r10", "r11"],
+                t = ["r8", "r9", "r10", "r11"], c = "rdx", c32 = "edx"),
+            st4!("rsp + 160", ["rax", "rcx", "rsi", "rdi"]),
+            // S·X and 2·S·X (independent).
+            mul_body!(a = "rsp", bm = "rsp + 128", t = ["r8", "r9", "r10", "r11", "rax"],
+                h = ["rcx", "rsi", "rdi"], lo = "r12", hi = "r13", x = "r14"),
+            st4!("rsp + 192", ["rax", "rcx", "rsi", "rdi"]),
+            add_body!(r = ["rax", "rcx", "rsi", "rdi"], b = ["rax", "rcx", "rsi", "rdi"],
+                t = ["r8", "r9", "r10", "r11"], c = "r12", c32 = "r12d"),
+            st4!("rsp + 224", ["rax", "rcx", "rsi", "rdi"]),
+            // (3M)^2 (chain), into [r11, r12, r13, r14]; X3 = (3M)^2 - 2·S·X;
+            // S·X - X3.
+            ld4!(["rax", "rcx", "rsi", "rdi"], "rsp + 160"),
+            sqr_body!(a = ["rax", "rcx", "rsi", "rdi"], t = ["r8", "r9", "r10", "r11", "r12", "r13"],
+                lo = "r14", hi = "r15"),
+            sub_body!(r = ["r11", "r12", "r13", "r14"], bm = "rsp + 224", m = "r8", k1 = "r9", k3 = "r10"),
+            st4!("rsp", ["r11", "r12", "r13", "r14"]),
+            ld4!(["rax", "rcx", "rsi", "rdi"], "rsp + 192"),
+            sub_body!(r = ["rax", "rcx", "rsi", "rdi"], b = ["r11", "r12", "r13", "r14"],
+                m = "r8", k1 = "r9", k3 = "r10"),
+            st4!("rsp + 96", ["rax", "rcx", "rsi", "rdi"]),
+            // S^2 / 2 (independent).
+            ld4!(["rax", "rcx", "rsi", "rdi"], "rsp + 128"),
+            sqr_body!(a = ["rax", "rcx", "rsi", "rdi"], t = ["r8", "r9", "r10", "r11", "r12", "r13"],
+                lo = "r14", hi = "r15"),
+            half_body!(r = ["r11", "r12", "r13", "r14"], k = "r8", p1 = "r9", p3 = "r10", c = "r15",
+                c32 = "r15d"),
+            st4!("rsp + 128", ["r11", "r12", "r13", "r14"]),
+            // Y3 = 3M·(S·X - X3) - S^2 / 2 (chain).
+            mul_body!(a = "rsp + 160", bm = "rsp + 96", t = ["r8", "r9", "r10", "r11", "rax"],
+                h = ["rcx", "rsi", "rdi"], lo = "r12", hi = "r13", x = "r14"),
+            sub_body!(r = ["rax", "rcx", "rsi", "rdi"], bm = "rsp + 128", m = "r8", k1 = "r9", k3 = "r10"),
+            st4!("rsp + 96", ["rax", "rcx", "rsi", "rdi"]),
+            // Z3 = y2·Z (independent), into [rax, rcx, rsi, rdi].
+            mul_body!(a = "rsp + 32", bm = "rsp + 64", t = ["r8", "r9", "r10", "r11", "rax"],
+                h = ["rcx", "rsi", "rdi"], lo = "r12", hi = "r13", x = "r14"),
+            ld4!(["r8", "r9", "r10", "r11"], "rsp"),
+            ld4!(["r12", "r13", "r14", "r15"], "rsp + 96"),
+            // The frame held secret-dependent values (a scalar multiplication's
+            // intermediate points): wiped before it is given back.
+            "xorps xmm0, xmm0",
+            "movups xmmword ptr [rsp], xmm0",
+            "movups xmmword ptr [rsp + 16], xmm0",
+            "movups xmmword ptr [rsp + 32], xmm0",
+            "movups xmmword ptr [rsp + 48], xmm0",
+            "movups xmmword ptr [rsp + 64], xmm0",
+            "movups xmmword ptr [rsp + 80], xmm0",
+            "movups xmmword ptr [rsp + 96], xmm0",
+            "movups xmmword ptr [rsp + 112], xmm0",
+            "movups xmmword ptr [rsp + 128], xmm0",
+            "movups xmmword ptr [rsp + 144], xmm0",
+            "movups xmmword ptr [rsp + 160], xmm0",
+            "movups xmmword ptr [rsp + 176], xmm0",
+            "movups xmmword ptr [rsp + 192], xmm0",
+            "movups xmmword ptr [rsp + 208], xmm0",
+            "movups xmmword ptr [rsp + 224], xmm0",
+            "movups xmmword ptr [rsp + 240], xmm0",
+            "add rsp, 256",
+            P = sym P,
+            inout("r8") x0,
+            inout("r9") x1,
+            inout("r10") x2,
+            inout("r11") x3,
+            inout("r12") y0,
+            inout("r13") y1,
+            inout("r14") y2,
+            inout("r15") y3,
+            inout("rax") z0,
+            inout("rcx") z1,
+            inout("rsi") z2,
+            inout("rdi") z3,
+            out("rdx") _,
+            out("xmm0") _,
+            options(pure, readonly),
+        );
+    }
+    [[x0, x1, x2, x3], [y0, y1, y2, y3], [z0, z1, z2, z3]]
 }
 
 /// [`add_mod`] when the assembly is switched on for this thread, else `None`.
@@ -449,25 +767,8 @@ pub(super) fn add_mod(a: &Limbs, b: &Limbs) -> Limbs {
     // `P`; no stack use.
     unsafe {
         core::arch::asm!(
-            "xor {c:e}, {c:e}",
-            "add {r0}, {b0}",
-            "adc {r1}, {b1}",
-            "adc {r2}, {b2}",
-            "adc {r3}, {b3}",
-            "adc {c}, 0",
-            "mov {b0}, {r0}",
-            "sub {b0}, qword ptr [rip + {P}]",
-            "mov {b1}, {r1}",
-            "sbb {b1}, qword ptr [rip + {P} + 8]",
-            "mov {b2}, {r2}",
-            "sbb {b2}, qword ptr [rip + {P} + 16]",
-            "mov {b3}, {r3}",
-            "sbb {b3}, qword ptr [rip + {P} + 24]",
-            "sbb {c}, 0",
-            "cmovnc {r0}, {b0}",
-            "cmovnc {r1}, {b1}",
-            "cmovnc {r2}, {b2}",
-            "cmovnc {r3}, {b3}",
+            add_body!(r = ["{r0}", "{r1}", "{r2}", "{r3}"], b = ["{b0}", "{b1}", "{b2}", "{b3}"],
+                t = ["{b0}", "{b1}", "{b2}", "{b3}"], c = "{c}", c32 = "{c:e}"),
             r0 = inout(reg) r0,
             r1 = inout(reg) r1,
             r2 = inout(reg) r2,
@@ -492,19 +793,8 @@ pub(super) fn sub_mod(a: &Limbs, b: &Limbs) -> Limbs {
     // SAFETY: as in `add_mod`.
     unsafe {
         core::arch::asm!(
-            "sub {r0}, {b0}",
-            "sbb {r1}, {b1}",
-            "sbb {r2}, {b2}",
-            "sbb {r3}, {b3}",
-            "sbb {m}, {m}",
-            "mov {b1}, {m}",
-            "and {b1}, qword ptr [rip + {P} + 8]",
-            "mov {b3}, {m}",
-            "and {b3}, qword ptr [rip + {P} + 24]",
-            "add {r0}, {m}",
-            "adc {r1}, {b1}",
-            "adc {r2}, {m}",
-            "adc {r3}, {b3}",
+            sub_body!(r = ["{r0}", "{r1}", "{r2}", "{r3}"], b = ["{b0}", "{b1}", "{b2}", "{b3}"],
+                m = "{m}", k1 = "{b1}", k3 = "{b3}"),
             r0 = inout(reg) r0,
             r1 = inout(reg) r1,
             r2 = inout(reg) r2,
@@ -531,36 +821,8 @@ pub(super) fn half_mod(a: &Limbs) -> Limbs {
     // `P`; no stack use.
     unsafe {
         core::arch::asm!(
-            "mov {k}, {r0}",
-            "and {k}, 1",
-            "neg {k}",
-            "mov {p1}, {k}",
-            "and {p1}, qword ptr [rip + {P} + 8]",
-            "mov {p3}, {k}",
-            "and {p3}, qword ptr [rip + {P} + 24]",
-            "xor {c:e}, {c:e}",
-            "add {r0}, {k}",
-            "adc {r1}, {p1}",
-            "adc {r2}, {k}",
-            "adc {r3}, {p3}",
-            "adc {c}, 0",
-            // The 257-bit shift by shr/shl/or (`shrd` is slow on some CPUs): each limb
-            // takes the low bit of the next one before that one is shifted.
-            "shr {r0}, 1",
-            "mov {k}, {r1}",
-            "shl {k}, 63",
-            "or {r0}, {k}",
-            "shr {r1}, 1",
-            "mov {k}, {r2}",
-            "shl {k}, 63",
-            "or {r1}, {k}",
-            "shr {r2}, 1",
-            "mov {k}, {r3}",
-            "shl {k}, 63",
-            "or {r2}, {k}",
-            "shr {r3}, 1",
-            "shl {c}, 63",
-            "or {r3}, {c}",
+            half_body!(r = ["{r0}", "{r1}", "{r2}", "{r3}"], k = "{k}", p1 = "{p1}", p3 = "{p3}",
+                c = "{c}", c32 = "{c:e}"),
             r0 = inout(reg) r0,
             r1 = inout(reg) r1,
             r2 = inout(reg) r2,
