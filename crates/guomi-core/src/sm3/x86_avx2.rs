@@ -420,23 +420,29 @@ macro_rules! sm3_blocks {
     };
 }
 
+/// The whole 64-byte blocks of `blocks` as [start, end) pointers, `None` when there are none.
+fn block_range(blocks: &[u8]) -> Option<(*const u8, *const u8)> {
+    debug_assert_eq!(blocks.len() % 64, 0);
+    let whole = blocks.len() / 64 * 64;
+    (whole > 0).then(|| {
+        let r = blocks[..whole].as_ptr_range();
+        (r.start, r.end)
+    })
+}
+
 /// Compresses whole 64-byte blocks into `state` (`sm3_blocks!` with the AVX2 expansion).
 ///
 /// # Safety
 /// The CPU must support AVX2, BMI1 and BMI2. `blocks.len()` must be a multiple of 64.
 unsafe fn compress_asm(state: &mut [u32; 8], blocks: &[u8]) {
-    debug_assert_eq!(blocks.len() % 64, 0);
-    let n = blocks.len() / 64;
-    if n == 0 {
+    let Some((start, end)) = block_range(blocks) else {
         return;
-    }
-    let start = blocks.as_ptr();
-    // SAFETY: `n * 64 <= blocks.len()`, so this is at most one past the end.
-    let end = unsafe { start.add(n * 64) };
-    // SAFETY: the caller guarantees AVX2/BMI1/BMI2. The assembly reads the n >= 1 whole
-    // blocks in [start, end) and the 16-byte static mask, reads and writes the 32 bytes of
-    // `state` (a valid exclusive reference), and uses 576 bytes of its own stack frame
-    // (wiped, and rsp restored, at the end). Every register it writes is declared as clobbered.
+    };
+    // SAFETY: the caller guarantees AVX2/BMI1/BMI2. The assembly reads the whole blocks in
+    // [start, end) (at least one) and the 16-byte static mask, reads and writes the 32
+    // bytes of `state` (a valid exclusive reference), and uses 576 bytes of its own stack
+    // frame (wiped, and rsp restored, at the end). Every register it writes is declared as
+    // clobbered.
     unsafe { sm3_blocks!(expand, state.as_mut_ptr(), start, end) }
 }
 
@@ -446,14 +452,9 @@ unsafe fn compress_asm(state: &mut [u32; 8], blocks: &[u8]) {
 /// The CPU must support AVX-512F/VL, AVX2, BMI1 and BMI2. `blocks.len()` must be a multiple
 /// of 64.
 unsafe fn compress_asm512(state: &mut [u32; 8], blocks: &[u8]) {
-    debug_assert_eq!(blocks.len() % 64, 0);
-    let n = blocks.len() / 64;
-    if n == 0 {
+    let Some((start, end)) = block_range(blocks) else {
         return;
-    }
-    let start = blocks.as_ptr();
-    // SAFETY: `n * 64 <= blocks.len()`, so this is at most one past the end.
-    let end = unsafe { start.add(n * 64) };
+    };
     // SAFETY: as in `compress_asm`, and the caller guarantees AVX-512F/VL.
     unsafe { sm3_blocks!(expand512, state.as_mut_ptr(), start, end) }
 }
