@@ -14,7 +14,10 @@
 //! of them is printed, so that two builds (old and new code, run alternately as child
 //! processes) can be checked against each other before their times are compared.
 
-use guomi_core::cpu::{self, Variant};
+#[path = "support/bench.rs"]
+mod bench;
+
+use guomi_core::cpu;
 use guomi_core::sm2::hazmat::{
     bench_chain_for_testing, encrypt_with_fixed_k_for_testing, sign_digest_with_fixed_k_for_testing,
 };
@@ -178,25 +181,9 @@ fn ops() -> Vec<Op> {
     ]
 }
 
-fn stats(v: &mut [f64]) -> (f64, f64, f64) {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (v[0], v[v.len() / 4], v[v.len() / 2])
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(200);
-    let mut variants: Vec<Variant> = args
-        .iter()
-        .skip(1)
-        .map(|n| Variant::parse(n).expect("variant name"))
-        .collect();
-    if variants.is_empty() {
-        variants.push(cpu::active_variant());
-    }
-    for v in &variants {
-        assert!(v.is_supported(), "{v} is not supported on this CPU");
-    }
+    let (rounds, variants) = bench::rounds_and_variants(&args, 200);
     let ctx = setup();
     // SM2_BENCH_ONLY=substring keeps the matching operations (profiling one of them);
     // SM2_BENCH_ONLY=ops keeps the whole operations (no field or point chains).
@@ -251,7 +238,7 @@ fn main() {
     for (i, (name, _)) in ops.iter().enumerate() {
         print!("{name:<30}");
         for s in samples[i].iter_mut() {
-            let (lo, q1, med) = stats(s);
+            let (lo, q1, med) = bench::low_stats(s);
             print!("{:>24}", format!("{lo:.1} / {q1:.1} / {med:.1}"));
         }
         println!();

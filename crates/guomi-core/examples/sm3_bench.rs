@@ -12,14 +12,12 @@
 //! (`cpu::with_variant`). Before timing, the digests of every configuration are compared.
 //! Cycles per byte assume a fixed clock, `SM3_BENCH_GHZ` (default 3.7).
 
-use guomi_core::cpu::{self, Variant};
+#[path = "support/bench.rs"]
+mod bench;
+
+use guomi_core::cpu;
 use guomi_core::sm3;
 use std::time::Instant;
-
-fn stats(v: &mut [f64]) -> (f64, f64) {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (v[0], v[v.len() / 2])
-}
 
 #[cfg(target_arch = "x86_64")]
 fn select(old: bool) {
@@ -31,18 +29,7 @@ fn select(_old: bool) {}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(200);
-    let mut variants: Vec<Variant> = args
-        .iter()
-        .skip(1)
-        .map(|n| Variant::parse(n).expect("variant name"))
-        .collect();
-    if variants.is_empty() {
-        variants.push(cpu::active_variant());
-    }
-    for v in &variants {
-        assert!(v.is_supported(), "{v} is not supported on this CPU");
-    }
+    let (rounds, variants) = bench::rounds_and_variants(&args, 200);
     let ab = std::env::var("SM3_BENCH_AB").unwrap_or_else(|_| "ab".into());
     let modes: Vec<(&str, bool)> = match ab.as_str() {
         "old" => vec![("old", true)],
@@ -110,7 +97,7 @@ fn main() {
         }
         std::hint::black_box(sink);
         for (k, (label, _, _)) in configs.iter().enumerate() {
-            let (min, med) = stats(&mut times[k]);
+            let (min, _, med) = bench::low_stats(&mut times[k]);
             let mbs = |t: f64| len as f64 / t / 1e6;
             let cpb = |t: f64| t * ghz * 1e9 / len as f64;
             println!(

@@ -17,7 +17,10 @@
 //! be checked against each other. Every operation uses fixed inputs (the `kat-hooks`
 //! hazmat constructors with fixed r), so the digest is deterministic.
 
-use guomi_core::cpu::{self, Variant};
+#[path = "support/bench.rs"]
+mod bench;
+
+use guomi_core::cpu;
 use guomi_core::sm9::bn256::fp::Fp;
 use guomi_core::sm9::bn256::{consts_p1, consts_p2, g2_in_subgroup, pairing, G2, N};
 use guomi_core::sm9::{
@@ -178,13 +181,6 @@ fn ops() -> Vec<Op> {
     ]
 }
 
-/// (minimum, lower quartile, median): on a loaded machine the low end of the
-/// distribution is the run least disturbed by other processes.
-fn low_stats(v: &mut [f64]) -> (f64, f64, f64) {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (v[0], v[v.len() / 4], v[v.len() / 2])
-}
-
 fn main() {
     let all_args: Vec<String> = std::env::args().skip(1).collect();
     let only: Vec<&str> = all_args
@@ -195,18 +191,7 @@ fn main() {
         .iter()
         .filter(|a| !a.starts_with("--only="))
         .collect();
-    let rounds: usize = args.first().and_then(|a| a.parse().ok()).unwrap_or(30);
-    let mut variants: Vec<Variant> = args
-        .iter()
-        .skip(1)
-        .map(|n| Variant::parse(n).expect("variant name"))
-        .collect();
-    if variants.is_empty() {
-        variants.push(cpu::active_variant());
-    }
-    for v in &variants {
-        assert!(v.is_supported(), "{v} is not supported on this CPU");
-    }
+    let (rounds, variants) = bench::rounds_and_variants(&args, 30);
     let ctx = setup();
     let ops: Vec<Op> = ops()
         .into_iter()
@@ -258,7 +243,7 @@ fn main() {
     for (i, (name, _)) in ops.iter().enumerate() {
         print!("{name:<28}");
         for s in samples[i].iter_mut() {
-            let (lo, q1, med) = low_stats(s);
+            let (lo, q1, med) = bench::low_stats(s);
             print!("{:>28}", format!("{lo:.1} / {q1:.1} / {med:.1}"));
         }
         println!();
