@@ -287,10 +287,14 @@ fn sm3_hash() {
 }
 
 fn sm3_kdf() {
-    let z = secret_vec(&bytes(64, 2));
-    let k = sm3::kdf::kdf(&z, 100).unwrap();
-    public(&k[..]); // derived key, released for the test's own use only
-    assert_eq!(k.len(), 100);
+    // One block at a time (64 B out) and in SIMD lanes (100 and 1000 B out), with Z's tail
+    // padded into one block (Z of 64 B) or two (124 B).
+    for &(z_len, out_len) in &[(64usize, 64usize), (64, 100), (124, 100), (124, 1000)] {
+        let z = secret_vec(&bytes(z_len, 2));
+        let k = sm3::kdf::kdf(&z, out_len).unwrap();
+        public(&k[..]); // derived key, released for the test's own use only
+        assert_eq!(k.len(), out_len);
+    }
 }
 
 fn hmac_sm3() {

@@ -11,11 +11,12 @@ from collections.abc import Callable
 from typing import Any
 
 import guomi.sm2 as sm2
-from guomi.bench import Impl, Op, pattern, try_import
+from guomi.bench import Impl, Op, pattern, size_name, try_import
 
 #: The signing key of GB/T 32918.5 Appendix A (so every library sees the same key).
 D = bytes.fromhex("3945208f7b2144b13f36e38ac6d39f95889393692860b51a42fb81ef4df7c5b8")
 MSG = pattern(64)
+KIB = pattern(1024)
 
 
 def ops(compare: bool) -> list[Op]:
@@ -37,10 +38,9 @@ def ops(compare: bool) -> list[Op]:
     # neither prepare() nor the automatic preparation at a key object's 4th use applies.
     verify_fresh = Op("SM2", "SM2 verify 64 B (key not prepared)", None)
     verify_fresh.impls.append(Impl("guomi", lambda: sm2.PublicKey.from_bytes(full_pub).verify(sig_der, MSG)))
-    encrypt = Op("SM2", "SM2 encrypt 64 B", None)
-    encrypt.impls.append(Impl("guomi", lambda: pub.encrypt(MSG), verify=lambda c: priv.decrypt(c) == MSG))
-    ct = pub.encrypt(MSG)
-    decrypt = Op("SM2", "SM2 decrypt 64 B", None, [Impl("guomi", lambda: priv.decrypt(ct))])
+    encrypt, decrypt, ct = _crypt_ops(priv, pub, MSG)
+    # A longer message: the KDF keystream and the C3 hash grow with it (MB/s column).
+    encrypt_kib, decrypt_kib, ct_kib = _crypt_ops(priv, pub, KIB, size=len(KIB))
 
     def exchange() -> bytes:
         a, b = sm2.PrivateKey.generate(), priv
@@ -63,9 +63,21 @@ def ops(compare: bool) -> list[Op]:
     many.impls.append(Impl("guomi loop", lambda: [pub.verify(s, m) for _, s, m in items]))
 
     if compare:
-        _add_peers(priv, pub, raw_pub, full_pub, sig_der, sig_raw, ct, sign, verify, encrypt, decrypt, keygen)
+        _add_peers(priv, pub, raw_pub, full_pub, sig_der, sig_raw, sign, verify, keygen)
+        _add_crypt_peers(priv, full_pub, raw_pub, MSG, ct, encrypt, decrypt)
+        _add_crypt_peers(priv, full_pub, raw_pub, KIB, ct_kib, encrypt_kib, decrypt_kib)
         _add_p256_peer(verify_fresh)
-    return [keygen, sign, verify, verify_fresh, encrypt, decrypt, kex, many]
+    return [keygen, sign, verify, verify_fresh, encrypt, decrypt, encrypt_kib, decrypt_kib, kex, many]
+
+
+def _crypt_ops(priv: Any, pub: Any, msg: bytes, size: int | None = None) -> tuple[Op, Op, bytes]:
+    """guomi's encrypt and decrypt rows for ``msg`` (C1C3C2), and the ciphertext decrypted."""
+    name = size_name(len(msg))
+    encrypt = Op("SM2", f"SM2 encrypt {name}", size)
+    encrypt.impls.append(Impl("guomi", lambda: pub.encrypt(msg), verify=lambda c: priv.decrypt(c) == msg))
+    ct = pub.encrypt(msg)
+    decrypt = Op("SM2", f"SM2 decrypt {name}", size, [Impl("guomi", lambda: priv.decrypt(ct))])
+    return encrypt, decrypt, ct
 
 
 def _add_p256_peer(verify_fresh: Op) -> None:
@@ -99,11 +111,8 @@ def _add_peers(
     full_pub: bytes,
     sig_der: bytes,
     sig_raw: bytes,
-    ct: bytes,
     sign: Op,
     verify: Op,
-    encrypt: Op,
-    decrypt: Op,
     keygen: Op,
 ) -> None:
     def agrees_der(s: bytes) -> bool:
@@ -111,9 +120,6 @@ def _add_peers(
 
     def agrees_raw(s: bytes) -> bool:
         return bool(pub.verify(s, MSG, format="raw"))
-
-    def decrypts(fmt: str | None) -> Callable[[bytes], bool]:
-        return lambda c: priv.decrypt(c, format=fmt) == MSG
 
     gmalglib = try_import("gmalglib.core")
     if gmalglib is not None:
@@ -128,17 +134,12 @@ def _add_peers(
         )
         sign.impls.append(Impl("gmalglib", lambda: signer.sign(MSG), verify=agrees_raw))
         verify.impls.append(Impl("gmalglib", lambda: verifier.verify(MSG, sig_raw)))
-        encrypt.impls.append(Impl("gmalglib", lambda: verifier.encrypt(MSG), verify=decrypts("c1c3c2")))
-        decrypt.impls.append(Impl("gmalglib", lambda: signer.decrypt(ct)))
 
     pyx = try_import("gmssl_pyx")
     if pyx is not None:
-        ct_der = sm2.convert_ciphertext(ct, to="der")
         keygen.impls.append(Impl("gmssl-pyx", pyx.sm2_key_generate, verify=lambda k: len(k[1]) == 32))
         sign.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_sign(D, raw_pub, MSG), verify=agrees_der))
         verify.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_verify(raw_pub, MSG, sig_der)))
-        encrypt.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_encrypt(raw_pub, MSG), verify=decrypts(None)))
-        decrypt.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_decrypt(D, ct_der)))
 
     ec = try_import("tongsuopy.crypto.asymciphers.ec")
     hashes = try_import("tongsuopy.crypto.hashes")
@@ -173,5 +174,33 @@ def _add_peers(
             )
         )
         verify.impls.append(Impl("gmssl", lambda: crypt.verify_with_sm3(sig_raw.hex(), MSG)))
-        encrypt.impls.append(Impl("gmssl", lambda: crypt.encrypt(MSG), verify=decrypts("c1c3c2")))
+
+
+def _add_crypt_peers(
+    priv: Any, full_pub: bytes, raw_pub: bytes, msg: bytes, ct: bytes, encrypt: Op, decrypt: Op
+) -> None:
+    """Peers' encryption of ``msg`` (checked by decrypting it in guomi) and decryption of
+    guomi's C1C3C2 ciphertext ``ct``."""
+
+    def decrypts(fmt: str | None) -> Callable[[bytes], bool]:
+        return lambda c: priv.decrypt(c, format=fmt) == msg
+
+    gmalglib = try_import("gmalglib.core")
+    if gmalglib is not None:
+        signer, verifier = gmalglib.SM2(sk=D), gmalglib.SM2(pk=full_pub)
+        encrypt.impls.append(Impl("gmalglib", lambda: verifier.encrypt(msg), verify=decrypts("c1c3c2")))
+        decrypt.impls.append(Impl("gmalglib", lambda: signer.decrypt(ct)))
+
+    pyx = try_import("gmssl_pyx")
+    # GmSSL 3 encrypts at most 255 bytes with SM2 (a longer plaintext is an error).
+    if pyx is not None and len(msg) <= 255:
+        ct_der = sm2.convert_ciphertext(ct, to="der")
+        encrypt.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_encrypt(raw_pub, msg), verify=decrypts(None)))
+        decrypt.impls.append(Impl("gmssl-pyx", lambda: pyx.sm2_decrypt(D, ct_der)))
+
+    gmssl = try_import("gmssl.sm2")
+    if gmssl is not None:
+        # gmssl wants hex keys, the public key without 04, C1C3C2 (mode=1) without 04.
+        crypt = gmssl.CryptSM2(private_key=D.hex(), public_key=raw_pub.hex(), mode=1)
+        encrypt.impls.append(Impl("gmssl", lambda: crypt.encrypt(msg), verify=decrypts("c1c3c2")))
         decrypt.impls.append(Impl("gmssl", lambda: crypt.decrypt(ct[1:])))

@@ -1,4 +1,4 @@
-//! What the timing examples (`sm2_bench`, `sm3_bench`, `sm9_bench`) share: their
+//! What the timing examples (`sm2_bench`, `sm3_bench`, `sm9_bench`, `kdf_bench`) share: their
 //! `[ROUNDS] [VARIANT ...]` arguments and the statistics they print.
 
 use guomi_core::cpu::{self, Variant};

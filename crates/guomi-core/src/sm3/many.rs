@@ -179,6 +179,131 @@ fn hash_sorted<M: MultiCompress>(msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) 
     }
 }
 
+/// GM/T 0003 KDF blocks in SIMD lanes: fills `out` with Hash(Z ∥ ct) for ct = `first`,
+/// `first` + 1, ... (32 bytes each, the last one truncated), one counter per lane.
+/// `start` is the chaining value after Z's whole blocks, `tail` Z's last partial block
+/// (under 64 bytes) and `z_len` Z's length in bytes. Every lane starts from `start` and
+/// hashes the same one or two padded blocks but for the counter's four bytes, so those
+/// blocks are decoded once and per lane only the one or two words holding the counter
+/// are written. Everything derived from Z (the chaining values, the tail's words) is
+/// wiped before returning.
+#[cfg(any(test, target_arch = "x86_64"))]
+fn kdf_lanes<M: MultiCompress>(
+    start: &[u32; 8],
+    tail: &[u8],
+    z_len: u64,
+    first: u32,
+    out: &mut [u8],
+) {
+    use zeroize::{Zeroize, Zeroizing};
+    debug_assert!(tail.len() < BLOCK_SIZE && M::LANES <= 16);
+    let r = tail.len();
+    // tail ∥ ct ∥ 0x80 ∥ zeros ∥ the length in bits (§5.2), the counter's bytes left 0.
+    let mut padded = Zeroizing::new([0u8; 2 * BLOCK_SIZE]);
+    padded[..r].copy_from_slice(tail);
+    padded[r + 4] = 0x80;
+    let blocks = if r + 4 < BLOCK_SIZE - 8 { 1 } else { 2 };
+    let end = blocks * BLOCK_SIZE;
+    let bits = z_len.wrapping_add(4).wrapping_mul(8);
+    padded[end - 8..end].copy_from_slice(&bits.to_be_bytes());
+    let mut base = Zeroizing::new([0u32; 32]);
+    for (w, c) in base.iter_mut().zip(padded.chunks_exact(4)) {
+        *w = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    // words[i / 16][i % 16][lane]: word i of the padded blocks, in every lane.
+    let mut words = [[[0u32; 16]; 16]; 2];
+    for (i, &w) in base.iter().enumerate().take(16 * blocks) {
+        words[i / 16][i % 16] = [w; 16];
+    }
+    // The counter starts `shift` bits into word `at` (big-endian) and, unless it is
+    // aligned, ends in word `at + 1`.
+    let (at, shift) = (r / 4, 8 * (r % 4) as u32);
+    let mut state = Zeroizing::new([[0u32; 16]; 8]);
+    let mut ct = first;
+    for group in out.chunks_mut(M::LANES * DIGEST_SIZE) {
+        let lanes = group.len().div_ceil(DIGEST_SIZE);
+        let counters = (0..lanes).map(|lane| ct.wrapping_add(lane as u32));
+        for (w, c) in words[at / 16][at % 16].iter_mut().zip(counters.clone()) {
+            *w = base[at] | (c >> shift);
+        }
+        if shift != 0 {
+            for (w, c) in words[(at + 1) / 16][(at + 1) % 16].iter_mut().zip(counters) {
+                *w = base[at + 1] | (c << (32 - shift));
+            }
+        }
+        for (row, &v) in state.iter_mut().zip(start) {
+            *row = [v; 16];
+        }
+        let active = ((1u64 << lanes) - 1) as u32;
+        for block in words.iter().take(blocks) {
+            M::compress(&mut state, block, active);
+        }
+        for (lane, chunk) in group.chunks_mut(DIGEST_SIZE).enumerate() {
+            if chunk.len() == DIGEST_SIZE {
+                for (bytes, row) in chunk.chunks_exact_mut(4).zip(state.iter()) {
+                    bytes.copy_from_slice(&row[lane].to_be_bytes());
+                }
+            } else {
+                let mut d = Zeroizing::new([0u8; DIGEST_SIZE]);
+                for (bytes, row) in d.chunks_exact_mut(4).zip(state.iter()) {
+                    bytes.copy_from_slice(&row[lane].to_be_bytes());
+                }
+                chunk.copy_from_slice(&d[..chunk.len()]);
+            }
+        }
+        ct = ct.wrapping_add(lanes as u32);
+    }
+    // Words 0..=at are the only ones that can hold bytes of Z.
+    for i in 0..=at {
+        words[i / 16][i % 16].zeroize();
+    }
+}
+
+/// Writes the leading part of a GM/T 0003 KDF output (counters from 1) in SIMD lanes,
+/// where that is faster than one block at a time; returns how many bytes of `out` it
+/// wrote (a multiple of 32, or all of `out`). `prefix` has absorbed Z.
+pub(super) fn kdf_prefix_lanes(prefix: &Sm3, out: &mut [u8]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let backend = cpu::active();
+        let lanes = if backend >= Backend::Avx512 {
+            16
+        } else if backend >= Backend::Avx2 {
+            8
+        } else {
+            return 0;
+        };
+        // Whole groups, and a last partial one of at least KDF_MIN_BLOCKS blocks.
+        let blocks = out.len().div_ceil(DIGEST_SIZE);
+        let mut n = blocks / lanes * lanes;
+        if blocks - n >= KDF_MIN_BLOCKS {
+            n = blocks;
+        }
+        if n == 0 {
+            return 0;
+        }
+        let len = (n * DIGEST_SIZE).min(out.len());
+        let (tail, out) = (&prefix.buf[..prefix.buf_len], &mut out[..len]);
+        if lanes == 16 {
+            kdf_lanes::<super::x86_avx512::Avx512x16>(&prefix.state, tail, prefix.len, 1, out);
+        } else {
+            kdf_lanes::<super::x86_avx2::Avx2x8>(&prefix.state, tail, prefix.len, 1, out);
+        }
+        len
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (prefix, out);
+        0
+    }
+}
+
+/// The fewest KDF blocks worth a lane group: one group of 16 (AVX-512) or 8 (AVX2) lanes
+/// costs about as much as 2.4 blocks one at a time (`examples/kdf_bench.rs`: 3 blocks
+/// 0.54–0.57 µs in lanes against 0.65 µs, 2 blocks 0.55 against 0.48).
+#[cfg(target_arch = "x86_64")]
+const KDF_MIN_BLOCKS: usize = 3;
+
 fn hash_serial(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
     #[cfg(target_arch = "x86_64")]
     {
@@ -336,6 +461,51 @@ mod tests {
                 }
                 assert!(hash_many(&[], None).is_empty());
             });
+        }
+    }
+
+    /// Hash(Z ∥ ct) for ct = first, first + 1, ... by the straight-line reference.
+    fn kdf_reference(z: &[u8], first: u32, len: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut ct = first;
+        while out.len() < len {
+            let mut m = z.to_vec();
+            m.extend_from_slice(&ct.to_be_bytes());
+            out.extend_from_slice(&reference(&m));
+            ct = ct.wrapping_add(1);
+        }
+        out.truncate(len);
+        out
+    }
+
+    #[test]
+    fn kdf_lanes_match_reference() {
+        // Every tail length (the counter at each byte offset of a word, one padded block
+        // or two), partial lane groups and partial last blocks, and counters whose bytes
+        // are all set or cross a byte carry.
+        let z: Vec<u8> = (0..200u32).map(|i| (i * 89 + 7) as u8).collect();
+        for z_len in (0..=130).chain([191, 192, 200]) {
+            let z = &z[..z_len];
+            let whole = z_len - z_len % BLOCK_SIZE;
+            let mut prefix = Sm3::with_backend(Backend::Portable);
+            prefix.update(z);
+            for first in [1, 0x0102_03ff, u32::MAX - 5] {
+                for len in [1, 31, 32, 100, 128, 129, 300] {
+                    let mut out = vec![0u8; len];
+                    kdf_lanes::<Scalarx4>(
+                        &prefix.state,
+                        &z[whole..],
+                        z_len as u64,
+                        first,
+                        &mut out,
+                    );
+                    assert_eq!(
+                        out,
+                        kdf_reference(z, first, len),
+                        "Z {z_len} B, ct {first:#x}, {len} B"
+                    );
+                }
+            }
         }
     }
 

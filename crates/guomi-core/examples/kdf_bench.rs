@@ -1,0 +1,99 @@
+//! A small timing harness for the GM/T 0003 KDF (no criterion): `sm3::kdf::kdf_into`
+//! against the definition computed one block at a time (Hash(Z ∥ ct) from a cloned
+//! prefix hasher, what `kdf_into` did before its SIMD lanes), alternated in every round
+//! on the same thread. The two outputs are compared first, for every length and Z.
+//!
+//! ```text
+//! cargo run --release -p guomi-core --example kdf_bench -- [ROUNDS] [VARIANT ...]
+//! ```
+
+#[path = "support/bench.rs"]
+mod bench;
+
+use guomi_core::cpu;
+use guomi_core::sm3::{self, kdf::kdf_into};
+use std::time::Instant;
+
+/// The definition, one block per counter.
+fn kdf_blockwise(z: &[u8], out: &mut [u8]) {
+    let mut prefix = sm3::Sm3::new();
+    prefix.update(z);
+    for (chunk, ct) in out.chunks_mut(32).zip(1u32..) {
+        let mut h = prefix.clone();
+        h.update(&ct.to_be_bytes());
+        chunk.copy_from_slice(&h.finalize()[..chunk.len()]);
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (rounds, variants) = bench::rounds_and_variants(&args, 200);
+    let lens: Vec<usize> = std::env::var("KDF_BENCH_LENS")
+        .ok()
+        .map(|s| s.split(',').map(|x| x.parse().unwrap()).collect())
+        .unwrap_or_else(|| vec![64, 96, 128, 192, 256, 512, 1024, 8192, 1 << 20]);
+    // Z as in SM2 encryption (x2 ∥ y2: one whole block) and a Z whose tail needs two
+    // padded blocks per counter (60 bytes past the whole blocks).
+    let zs: Vec<Vec<u8>> = vec![
+        (0..64u8).collect(),
+        (0..124u32).map(|i| (i * 7) as u8).collect(),
+    ];
+    for z in &zs {
+        for &len in &lens {
+            for v in &variants {
+                let (mut a, mut b) = (vec![0u8; len], vec![0u8; len]);
+                cpu::with_variant(*v, || {
+                    kdf_into(z, &mut a);
+                    kdf_blockwise(z, &mut b);
+                });
+                assert_eq!(
+                    a,
+                    b,
+                    "Z {} B, {len} B, {}: outputs differ",
+                    z.len(),
+                    v.name()
+                );
+            }
+        }
+    }
+    println!("outputs agree; {rounds} rounds, us: min / p25 / median");
+    for z in &zs {
+        for &len in &lens {
+            let reps = (65536 / len).clamp(1, 256);
+            let mut out = vec![0u8; len];
+            for v in &variants {
+                let mut t = [Vec::new(), Vec::new()];
+                for _ in 0..rounds {
+                    for (k, f) in [kdf_into as fn(&[u8], &mut [u8]), kdf_blockwise]
+                        .iter()
+                        .enumerate()
+                    {
+                        cpu::with_variant(*v, || {
+                            let t0 = Instant::now();
+                            for _ in 0..reps {
+                                f(std::hint::black_box(z), &mut out);
+                            }
+                            t[k].push(t0.elapsed().as_secs_f64() * 1e6 / reps as f64);
+                        });
+                    }
+                }
+                let [mut new, mut old] = t;
+                let (n0, n1, n2) = bench::low_stats(&mut new);
+                let (o0, o1, o2) = bench::low_stats(&mut old);
+                println!(
+                    "Z {:>3} B {:>8} B {:<8} lanes {:8.3} / {:8.3} / {:8.3}   blockwise {:8.3} / {:8.3} / {:8.3}   {:.2}x",
+                    z.len(),
+                    len,
+                    v.name(),
+                    n0,
+                    n1,
+                    n2,
+                    o0,
+                    o1,
+                    o2,
+                    o2 / n2
+                );
+            }
+        }
+    }
+}
