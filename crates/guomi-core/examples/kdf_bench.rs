@@ -1,7 +1,10 @@
-//! A small timing harness for the GM/T 0003 KDF (no criterion): `sm3::kdf::kdf_into`
-//! against the definition computed one block at a time (Hash(Z ∥ ct) from a cloned
-//! prefix hasher, what `kdf_into` did before its SIMD lanes), alternated in every round
-//! on the same thread. The two outputs are compared first, for every length and Z.
+//! A small timing harness for the SM3 key derivations (no criterion), each against the
+//! straightforward code it replaced, alternated in every round on the same thread, outputs
+//! compared first:
+//! * the GM/T 0003 KDF (`sm3::kdf::kdf_into`) against Hash(Z ∥ ct) one block at a time
+//!   from a cloned prefix hasher (before its SIMD lanes), for every length and Z;
+//! * PBKDF2-HMAC-SM3, 10,000 iterations (`sm3::kdf::pbkdf2_hmac_sm3`), against the loop of
+//!   HMAC objects copied from the keyed one (before its fixed-block chain).
 //!
 //! ```text
 //! cargo run --release -p guomi-core --example kdf_bench -- [ROUNDS] [VARIANT ...]
@@ -11,7 +14,9 @@
 mod bench;
 
 use guomi_core::cpu;
-use guomi_core::sm3::{self, kdf::kdf_into};
+use guomi_core::sm3::hmac::HmacSm3;
+use guomi_core::sm3::kdf::{kdf_into, pbkdf2_hmac_sm3};
+use guomi_core::sm3::{self};
 use std::time::Instant;
 
 /// The definition, one block per counter.
@@ -22,6 +27,59 @@ fn kdf_blockwise(z: &[u8], out: &mut [u8]) {
         let mut h = prefix.clone();
         h.update(&ct.to_be_bytes());
         chunk.copy_from_slice(&h.finalize()[..chunk.len()]);
+    }
+}
+
+/// PBKDF2 (RFC 8018 §5.2) with an HMAC object copied from the keyed one per iteration.
+fn pbkdf2_objects(pw: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) {
+    let keyed = HmacSm3::new(pw);
+    for (chunk, block) in out.chunks_mut(32).zip(1u32..) {
+        let mut m = keyed.clone();
+        m.update(salt);
+        m.update(&block.to_be_bytes());
+        let mut u = m.finalize();
+        let mut t = u;
+        for _ in 1..iterations {
+            let mut m = keyed.clone();
+            m.update(&u);
+            u = m.finalize();
+            t.iter_mut().zip(u).for_each(|(a, b)| *a ^= b);
+        }
+        chunk.copy_from_slice(&t[..chunk.len()]);
+    }
+}
+
+fn bench_pbkdf2(rounds: usize, variants: &[cpu::Variant]) {
+    const ITERATIONS: u32 = 10_000;
+    for v in variants {
+        let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+        cpu::with_variant(*v, || {
+            pbkdf2_hmac_sm3(b"password", b"salt", ITERATIONS, &mut a).unwrap();
+            pbkdf2_objects(b"password", b"salt", ITERATIONS, &mut b);
+        });
+        assert_eq!(a, b, "PBKDF2 {}: outputs differ", v.name());
+        let mut t = [Vec::new(), Vec::new()];
+        for _ in 0..rounds.div_ceil(10) {
+            for (k, t) in t.iter_mut().enumerate() {
+                cpu::with_variant(*v, || {
+                    let t0 = Instant::now();
+                    if k == 0 {
+                        pbkdf2_hmac_sm3(b"password", b"salt", ITERATIONS, &mut a).unwrap();
+                    } else {
+                        pbkdf2_objects(b"password", b"salt", ITERATIONS, &mut b);
+                    }
+                    t.push(t0.elapsed().as_secs_f64() * 1e6);
+                });
+            }
+        }
+        let [mut new, mut old] = t;
+        let (n0, n1, n2) = bench::low_stats(&mut new);
+        let (o0, o1, o2) = bench::low_stats(&mut old);
+        println!(
+            "PBKDF2 {ITERATIONS} iterations, 32 B {:<8} chain {n0:8.1} / {n1:8.1} / {n2:8.1}   objects {o0:8.1} / {o1:8.1} / {o2:8.1}   {:.2}x",
+            v.name(),
+            o2 / n2
+        );
     }
 }
 
@@ -96,4 +154,5 @@ fn main() {
             }
         }
     }
+    bench_pbkdf2(rounds, &variants);
 }

@@ -56,6 +56,55 @@ impl HmacSm3 {
         outer.finalize()
     }
 
+    /// PBKDF2's U_2 … U_c (RFC 8018 §5.2) XORed into `t`: U_1 = `u`, U_(i+1) = HMAC(P,
+    /// U_i) for i < `iterations`. An HMAC of a 32-byte message is one inner and one outer
+    /// compression of fixed padded blocks (message ∥ 0x80 ∥ zeros ∥ 768 in bits), so the
+    /// two blocks are laid out once and each iteration restarts the chaining values from
+    /// the keyed states: no hasher copies and no wipes per iteration; the blocks and the
+    /// chaining values are wiped at the end. `self` must be freshly keyed (nothing
+    /// absorbed after the key block).
+    pub(super) fn pbkdf2_chain(
+        &self,
+        u: &[u8; DIGEST_SIZE],
+        iterations: u32,
+        t: &mut [u8; DIGEST_SIZE],
+    ) {
+        debug_assert!(self.inner.len == BLOCK_SIZE as u64 && self.inner.buf_len == 0);
+        let compress = self.inner.compress;
+        let mut inner_block = [0u8; BLOCK_SIZE];
+        let mut outer_block = [0u8; BLOCK_SIZE];
+        for b in [&mut inner_block, &mut outer_block] {
+            b[DIGEST_SIZE] = 0x80;
+            b[BLOCK_SIZE - 8..]
+                .copy_from_slice(&(((BLOCK_SIZE + DIGEST_SIZE) * 8) as u64).to_be_bytes());
+        }
+        inner_block[..DIGEST_SIZE].copy_from_slice(u);
+        let mut state = [0u32; 8];
+        for _ in 1..iterations {
+            state = self.inner.state;
+            compress(&mut state, &inner_block);
+            for (c, w) in outer_block.chunks_exact_mut(4).zip(state) {
+                c.copy_from_slice(&w.to_be_bytes());
+            }
+            state = self.outer.state;
+            compress(&mut state, &outer_block);
+            for ((c, x), w) in inner_block
+                .chunks_exact_mut(4)
+                .zip(t.chunks_exact_mut(4))
+                .zip(state)
+            {
+                let b = w.to_be_bytes();
+                c.copy_from_slice(&b);
+                for (x, b) in x.iter_mut().zip(b) {
+                    *x ^= b;
+                }
+            }
+        }
+        state.zeroize();
+        inner_block[..DIGEST_SIZE].zeroize();
+        outer_block[..DIGEST_SIZE].zeroize();
+    }
+
     /// Consumes the object and returns the tag.
     pub fn finalize(self) -> [u8; DIGEST_SIZE] {
         self.tag()

@@ -167,14 +167,7 @@ pub fn pbkdf2_hmac_sm3(
         m.update(&block.to_be_bytes());
         let mut u = m.finalize();
         let mut t = u;
-        for _ in 1..iterations {
-            let mut m = keyed.clone();
-            m.update(&u);
-            u = m.finalize();
-            for (a, b) in t.iter_mut().zip(u) {
-                *a ^= b;
-            }
-        }
+        keyed.pbkdf2_chain(&u, iterations, &mut t);
         chunk.copy_from_slice(&t[..chunk.len()]);
         t.zeroize();
         u.zeroize();
@@ -291,6 +284,71 @@ mod tests {
         m.extend_from_slice(&1u32.to_be_bytes());
         assert_eq!(out[..32], crate::sm3::hmac::hmac(b"pw", &m));
         assert!(pbkdf2_hmac_sm3(b"pw", b"salt", 0, &mut out).is_err());
+    }
+
+    #[test]
+    fn pbkdf2_known_answers() {
+        // OpenSSL 3's PBKDF2 with SM3 (Python's hashlib.pbkdf2_hmac("sm3", ...)).
+        let cases: [(&[u8], &[u8], u32, &str); 3] = [
+            (
+                b"password",
+                b"salt",
+                2,
+                "fee723a2bc966e11dffb66133f4e8df577383c78ade30e3298edbd3e54ed85b7",
+            ),
+            (
+                b"password",
+                b"salt",
+                4096,
+                "b6e8f2074c87432b78f62e5ced980fdff89e86af2f693dab1638e2b3683045dd844438500eead50c",
+            ),
+            (
+                &[b'k'; 100],
+                b"NaCl",
+                1000,
+                "8181b5277c08621b769acecf654e17f447f1d436bf41d112f3bfdc2862cc5b74\
+                 943ce1428af373906205d2fd33692b7e25453a78b5bbf8de55e96115693b3139",
+            ),
+        ];
+        for (pw, salt, iterations, want) in cases {
+            for b in crate::cpu::available() {
+                let mut out = vec![0u8; want.len() / 2];
+                crate::cpu::with_backend(b, || pbkdf2_hmac_sm3(pw, salt, iterations, &mut out))
+                    .unwrap();
+                let got: String = out.iter().map(|x| format!("{x:02x}")).collect();
+                assert_eq!(got, want, "{iterations} iterations, {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn pbkdf2_matches_definition() {
+        // T_i = U_1 ^ ... ^ U_c with U_1 = HMAC(P, S ∥ i), U_j = HMAC(P, U_(j-1)).
+        for key_len in [0usize, 5, 64, 65, 100] {
+            let pw: Vec<u8> = (0..key_len).map(|i| (i * 37 + 1) as u8).collect();
+            for iterations in 1..=5u32 {
+                let mut want = Vec::new();
+                for block in 1u32..=3 {
+                    let mut m = b"salt".to_vec();
+                    m.extend_from_slice(&block.to_be_bytes());
+                    let mut u = crate::sm3::hmac::hmac(&pw, &m);
+                    let mut t = u;
+                    for _ in 1..iterations {
+                        u = crate::sm3::hmac::hmac(&pw, &u);
+                        t.iter_mut().zip(u).for_each(|(a, b)| *a ^= b);
+                    }
+                    want.extend_from_slice(&t);
+                }
+                want.truncate(70);
+                let mut out = [0u8; 70];
+                pbkdf2_hmac_sm3(&pw, b"salt", iterations, &mut out).unwrap();
+                assert_eq!(
+                    out[..],
+                    want[..],
+                    "key {key_len} B, {iterations} iterations"
+                );
+            }
+        }
     }
 
     #[test]
