@@ -297,6 +297,17 @@ fn sm3_kdf() {
     }
 }
 
+fn pbkdf2_hmac_sm3() {
+    // Short and long (hashed) passwords; two output blocks, a few iterations each.
+    for &n in &[8usize, 100] {
+        let pw = secret_vec(&bytes(n, 3));
+        let mut out = [0u8; 40];
+        sm3::kdf::pbkdf2_hmac_sm3(&pw, b"public salt", 3, &mut out).unwrap();
+        public(&out[..]); // derived key, released for the test's own use only
+        assert_ne!(out, [0u8; 40]);
+    }
+}
+
 fn hmac_sm3() {
     for &n in &[5usize, 64, 100] {
         let key = secret_vec(&bytes(n, 4));
@@ -856,6 +867,9 @@ pub const CHECKS: &[Check] = &[
     check!("sm3-kdf", sm3_kdf,
         "the GM/T 0003 KDF of a secret Z",
         "nothing during the KDF"),
+    check!("pbkdf2-hmac-sm3", pbkdf2_hmac_sm3,
+        "PBKDF2-HMAC-SM3 of a secret password (public salt and iteration count)",
+        "nothing during the derivation"),
     check!("hmac-sm3", hmac_sm3,
         "HMAC-SM3 with secret keys (short, block-sized, long) and message; verify",
         "the tag; the tag comparison's outcome"),
