@@ -1,7 +1,7 @@
 //! Every backend of `cpu::available()` equals `portable` on the same input. Layout:
 //! selector, split sizes (u8 length), then per selector:
 //!
-//! 0 SM3 (one-shot, streaming, hash_many over input-split messages).
+//! 0 SM3 (one-shot, streaming, hash_many over input-split messages, the KDF of the data).
 //! 1 SM4 ECB/CBC/CTR/CFB/OFB and raw blocks: key[16], iv[16], data.
 //! 2 SM4-GCM (GHASH, any nonce length) and SM4-CCM: key[16], nonce (u8 length), aad (u8
 //!   length), data; decrypts of the data as a ciphertext too.
@@ -58,6 +58,10 @@ fn sm3_case(splits: &[u8], data: &[u8]) {
     let base: Vec<_> = msgs.iter().map(|m| sm3::hash(m)).collect();
     assert_eq!(hash_many(&msgs, None), base);
     assert_eq!(hash_many(&msgs, Some(splits.len() % 5)), base);
+    // The GM/T 0003 KDF of the data (SIMD lanes on avx2/avx512, one block at a time on
+    // portable), up to ~2.3 KiB of output.
+    let len = usize::from(splits.first().copied().unwrap_or(0)) * 9 + data.len() % 64;
+    same("sm3 kdf", |_| sm3::kdf::kdf(data, len).unwrap());
 }
 
 fn sm4_case(c: &mut Cursor) {
