@@ -18,15 +18,18 @@ use guomi_core::sm3::hmac::HmacSm3;
 use guomi_core::sm3::kdf::{kdf_into, pbkdf2_hmac_sm3};
 use guomi_core::sm3::{self};
 use std::time::Instant;
+use zeroize::Zeroize;
 
-/// The definition, one block per counter.
+/// The definition, one block per counter (the code `kdf_into` ran before its lanes).
 fn kdf_blockwise(z: &[u8], out: &mut [u8]) {
     let mut prefix = sm3::Sm3::new();
     prefix.update(z);
     for (chunk, ct) in out.chunks_mut(32).zip(1u32..) {
         let mut h = prefix.clone();
         h.update(&ct.to_be_bytes());
-        chunk.copy_from_slice(&h.finalize()[..chunk.len()]);
+        let mut d = h.finalize();
+        chunk.copy_from_slice(&d[..chunk.len()]);
+        d.zeroize();
     }
 }
 

@@ -265,6 +265,10 @@ fn kdf_lanes<M: MultiCompress>(
 pub(super) fn kdf_prefix_lanes(prefix: &Sm3, out: &mut [u8]) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
+        let blocks = out.len().div_ceil(DIGEST_SIZE);
+        if blocks < KDF_MIN_BLOCKS {
+            return 0;
+        }
         let backend = cpu::active();
         let lanes = if backend >= Backend::Avx512 {
             16
@@ -274,7 +278,6 @@ pub(super) fn kdf_prefix_lanes(prefix: &Sm3, out: &mut [u8]) -> usize {
             return 0;
         };
         // Whole groups, and a last partial one of at least KDF_MIN_BLOCKS blocks.
-        let blocks = out.len().div_ceil(DIGEST_SIZE);
         let mut n = blocks / lanes * lanes;
         if blocks - n >= KDF_MIN_BLOCKS {
             n = blocks;
