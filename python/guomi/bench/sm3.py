@@ -1,4 +1,4 @@
-"""Benchmark operations: SM3, HMAC-SM3, hash_many."""
+"""Benchmark operations: SM3, HMAC-SM3, hash_many, the KDF and PBKDF2."""
 
 from __future__ import annotations
 
@@ -77,5 +77,28 @@ def ops(compare: bool) -> list[Op]:
         op.impls.append(Impl("gmssl-pyx", lambda: gmssl_pyx.sm3_hmac(key, data)))
     if gmssl_fast is not None:
         op.impls.append(Impl("gmssl-fast", lambda: gmssl_fast.sm3_hmac(key, data)))
+    ops.append(op)
+
+    # The GM/T 0003 KDF (SM2/SM9 encryption's keystream) from a 64-byte Z, as SM2's x2 || y2.
+    z = pattern(64)
+    op = Op("SM3", "SM3 KDF 1 KiB", 1024, [Impl("guomi", lambda: sm3.kdf(z, 1024))])
+    if gmssl_pyx is not None:
+        op.impls.append(Impl("gmssl-pyx", lambda: gmssl_pyx.sm3_kdf(z, 1024)))
+    if gmalglib is not None:
+        op.impls.append(Impl("gmalglib", lambda: gmalglib.sm3_kdf(z, 1024)))
+    if gmssl_sm3 is not None:
+        # gmssl takes Z as hex text (bytes) and returns hex.
+        z_hex = z.hex().encode()
+        op.impls.append(Impl("gmssl", lambda: gmssl_sm3.sm3_kdf(z_hex, 1024), normalize=bytes.fromhex))
+    ops.append(op)
+
+    op = Op(
+        "SM3",
+        "PBKDF2-HMAC-SM3 10,000 iterations",
+        None,
+        [Impl("guomi", lambda: sm3.pbkdf2_hmac(b"password", b"salt", 10_000, 32))],
+    )
+    if has_hashlib_sm3:
+        op.impls.append(Impl("hashlib", lambda: hashlib.pbkdf2_hmac("sm3", b"password", b"salt", 10_000, 32)))
     ops.append(op)
     return ops
