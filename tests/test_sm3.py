@@ -146,6 +146,17 @@ def test_kdf_every_backend(backend: str, z_len: int) -> None:
         assert sm3.kdf(z, length) == blocks[:length], length
 
 
+@pytest.mark.skipif(not _openssl_has_sm3(), reason="this OpenSSL has no SM3")
+def test_pbkdf2_matches_openssl(backend: str) -> None:
+    for password, salt, iterations, length in (
+        (b"password", b"salt", 2, 32),
+        (b"password", b"salt", 4096, 40),
+        (b"k" * 100, b"NaCl", 1000, 64),
+    ):
+        want = hashlib.pbkdf2_hmac("sm3", password, salt, iterations, length)
+        assert sm3.pbkdf2_hmac(password, salt, iterations, length) == want
+
+
 def test_pbkdf2_and_hkdf_definitions() -> None:
     # PBKDF2 with c = 2: T1 = U1 ^ U2 (RFC 8018 §5.2).
     u1 = sm3.hmac(b"pw", b"salt" + (1).to_bytes(4, "big"))
