@@ -151,9 +151,16 @@ fn hash_group<M: MultiCompress>(msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
         M::compress(&mut state, &words, active);
     }
     for (lane, digest) in out.iter_mut().enumerate() {
-        for r in 0..8 {
-            digest[4 * r..4 * r + 4].copy_from_slice(&state[r][lane].to_be_bytes());
-        }
+        lane_digest(&state, lane, digest);
+    }
+}
+
+/// The digest bytes of lane `lane` of a multi-buffer state (`state[r][lane]`: register r).
+#[cfg(any(test, target_arch = "x86_64"))]
+#[inline(always)]
+fn lane_digest(state: &[[u32; 16]; 8], lane: usize, digest: &mut [u8; DIGEST_SIZE]) {
+    for (bytes, row) in digest.chunks_exact_mut(4).zip(state) {
+        bytes.copy_from_slice(&row[lane].to_be_bytes());
     }
 }
 
@@ -239,15 +246,12 @@ fn kdf_lanes<M: MultiCompress>(
             M::compress(&mut state, block, active);
         }
         for (lane, chunk) in group.chunks_mut(DIGEST_SIZE).enumerate() {
-            if chunk.len() == DIGEST_SIZE {
-                for (bytes, row) in chunk.chunks_exact_mut(4).zip(state.iter()) {
-                    bytes.copy_from_slice(&row[lane].to_be_bytes());
-                }
+            if let Ok(digest) = <&mut [u8; DIGEST_SIZE]>::try_from(&mut *chunk) {
+                lane_digest(&state, lane, digest);
             } else {
+                // The output's last, partial block: through a wiped copy.
                 let mut d = Zeroizing::new([0u8; DIGEST_SIZE]);
-                for (bytes, row) in d.chunks_exact_mut(4).zip(state.iter()) {
-                    bytes.copy_from_slice(&row[lane].to_be_bytes());
-                }
+                lane_digest(&state, lane, &mut d);
                 chunk.copy_from_slice(&d[..chunk.len()]);
             }
         }
@@ -277,13 +281,11 @@ pub(super) fn kdf_prefix_lanes(prefix: &Sm3, out: &mut [u8]) -> usize {
         } else {
             return 0;
         };
-        // Whole groups, and a last partial one of at least KDF_MIN_BLOCKS blocks.
+        // Whole groups, and a last partial one of at least KDF_MIN_BLOCKS blocks (so n is
+        // at least KDF_MIN_BLOCKS: with fewer blocks than lanes, all of them).
         let mut n = blocks / lanes * lanes;
         if blocks - n >= KDF_MIN_BLOCKS {
             n = blocks;
-        }
-        if n == 0 {
-            return 0;
         }
         let len = (n * DIGEST_SIZE).min(out.len());
         let (tail, out) = (&prefix.buf[..prefix.buf_len], &mut out[..len]);
