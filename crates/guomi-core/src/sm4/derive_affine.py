@@ -491,3 +491,112 @@ for x in range(256):
 print("tower: lambda", hex(LAMBDA), "gamma", hex(gamma))
 print("tower in rows", ", ".join(f"0x{r:02x}" for r in TIN), "const", hex(TIN_C))
 print("tower out rows", ", ".join(f"0x{r:02x}" for r in TOUT), "const", hex(C))
+
+
+# 6. The serial (one block at a time) AES-NI path of x86_avx2.rs keeps the state in another
+#    basis, so that a round is `aesenclast` followed by one linear map on 32 bits.
+#    With L(s) = s ^ s<<<2 ^ s<<<10 ^ s<<<18 ^ s<<<24 and the bytewise linear maps M1, M3
+#    above: G = L·M3 and N = M1·L·M3 (both commute with rotations by whole bytes, so each
+#    is the XOR of four bytewise maps of x, x<<<8, x<<<16, x<<<24). The state words are
+#    V_j = G^-1(X_j), the input of round i's S-boxes is y_i = N(V_{i+1}^V_{i+2}^V_{i+3}^rho_i)
+#    with rho_i = G^-1(rk_i) ^ N^-1(c1 in every byte), and
+#        z'_i = SubBytes(y_i) ^ kk_i,  kk_i = V_i ^ V_{i+2} ^ V_{i+3} ^ rho_{i+1} ^ kappa,
+#        y_{i+1} = N(z'_i),  V_{i+4} = z'_i ^ V_{i+2} ^ V_{i+3} ^ rho_{i+1}
+#    (kappa = M3^-1·c3 in every byte; the last round takes kk = V_31 ^ kappa, so that
+#    z' = V_35), and the output words are X_j = G(V_j).
+def rol32(x, k):
+    return ((x << k) | (x >> (32 - k))) & 0xFFFFFFFF
+
+
+def bytewise(f, w):
+    return sum(f((w >> (8 * j)) & 0xFF) << (8 * j) for j in range(4))
+
+
+def L32(s):
+    return s ^ rol32(s, 2) ^ rol32(s, 10) ^ rol32(s, 18) ^ rol32(s, 24)
+
+
+def G32(v):
+    return L32(bytewise(lambda b: apply(M3, b), v))
+
+
+def N32(v):
+    return bytewise(lambda b: apply(M1, b), G32(v))
+
+
+def inverse32(f):
+    # Gaussian elimination over GF(2) on the 32 columns f(1 << j).
+    rows = [[(f(1 << c) >> r) & 1 for c in range(32)] + [int(r == k) for k in range(32)] for r in range(32)]
+    for c in range(32):
+        p = next(r for r in range(c, 32) if rows[r][c])
+        rows[c], rows[p] = rows[p], rows[c]
+        for r in range(32):
+            if r != c and rows[r][c]:
+                rows[r] = [u ^ v for u, v in zip(rows[r], rows[c], strict=True)]
+    cols = [sum(rows[r][32 + k] << r for r in range(32)) for k in range(32)]
+    return lambda y: __import__("functools").reduce(
+        lambda u, k: u ^ (cols[k] if (y >> k) & 1 else 0), range(32), 0
+    )
+
+
+G32_INV = inverse32(G32)
+N32_INV = inverse32(N32)
+
+
+def byte_maps(f):
+    # f(x) = XOR over d of rol32(C_d(x bytewise), 8d), C_d read off single-byte inputs.
+    maps = [[(f(b) >> (8 * d)) & 0xFF for b in range(256)] for d in range(4)]
+    for w in (0x01234567, 0x89ABCDEF, 0xDEADBEEF, 0x0F1E2D3C):
+        acc = 0
+        for d in range(4):
+            acc ^= (
+                rol32(bytewise(lambda b, d=d: maps[d][b], w), 8 * d)
+                if d
+                else bytewise(lambda b: maps[0][b], w)
+            )
+        assert acc == f(w)
+    return maps
+
+
+def sm4_rounds_reference(rk, x):
+    x = list(x)
+    for i in range(32):
+        t = x[i + 1] ^ x[i + 2] ^ x[i + 3] ^ rk[i]
+        x.append(x[i] ^ L32(bytewise(lambda b: SBOX[b], t)))
+    return x[35], x[34], x[33], x[32]
+
+
+KAPPA = apply(invert(M3), c3)
+RHO_C = N32_INV(c1 * 0x01010101)
+
+
+def sm4_rounds_basis(rk, x):
+    rho = [G32_INV(r) ^ RHO_C for r in rk]
+    kappa = KAPPA * 0x01010101
+    v = [G32_INV(w) for w in x]
+    y = N32(v[1] ^ v[2] ^ v[3] ^ rho[0])
+    for i in range(32):
+        u = v[i + 2] ^ v[i + 3] ^ rho[i + 1] if i < 31 else 0
+        kk = u ^ v[i] ^ kappa
+        z = bytewise(aes_sub, y) ^ kk
+        v.append(z ^ u)
+        y = N32(z)
+    return tuple(G32(v[j]) for j in (35, 34, 33, 32))
+
+
+_state = 0x2545F491
+for _ in range(16):
+    words = []
+    for _ in range(36):
+        _state = (_state * 6364136223846793005 + 1442695040888963407) & ((1 << 64) - 1)
+        words.append(_state >> 32)
+    assert sm4_rounds_basis(words[:32], words[32:]) == sm4_rounds_reference(words[:32], words[32:])
+
+for name, f, ds in (("N", N32, (0, 1, 3)), ("G", G32, (0, 1, 3)), ("GINV", G32_INV, (0, 1, 2, 3))):
+    maps = byte_maps(f)
+    assert maps[1] == maps[2] or 2 in ds
+    for d in ds:
+        lo, hi = nibble_tables(from_fn(lambda b, d=d, maps=maps: maps[d][b]), 0)
+        print(f"serial {name}{d} lo", ", ".join(f"0x{v:02x}" for v in lo))
+        print(f"serial {name}{d} hi", ", ".join(f"0x{v:02x}" for v in hi))
+print(f"serial kappa 0x{KAPPA:02x} rho constant 0x{RHO_C:08x}")

@@ -8,7 +8,9 @@
 //! SubBytes (after an inverse-ShiftRows shuffle cancels its ShiftRows).
 //!
 //! Sixteen blocks are in flight (two ymm groups of eight blocks, words transposed so
-//! each register holds word i of eight blocks); single blocks use one xmm group.
+//! each register holds word i of eight blocks); a single block uses one xmm group, and
+//! the serial modes (CBC/CFB encryption, CBC-MAC, OFB) run their rounds in a basis where
+//! a round is `aesenclast` and one linear map (see "Serial modes" below).
 #![allow(unsafe_code)]
 // Register groups are indexed by position (g) across several arrays at once.
 #![allow(clippy::needless_range_loop)]
@@ -487,6 +489,309 @@ unsafe fn crypt_block_aesni(rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
     }
 }
 
+// ---------------------------------------------------------------------------------------
+// Serial modes (CBC/CFB encryption, CBC-MAC, OFB): one block at a time, so the latency of a
+// round is what counts. The rounds run in another basis (derivation and a model checked
+// against the S-box table in `derive_affine.py` §6): with G = L·M3 and N = M1·L·M3, the
+// state words are V_j = G^-1(X_j), and a round is
+//     z' = aesenclast(y, kk),  y' = N(z'),  V_{i+4} = z' ^ (V_{i+2} ^ V_{i+3} ^ rho_{i+1}),
+// where kk = V_i ^ V_{i+2} ^ V_{i+3} ^ rho_{i+1} ^ kappa is ready long before y (so the
+// round's XOR with the other words rides in `aesenclast`'s own key addition), and N is
+// six nibble lookups on z', z' <<< 8 ^ z' <<< 16 and z' <<< 24: the affine maps before and
+// after the AES S-box and L are one linear map, and no XOR follows it. Blocks chain in the
+// V basis too (G^-1 is linear: G^-1(P ^ C) = G^-1(P) ^ V), so the conversions to and
+// from bytes are off the critical path.
+//
+// Words are held "spread": byte k of a word at bytes 2k and 2k + 8, zero between. That
+// state is unchanged by `aesenclast`'s ShiftRows (rows 0 and 2 repeat with period two,
+// rows 1 and 3 are constant), its zero bytes give SubBytes(0) = 0x63, which kk's odd
+// bytes cancel, and the high nibble of every byte is one 16-bit shift away.
+
+/// N = M1·L·M3 as bytewise maps of x, x <<< 8 ^ x <<< 16 and x <<< 24 (by nibble).
+const N0_LO: [u8; 16] = [
+    0x00, 0x86, 0xd3, 0x55, 0x78, 0xfe, 0xab, 0x2d, 0x1c, 0x9a, 0xcf, 0x49, 0x64, 0xe2, 0xb7, 0x31,
+];
+const N0_HI: [u8; 16] = [
+    0x00, 0xeb, 0xdc, 0x37, 0xf0, 0x1b, 0x2c, 0xc7, 0xcd, 0x26, 0x11, 0xfa, 0x3d, 0xd6, 0xe1, 0x0a,
+];
+const N1_LO: [u8; 16] = [
+    0x00, 0xd3, 0x0d, 0xde, 0xa0, 0x73, 0xad, 0x7e, 0x42, 0x91, 0x4f, 0x9c, 0xe2, 0x31, 0xef, 0x3c,
+];
+const N1_HI: [u8; 16] = [
+    0x00, 0xb4, 0x49, 0xfd, 0x82, 0x36, 0xcb, 0x7f, 0xbc, 0x08, 0xf5, 0x41, 0x3e, 0x8a, 0x77, 0xc3,
+];
+const N3_LO: [u8; 16] = [
+    0x00, 0x55, 0xde, 0x8b, 0xd8, 0x8d, 0x06, 0x53, 0x5e, 0x0b, 0x80, 0xd5, 0x86, 0xd3, 0x58, 0x0d,
+];
+const N3_HI: [u8; 16] = [
+    0x00, 0x5f, 0x95, 0xca, 0x72, 0x2d, 0xe7, 0xb8, 0x71, 0x2e, 0xe4, 0xbb, 0x03, 0x5c, 0x96, 0xc9,
+];
+/// G = L·M3 (V basis -> words), bytewise maps of x, x <<< 8, x <<< 16, x <<< 24 (low
+/// nibble, high nibble each).
+const G_MAPS: [[u8; 16]; 8] = [
+    [
+        0x00, 0x58, 0xe2, 0xba, 0xc6, 0x9e, 0x24, 0x7c, 0xfb, 0xa3, 0x19, 0x41, 0x3d, 0x65, 0xdf,
+        0x87,
+    ],
+    [
+        0x00, 0x60, 0x10, 0x70, 0xe9, 0x89, 0xf9, 0x99, 0xc0, 0xa0, 0xd0, 0xb0, 0x29, 0x49, 0x39,
+        0x59,
+    ],
+    [
+        0x00, 0xe2, 0x2b, 0xc9, 0xf8, 0x1a, 0xd3, 0x31, 0x9d, 0x7f, 0xb6, 0x54, 0x65, 0x87, 0x4e,
+        0xac,
+    ],
+    [
+        0x00, 0x83, 0x41, 0xc2, 0x76, 0xf5, 0x37, 0xb4, 0x03, 0x80, 0x42, 0xc1, 0x75, 0xf6, 0x34,
+        0xb7,
+    ],
+    [
+        0x00, 0xe2, 0x2b, 0xc9, 0xf8, 0x1a, 0xd3, 0x31, 0x9d, 0x7f, 0xb6, 0x54, 0x65, 0x87, 0x4e,
+        0xac,
+    ],
+    [
+        0x00, 0x83, 0x41, 0xc2, 0x76, 0xf5, 0x37, 0xb4, 0x03, 0x80, 0x42, 0xc1, 0x75, 0xf6, 0x34,
+        0xb7,
+    ],
+    [
+        0x00, 0xba, 0xc9, 0x73, 0x3e, 0x84, 0xf7, 0x4d, 0x66, 0xdc, 0xaf, 0x15, 0x58, 0xe2, 0x91,
+        0x2b,
+    ],
+    [
+        0x00, 0xe3, 0x51, 0xb2, 0x9f, 0x7c, 0xce, 0x2d, 0xc3, 0x20, 0x92, 0x71, 0x5c, 0xbf, 0x0d,
+        0xee,
+    ],
+];
+/// G^-1 (words -> V basis), laid out as `G_MAPS`.
+const GINV_MAPS: [[u8; 16]; 8] = [
+    [
+        0x00, 0x0b, 0x12, 0x19, 0xf1, 0xfa, 0xe3, 0xe8, 0x68, 0x63, 0x7a, 0x71, 0x99, 0x92, 0x8b,
+        0x80,
+    ],
+    [
+        0x00, 0xec, 0xdb, 0x37, 0x20, 0xcc, 0xfb, 0x17, 0xea, 0x06, 0x31, 0xdd, 0xca, 0x26, 0x11,
+        0xfd,
+    ],
+    [
+        0x00, 0x3d, 0x59, 0x64, 0x36, 0x0b, 0x6f, 0x52, 0x4b, 0x76, 0x12, 0x2f, 0x7d, 0x40, 0x24,
+        0x19,
+    ],
+    [
+        0x00, 0xc7, 0x23, 0xe4, 0x2b, 0xec, 0x08, 0xcf, 0xf8, 0x3f, 0xdb, 0x1c, 0xd3, 0x14, 0xf0,
+        0x37,
+    ],
+    [
+        0x00, 0x2b, 0xf8, 0xd3, 0x0b, 0x20, 0xf3, 0xd8, 0x12, 0x39, 0xea, 0xc1, 0x19, 0x32, 0xe1,
+        0xca,
+    ],
+    [
+        0x00, 0xf1, 0x68, 0x99, 0xec, 0x1d, 0x84, 0x75, 0xdb, 0x2a, 0xb3, 0x42, 0x37, 0xc6, 0x5f,
+        0xae,
+    ],
+    [
+        0x00, 0xe7, 0xc9, 0x2e, 0xd1, 0x36, 0x18, 0xff, 0x82, 0x65, 0x4b, 0xac, 0x53, 0xb4, 0x9a,
+        0x7d,
+    ],
+    [
+        0x00, 0x16, 0xa1, 0xb7, 0x3d, 0x2b, 0x9c, 0x8a, 0x59, 0x4f, 0xf8, 0xee, 0x64, 0x72, 0xc5,
+        0xd3,
+    ],
+];
+/// rho_i = G^-1(rk_i) ^ RHO_C, RHO_C = N^-1(c1 in every byte).
+const RHO_C: u32 = 0xc0c0_c0c0;
+/// kappa = M3^-1·c3 in the word's bytes; 0x63 (SubBytes(0)) in the zero bytes between.
+const KAPPA: [u8; 16] = [
+    0x97, 0x63, 0x97, 0x63, 0x97, 0x63, 0x97, 0x63, 0x97, 0x63, 0x97, 0x63, 0x97, 0x63, 0x97, 0x63,
+];
+/// Rotations of a spread word left by 8, 16 and 24 bits.
+const SP_ROL8: [u8; 16] = [
+    6, 0x80, 0, 0x80, 2, 0x80, 4, 0x80, 14, 0x80, 8, 0x80, 10, 0x80, 12, 0x80,
+];
+const SP_ROL16: [u8; 16] = [
+    4, 0x80, 6, 0x80, 0, 0x80, 2, 0x80, 12, 0x80, 14, 0x80, 8, 0x80, 10, 0x80,
+];
+const SP_ROL24: [u8; 16] = [
+    2, 0x80, 4, 0x80, 6, 0x80, 0, 0x80, 10, 0x80, 12, 0x80, 14, 0x80, 8, 0x80,
+];
+/// Word j of four packed words (dword j) -> spread.
+const SPREAD: [[u8; 16]; 4] = [
+    [
+        0, 0x80, 1, 0x80, 2, 0x80, 3, 0x80, 0, 0x80, 1, 0x80, 2, 0x80, 3, 0x80,
+    ],
+    [
+        4, 0x80, 5, 0x80, 6, 0x80, 7, 0x80, 4, 0x80, 5, 0x80, 6, 0x80, 7, 0x80,
+    ],
+    [
+        8, 0x80, 9, 0x80, 10, 0x80, 11, 0x80, 8, 0x80, 9, 0x80, 10, 0x80, 11, 0x80,
+    ],
+    [
+        12, 0x80, 13, 0x80, 14, 0x80, 15, 0x80, 12, 0x80, 13, 0x80, 14, 0x80, 15, 0x80,
+    ],
+];
+/// A spread word -> dword j of a packed register (zero elsewhere).
+const PACK: [[u8; 16]; 4] = [
+    [
+        0, 2, 4, 6, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    ],
+    [
+        0x80, 0x80, 0x80, 0x80, 0, 2, 4, 6, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    ],
+    [
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 2, 4, 6, 0x80, 0x80, 0x80, 0x80,
+    ],
+    [
+        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0, 2, 4, 6,
+    ],
+];
+
+/// Constants of the serial rounds, kept in registers.
+struct Basis {
+    m0f: __m128i,
+    n: [__m128i; 6],
+    rol: [__m128i; 3],
+    kappa: __m128i,
+}
+
+#[inline(always)]
+unsafe fn basis() -> Basis {
+    // SAFETY: loads of constant tables; SSSE3 enabled by the callers.
+    unsafe {
+        Basis {
+            m0f: _mm_set1_epi8(0x0f),
+            n: [N0_LO, N0_HI, N1_LO, N1_HI, N3_LO, N3_HI].map(|t| c128(&t)),
+            rol: [SP_ROL8, SP_ROL16, SP_ROL24].map(|t| c128(&t)),
+            kappa: c128(&KAPPA),
+        }
+    }
+}
+
+/// N of a spread word (the result is spread).
+#[inline(always)]
+unsafe fn n_spread(k: &Basis, z: __m128i) -> __m128i {
+    // SAFETY: SSSE3 enabled by the callers.
+    unsafe {
+        // In the spread layout each 16-bit lane is one byte, so the high nibbles are one
+        // shift away; the zero bytes index entry 0 of every table, which is 0.
+        let look = |lo: __m128i, hi: __m128i, x: __m128i| {
+            _mm_xor_si128(
+                _mm_shuffle_epi8(lo, _mm_and_si128(x, k.m0f)),
+                _mm_shuffle_epi8(hi, _mm_srli_epi16(x, 4)),
+            )
+        };
+        let w = _mm_xor_si128(_mm_shuffle_epi8(z, k.rol[0]), _mm_shuffle_epi8(z, k.rol[1]));
+        let r24 = _mm_shuffle_epi8(z, k.rol[2]);
+        _mm_xor_si128(
+            _mm_xor_si128(look(k.n[0], k.n[1], z), look(k.n[4], k.n[5], r24)),
+            look(k.n[2], k.n[3], w),
+        )
+    }
+}
+
+/// A linear map that commutes with byte rotations, on four packed words: the XOR over d
+/// of `maps[2d..2d+2]` (bytewise, by nibble) applied to x <<< 8d.
+#[inline(always)]
+unsafe fn linear_packed(maps: &[[u8; 16]; 8], x: __m128i) -> __m128i {
+    // SAFETY: SSSE3 enabled by the callers.
+    unsafe {
+        let m0f = _mm_set1_epi8(0x0f);
+        let rotated = [
+            x,
+            _mm_shuffle_epi8(x, c128(&ROL8)),
+            _mm_shuffle_epi8(x, c128(&ROL16)),
+            _mm_shuffle_epi8(x, c128(&ROL24)),
+        ];
+        let mut acc = _mm_setzero_si128();
+        for (d, r) in rotated.into_iter().enumerate() {
+            acc = _mm_xor_si128(
+                acc,
+                _mm_shuffle_epi8(c128(&maps[2 * d]), _mm_and_si128(r, m0f)),
+            );
+            acc = _mm_xor_si128(
+                acc,
+                _mm_shuffle_epi8(
+                    c128(&maps[2 * d + 1]),
+                    _mm_and_si128(_mm_srli_epi16(r, 4), m0f),
+                ),
+            );
+        }
+        acc
+    }
+}
+
+/// Sixteen bytes (four big-endian words) -> G^-1 of each word, spread.
+#[inline(always)]
+unsafe fn to_basis(v: __m128i) -> [__m128i; 4] {
+    // SAFETY: SSSE3 enabled by the callers.
+    unsafe {
+        let g = linear_packed(&GINV_MAPS, _mm_shuffle_epi8(v, c128(&BSWAP32)));
+        [0, 1, 2, 3].map(|j| _mm_shuffle_epi8(g, c128(&SPREAD[j])))
+    }
+}
+
+/// The block (X35, X34, X33, X32) as sixteen bytes from V32..V35 (spread, in `v[0..4]`).
+#[inline(always)]
+unsafe fn from_basis(v: &[__m128i; 4]) -> __m128i {
+    // SAFETY: SSSE3 enabled by the callers.
+    unsafe {
+        let packed = _mm_or_si128(
+            _mm_or_si128(
+                _mm_shuffle_epi8(v[3], c128(&PACK[0])),
+                _mm_shuffle_epi8(v[2], c128(&PACK[1])),
+            ),
+            _mm_or_si128(
+                _mm_shuffle_epi8(v[1], c128(&PACK[2])),
+                _mm_shuffle_epi8(v[0], c128(&PACK[3])),
+            ),
+        );
+        _mm_shuffle_epi8(linear_packed(&G_MAPS, packed), c128(&BSWAP32))
+    }
+}
+
+/// Round `r` in the V basis: `vi` holds V_r and becomes V_{r+4}; `vi2`, `vi3` are
+/// V_{r+2}, V_{r+3}; `y` is the round's S-box input and becomes the next one's.
+#[inline(always)]
+unsafe fn step_basis(
+    k: &Basis,
+    rho: &[__m128i; ROUNDS],
+    y: &mut __m128i,
+    vi: &mut __m128i,
+    vi2: __m128i,
+    vi3: __m128i,
+    r: usize,
+) {
+    // SAFETY: AES-NI + SSSE3 enabled by the callers.
+    unsafe {
+        if r + 1 < ROUNDS {
+            let u = _mm_xor_si128(_mm_xor_si128(vi2, vi3), rho[r + 1]);
+            let z = _mm_aesenclast_si128(*y, _mm_xor_si128(_mm_xor_si128(u, *vi), k.kappa));
+            *vi = _mm_xor_si128(z, u);
+            *y = n_spread(k, z);
+        } else {
+            *vi = _mm_aesenclast_si128(*y, _mm_xor_si128(*vi, k.kappa));
+        }
+    }
+}
+
+/// The 32 rounds from V0..V3 (spread) to V32..V35.
+#[inline(always)]
+unsafe fn rounds_basis(k: &Basis, rho: &[__m128i; ROUNDS], v: [__m128i; 4]) -> [__m128i; 4] {
+    // SAFETY: AES-NI + SSSE3 enabled by the callers.
+    unsafe {
+        let [mut v0, mut v1, mut v2, mut v3] = v;
+        let mut y = n_spread(
+            k,
+            _mm_xor_si128(_mm_xor_si128(v1, v2), _mm_xor_si128(v3, rho[0])),
+        );
+        for r in (0..ROUNDS).step_by(4) {
+            step_basis(k, rho, &mut y, &mut v0, v2, v3, r);
+            step_basis(k, rho, &mut y, &mut v1, v3, v0, r + 1);
+            step_basis(k, rho, &mut y, &mut v2, v0, v1, r + 2);
+            step_basis(k, rho, &mut y, &mut v3, v1, v2, r + 3);
+        }
+        [v0, v1, v2, v3]
+    }
+}
+
 #[target_feature(enable = "avx2,aes,ssse3")]
 unsafe fn serial_aesni(
     rk: &[u32; ROUNDS],
@@ -494,29 +799,67 @@ unsafe fn serial_aesni(
     reg: &mut [u8; 16],
     data: &mut [u8],
 ) {
-    // SAFETY: features enabled here; every 16-byte access lies inside `reg` or `data`.
+    if data.len() < 16 {
+        return;
+    }
+    // SAFETY: features enabled here; every 16-byte access lies inside `reg`, `data`, `rk`
+    // or `rho`.
     unsafe {
-        let mut r = _mm_loadu_si128(reg.as_ptr().cast());
+        let k = basis();
+        // rho_i = G^-1(rk_i) ^ RHO_C, spread.
+        let mut rho = [_mm_setzero_si128(); ROUNDS];
+        for (m, four) in rk.chunks_exact(4).enumerate() {
+            let g = _mm_xor_si128(
+                linear_packed(&GINV_MAPS, _mm_loadu_si128(four.as_ptr().cast())),
+                _mm_set1_epi32(RHO_C as i32),
+            );
+            for j in 0..4 {
+                rho[4 * m + j] = _mm_shuffle_epi8(g, c128(&SPREAD[j]));
+            }
+        }
+        // `prev[j]` = G^-1 of word j of the chaining value (the IV, then E's last output).
+        let mut prev = to_basis(_mm_loadu_si128(reg.as_ptr().cast()));
+        // CFB: G^-1 of the previous plaintext block (E's input is P_{i-1} ^ E_{i-1}).
+        let mut last_p = [_mm_setzero_si128(); 4];
+        let mut out = _mm_setzero_si128();
         for b in data.chunks_exact_mut(16) {
             let q = b.as_mut_ptr().cast::<__m128i>();
             let p = _mm_loadu_si128(q);
+            let add = match mode {
+                super::Serial::CbcEncrypt | super::Serial::CbcMac => to_basis(p),
+                super::Serial::CfbEncrypt => core::mem::replace(&mut last_p, to_basis(p)),
+                super::Serial::Ofb => [_mm_setzero_si128(); 4],
+            };
+            let v = rounds_basis(
+                &k,
+                &rho,
+                [0, 1, 2, 3].map(|j| _mm_xor_si128(add[j], prev[j])),
+            );
+            // The block E produced, in the V basis: word j is V_{35-j}.
+            prev = [v[3], v[2], v[1], v[0]];
+            if mode == super::Serial::CbcMac {
+                continue;
+            }
+            out = from_basis(&v);
             match mode {
-                super::Serial::CbcEncrypt => {
-                    r = block1(rk, _mm_xor_si128(p, r));
-                    _mm_storeu_si128(q, r);
-                }
-                super::Serial::CbcMac => r = block1(rk, _mm_xor_si128(p, r)),
-                super::Serial::CfbEncrypt => {
-                    r = _mm_xor_si128(p, block1(rk, r));
-                    _mm_storeu_si128(q, r);
-                }
-                super::Serial::Ofb => {
-                    r = block1(rk, r);
-                    _mm_storeu_si128(q, _mm_xor_si128(p, r));
+                super::Serial::CbcEncrypt => _mm_storeu_si128(q, out),
+                _ => {
+                    _mm_storeu_si128(q, _mm_xor_si128(p, out));
+                    if mode == super::Serial::CfbEncrypt {
+                        out = _mm_xor_si128(p, out);
+                    }
                 }
             }
         }
-        _mm_storeu_si128(reg.as_mut_ptr().cast(), r);
+        if mode == super::Serial::CbcMac {
+            out = from_basis(&[prev[3], prev[2], prev[1], prev[0]]);
+        }
+        _mm_storeu_si128(reg.as_mut_ptr().cast(), out);
+        // The rho are key material: wipe them (volatile, so the stores stay).
+        for r in rho.iter_mut() {
+            core::ptr::write_volatile(r, _mm_setzero_si128());
+        }
+        core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -742,6 +1085,7 @@ pub(crate) fn ghash_short(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Serial;
     use super::*;
     use crate::cpu::Backend;
 
@@ -790,6 +1134,96 @@ mod tests {
                 assert_eq!(&dst[..done], &want[..done], "vaes={vaes} start={start:x}");
             }
         }
+    }
+
+    /// The serial modes (rounds in the V basis, chaining in it) against the portable
+    /// backend: every mode, chains of 1 to 130 blocks (no chaining; the block loop; the
+    /// CFB carry of the previous plaintext), and each chain split in two calls at every
+    /// block boundary for short inputs.
+    #[test]
+    fn serial_agrees_with_portable() {
+        if !Backend::Avx2.is_supported() {
+            return;
+        }
+        for seed in 0..8u8 {
+            let key: [u8; 16] =
+                core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ seed.wrapping_mul(101));
+            let portable = super::super::Sm4::with_backend(&key, Backend::Portable);
+            let rk = &portable.rk.enc;
+            for mode in [
+                Serial::CbcEncrypt,
+                Serial::CbcMac,
+                Serial::CfbEncrypt,
+                Serial::Ofb,
+            ] {
+                for n in [0usize, 1, 2, 3, 4, 5, 8, 33, 130] {
+                    let data: Vec<u8> = (0..16 * n)
+                        .map(|i| (i as u8).wrapping_mul(seed | 1) ^ 0xa5)
+                        .collect();
+                    let iv: [u8; 16] = core::array::from_fn(|i| (i as u8) ^ seed);
+                    let (mut a, mut ra) = (data.clone(), iv);
+                    serial(rk, mode, &mut ra, &mut a);
+                    let (mut c, mut rc) = (data.clone(), iv);
+                    portable.serial(mode, &mut rc, &mut c);
+                    let what = format!("{mode:?} n={n} seed={seed}");
+                    assert_eq!(a, c, "{what}");
+                    assert_eq!(ra, rc, "{what}");
+                    if mode != Serial::CbcMac && n > 0 {
+                        assert_ne!(a, data, "{what}");
+                    }
+                    for cut in (0..=n).step_by(if n > 5 { 7 } else { 1 }) {
+                        let (mut d, mut rd) = (data.clone(), iv);
+                        let (lo, hi) = d.split_at_mut(16 * cut);
+                        serial(rk, mode, &mut rd, lo);
+                        serial(rk, mode, &mut rd, hi);
+                        assert_eq!(d, a, "{what} cut={cut}");
+                        assert_eq!(rd, ra, "{what} cut={cut}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The serial path against GB/T 32907-2016 Appendix A.1 (key = plaintext =
+    /// 0123456789abcdeffedcba9876543210, ciphertext 681edf34d206965e86b3e94f536e4246):
+    /// with a zero IV the first CBC block is plain encryption, OFB with IV = P gives E(P)
+    /// as its first keystream block, and A.2's one million encryptions chain through CBC
+    /// with P = 0 (595298c7c6fd271f0402f804c33d3f66).
+    #[test]
+    fn serial_known_answer() {
+        if !Backend::Avx2.is_supported() {
+            return;
+        }
+        let p: [u8; 16] = core::array::from_fn(|i| {
+            [
+                0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54,
+                0x32, 0x10,
+            ][i]
+        });
+        let want = [
+            0x68, 0x1e, 0xdf, 0x34, 0xd2, 0x06, 0x96, 0x5e, 0x86, 0xb3, 0xe9, 0x4f, 0x53, 0x6e,
+            0x42, 0x46,
+        ];
+        let c = super::super::Sm4::with_backend(&p, Backend::Portable);
+        let (mut reg, mut data) = ([0u8; 16], p);
+        serial(&c.rk.enc, Serial::CbcEncrypt, &mut reg, &mut data);
+        assert_eq!((data, reg), (want, want));
+        let (mut reg, mut data) = (p, [0u8; 16]);
+        serial(&c.rk.enc, Serial::Ofb, &mut reg, &mut data);
+        assert_eq!((data, reg), (want, want));
+        // E applied 1,000,000 times to P: CBC-MAC of zero blocks with IV = P.
+        let mut reg = p;
+        let mut zeros = vec![0u8; 16 * 1000];
+        for _ in 0..1000 {
+            serial(&c.rk.enc, Serial::CbcMac, &mut reg, &mut zeros);
+        }
+        assert_eq!(
+            reg,
+            [
+                0x59, 0x52, 0x98, 0xc7, 0xc6, 0xfd, 0x27, 0x1f, 0x04, 0x02, 0xf8, 0x04, 0xc3, 0x3d,
+                0x3f, 0x66
+            ]
+        );
     }
 
     /// Both S-box variants (with and without VAES) against the portable rounds.
