@@ -1085,7 +1085,6 @@ pub(crate) fn ghash_short(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Serial;
     use super::*;
     use crate::cpu::Backend;
 
@@ -1137,93 +1136,14 @@ mod tests {
     }
 
     /// The serial modes (rounds in the V basis, chaining in it) against the portable
-    /// backend: every mode, chains of 1 to 130 blocks (no chaining; the block loop; the
-    /// CFB carry of the previous plaintext), and each chain split in two calls at every
-    /// block boundary for short inputs.
+    /// backend, and against GB/T 32907 A.1 and A.2.
     #[test]
-    fn serial_agrees_with_portable() {
+    fn serial_agrees_with_portable_and_the_standard() {
         if !Backend::Avx2.is_supported() {
             return;
         }
-        for seed in 0..8u8 {
-            let key: [u8; 16] =
-                core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ seed.wrapping_mul(101));
-            let portable = super::super::Sm4::with_backend(&key, Backend::Portable);
-            let rk = &portable.rk.enc;
-            for mode in [
-                Serial::CbcEncrypt,
-                Serial::CbcMac,
-                Serial::CfbEncrypt,
-                Serial::Ofb,
-            ] {
-                for n in [0usize, 1, 2, 3, 4, 5, 8, 33, 130] {
-                    let data: Vec<u8> = (0..16 * n)
-                        .map(|i| (i as u8).wrapping_mul(seed | 1) ^ 0xa5)
-                        .collect();
-                    let iv: [u8; 16] = core::array::from_fn(|i| (i as u8) ^ seed);
-                    let (mut a, mut ra) = (data.clone(), iv);
-                    serial(rk, mode, &mut ra, &mut a);
-                    let (mut c, mut rc) = (data.clone(), iv);
-                    portable.serial(mode, &mut rc, &mut c);
-                    let what = format!("{mode:?} n={n} seed={seed}");
-                    assert_eq!(a, c, "{what}");
-                    assert_eq!(ra, rc, "{what}");
-                    if mode != Serial::CbcMac && n > 0 {
-                        assert_ne!(a, data, "{what}");
-                    }
-                    for cut in (0..=n).step_by(if n > 5 { 7 } else { 1 }) {
-                        let (mut d, mut rd) = (data.clone(), iv);
-                        let (lo, hi) = d.split_at_mut(16 * cut);
-                        serial(rk, mode, &mut rd, lo);
-                        serial(rk, mode, &mut rd, hi);
-                        assert_eq!(d, a, "{what} cut={cut}");
-                        assert_eq!(rd, ra, "{what} cut={cut}");
-                    }
-                }
-            }
-        }
-    }
-
-    /// The serial path against GB/T 32907-2016 Appendix A.1 (key = plaintext =
-    /// 0123456789abcdeffedcba9876543210, ciphertext 681edf34d206965e86b3e94f536e4246):
-    /// with a zero IV the first CBC block is plain encryption, OFB with IV = P gives E(P)
-    /// as its first keystream block, and A.2's one million encryptions chain through CBC
-    /// with P = 0 (595298c7c6fd271f0402f804c33d3f66).
-    #[test]
-    fn serial_known_answer() {
-        if !Backend::Avx2.is_supported() {
-            return;
-        }
-        let p: [u8; 16] = core::array::from_fn(|i| {
-            [
-                0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54,
-                0x32, 0x10,
-            ][i]
-        });
-        let want = [
-            0x68, 0x1e, 0xdf, 0x34, 0xd2, 0x06, 0x96, 0x5e, 0x86, 0xb3, 0xe9, 0x4f, 0x53, 0x6e,
-            0x42, 0x46,
-        ];
-        let c = super::super::Sm4::with_backend(&p, Backend::Portable);
-        let (mut reg, mut data) = ([0u8; 16], p);
-        serial(&c.rk.enc, Serial::CbcEncrypt, &mut reg, &mut data);
-        assert_eq!((data, reg), (want, want));
-        let (mut reg, mut data) = (p, [0u8; 16]);
-        serial(&c.rk.enc, Serial::Ofb, &mut reg, &mut data);
-        assert_eq!((data, reg), (want, want));
-        // E applied 1,000,000 times to P: CBC-MAC of zero blocks with IV = P.
-        let mut reg = p;
-        let mut zeros = vec![0u8; 16 * 1000];
-        for _ in 0..1000 {
-            serial(&c.rk.enc, Serial::CbcMac, &mut reg, &mut zeros);
-        }
-        assert_eq!(
-            reg,
-            [
-                0x59, 0x52, 0x98, 0xc7, 0xc6, 0xfd, 0x27, 0x1f, 0x04, 0x02, 0xf8, 0x04, 0xc3, 0x3d,
-                0x3f, 0x66
-            ]
-        );
+        super::super::tests::check_serial_kernels(&[("avx2", &serial)]);
+        super::super::tests::check_serial_known_answer(&serial);
     }
 
     /// Both S-box variants (with and without VAES) against the portable rounds.

@@ -1400,88 +1400,27 @@ mod tests {
     /// Every serial mode on the rotation-form path agrees byte for byte with the round-2
     /// M1-domain kernel, the plain GFNI rounds and the portable backend, for several keys
     /// and chain lengths (1 block: no chaining; the later ones cross the points where the
-    /// next block's data is loaded and the previous block's output stored).
+    /// next block's data is loaded and the previous block's output stored), and with the
+    /// standard's examples (GB/T 32907 A.1, A.2).
     #[test]
-    fn serial_forms_agree_with_plain_and_portable() {
+    fn serial_forms_agree_with_plain_portable_and_the_standard() {
         if !Backend::Avx512.is_supported() {
             return;
         }
-        for seed in 0..8u8 {
-            let key: [u8; 16] =
-                core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ seed.wrapping_mul(101));
-            let fast = super::super::Sm4::with_backend(&key, Backend::Avx512);
-            let portable = super::super::Sm4::with_backend(&key, Backend::Portable);
-            for mode in [
-                Serial::CbcEncrypt,
-                Serial::CbcMac,
-                Serial::CfbEncrypt,
-                Serial::Ofb,
-            ] {
-                for n in [0usize, 1, 2, 3, 5, 33, 130] {
-                    let data: Vec<u8> = (0..16 * n)
-                        .map(|i| (i as u8).wrapping_mul(seed | 1) ^ 0xa5)
-                        .collect();
-                    let iv: [u8; 16] = core::array::from_fn(|i| (i as u8) ^ seed);
-                    let (mut a, mut ra) = (data.clone(), iv);
-                    serial(&fast.rk.enc, mode, &mut ra, &mut a);
-                    let (mut b, mut rb) = (data.clone(), iv);
-                    // SAFETY: the CPU has AVX-512 and GFNI (checked above).
-                    unsafe { serial_plain(&fast.rk.enc, mode, &mut rb, &mut b) };
-                    let (mut m, mut rm) = (data.clone(), iv);
-                    // SAFETY: as above.
-                    unsafe { serial_m1_round2(&fast.rk.enc, mode, &mut rm, &mut m) };
-                    let (mut c, mut rc) = (data.clone(), iv);
-                    portable.serial(mode, &mut rc, &mut c);
-                    let what = format!("{mode:?} n={n} seed={seed}");
-                    assert_eq!(a, b, "{what}");
-                    assert_eq!(ra, rb, "{what}");
-                    assert_eq!(a, m, "{what}");
-                    assert_eq!(ra, rm, "{what}");
-                    assert_eq!(a, c, "{what}");
-                    assert_eq!(ra, rc, "{what}");
-                    if mode != Serial::CbcMac && n > 0 {
-                        assert_ne!(a, data, "{what}");
-                    }
-                    // The same chain in two calls, split at every block for short inputs.
-                    for cut in (0..=n).step_by(if n > 5 { 7 } else { 1 }) {
-                        let (mut d, mut rd) = (data.clone(), iv);
-                        let (lo, hi) = d.split_at_mut(16 * cut);
-                        serial(&fast.rk.enc, mode, &mut rd, lo);
-                        serial(&fast.rk.enc, mode, &mut rd, hi);
-                        assert_eq!(d, a, "{what} cut={cut}");
-                        assert_eq!(rd, ra, "{what} cut={cut}");
-                    }
-                }
-            }
-        }
-    }
-
-    /// The serial path against the standard's example (GB/T 32907-2016 Appendix A.1:
-    /// key = plaintext = 0123456789abcdeffedcba9876543210): a zero IV makes the first CBC
-    /// block plain ECB, and OFB with IV = P gives E(P) as the first keystream block.
-    #[test]
-    fn serial_known_answer() {
-        if !Backend::Avx512.is_supported() {
-            return;
-        }
-        let key: [u8; 16] = [
-            0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54,
-            0x32, 0x10,
-        ];
-        let want: [u8; 16] = [
-            0x68, 0x1e, 0xdf, 0x34, 0xd2, 0x06, 0x96, 0x5e, 0x86, 0xb3, 0xe9, 0x4f, 0x53, 0x6e,
-            0x42, 0x46,
-        ];
-        let c = super::super::Sm4::with_backend(&key, Backend::Avx512);
-        let mut reg = [0u8; 16];
-        let mut d = key;
-        serial(&c.rk.enc, Serial::CbcEncrypt, &mut reg, &mut d);
-        assert_eq!(d, want);
-        assert_eq!(reg, want);
-        let mut reg = key;
-        let mut d = [0u8; 16];
-        serial(&c.rk.enc, Serial::Ofb, &mut reg, &mut d);
-        assert_eq!(d, want);
+        let plain = |rk: &[u32; ROUNDS], m: Serial, r: &mut [u8; 16], d: &mut [u8]| {
+            // SAFETY: the CPU has AVX-512 and GFNI (checked above).
+            unsafe { serial_plain(rk, m, r, d) }
+        };
+        let round2 = |rk: &[u32; ROUNDS], m: Serial, r: &mut [u8; 16], d: &mut [u8]| {
+            // SAFETY: as above.
+            unsafe { serial_m1_round2(rk, m, r, d) }
+        };
+        super::super::tests::check_serial_kernels(&[
+            ("forms", &serial),
+            ("plain", &plain),
+            ("m1 round 2", &round2),
+        ]);
+        super::super::tests::check_serial_known_answer(&serial);
     }
 
     /// A/B timing of the serial path (not a correctness test): the rotation-form kernel,
