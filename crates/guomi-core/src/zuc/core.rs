@@ -38,6 +38,18 @@ pub(crate) trait Fsm: Copy {
     /// §3.4 F, update: W1 = R1 ⊞ X1, W2 = R2 ⊕ X2,
     /// R1 = S(L1(W1L ∥ W2H)), R2 = S(L2(W2L ∥ W1H)).
     fn next(self, x1: u32, x2: u32) -> Self;
+    /// Announces X2 of the next round, for [`Fsm::next_ahead`]: a backend may fold it
+    /// into the register it XORs with (off F's critical path).
+    #[inline(always)]
+    fn ahead(self, _x2: u32) -> Self {
+        self
+    }
+    /// `next(x1, x2)`, also told X2 of the round after this one. Called only on a value
+    /// returned by `ahead(x2)` or `next_ahead(_, _, x2)` with this round's `x2`.
+    #[inline(always)]
+    fn next_ahead(self, x1: u32, x2: u32, _x2_next: u32) -> Self {
+        self.next(x1, x2)
+    }
     /// Called after each working-mode round; backends may keep the compiler from
     /// regrouping the rounds' scalar and vector work (see `x86_avx512`).
     #[inline(always)]
@@ -99,9 +111,15 @@ fn reorganize(s: &[u32; 16], t: usize) -> (u32, u32, u32, u32) {
     let c = |k: usize| s[(t + k) & 15];
     let x0 = ((c(15) & 0x7fff_8000) << 1) | (c(14) & 0xffff);
     let x1 = (c(11) << 16) | (c(9) >> 15);
-    let x2 = (c(7) << 16) | (c(5) >> 15);
+    let x2 = x2_at(s, t);
     let x3 = (c(2) << 16) | (c(0) >> 15);
     (x0, x1, x2, x3)
+}
+
+/// X2 of the bit reorganization at round `t` (cells s7, s5), as in [`reorganize`].
+#[inline(always)]
+fn x2_at(s: &[u32; 16], t: usize) -> u32 {
+    (s[(t + 7) & 15] << 16) | (s[(t + 5) & 15] >> 15)
 }
 
 /// §3.6.1 initialization: 32 rounds of BitReorganization, F and LFSRWithInitialisationMode(W >> 1),
@@ -154,6 +172,9 @@ pub(crate) fn generate<F: Fsm>(st: &mut State, out: &mut [u32]) {
     let mut f = F::from_regs(st.r1, st.r2);
     let s = &mut st.s;
     let mut blocks = out.chunks_exact_mut(16);
+    if blocks.len() > 0 {
+        f = f.ahead(x2_at(s, 0));
+    }
     for block in &mut blocks {
         // A fixed-size view: no bounds checks in the rounds.
         let block: &mut [u32; 16] = block.try_into().expect("chunks of 16");
@@ -161,7 +182,9 @@ pub(crate) fn generate<F: Fsm>(st: &mut State, out: &mut [u32]) {
             ($t:expr) => {{
                 let (x0, x1, x2, x3) = reorganize(s, $t);
                 block[$t] = f.w(x0) ^ x3;
-                f = f.next(x1, x2);
+                // X2 of round t + 1 reads cells t + 8 and t + 6, which this round's
+                // feedback (cell t) does not change.
+                f = f.next_ahead(x1, x2, x2_at(s, $t + 1));
                 let c = |k: usize| s[($t + k) & 15];
                 s[$t] = feedback(c(0), c(4), c(10), c(13), c(15), 0);
                 F::round_barrier();

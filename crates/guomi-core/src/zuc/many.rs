@@ -239,7 +239,12 @@ fn keystream_group(variant: Variant, states: &[&State], words: usize, out: &mut 
             );
         }
         if backend >= Backend::Avx2 {
-            return super::x86_avx2::keystream_x8(states, words, out);
+            return super::x86_avx2::keystream_x8(
+                states,
+                words,
+                out,
+                variant.has(crate::cpu::Feature::Vaes),
+            );
         }
     }
     // One stream at a time.
