@@ -161,6 +161,17 @@ impl Xmm {
                 _mm_xor_si128(_mm_xor_si128(m, r24_8), rot(m)),
                 _mm_xor_si128(rot(r8), rot(r16)),
             );
+            Self::sbox(l, after)
+        }
+    }
+
+    /// S = (S0, S1, S0, S1) on each lane of `l`, whose lanes 2, 3 equal lanes 0, 1 (the
+    /// ShiftRows of `aesenclast` relies on it), XOR `after`.
+    #[inline(always)]
+    unsafe fn sbox(l: __m128i, after: __m128i) -> __m128i {
+        // SAFETY: SSSE3 and AES-NI, this backend's requirements (checked by
+        // `cpu::detect`); tables are read by constant addresses.
+        unsafe {
             // S0 on every byte, kept on the S0 bytes.
             let nibble = _mm_set1_epi8(0x0f);
             let lo = _mm_and_si128(l, nibble);
@@ -588,6 +599,36 @@ mod tests {
             let x1 = rand();
             assert_eq!(f.next(x1, x2).regs(), reference_next(r1, r2, x1, x2));
         }
+    }
+
+    #[target_feature(enable = "avx2,aes,sse4.1,ssse3")]
+    unsafe fn check_sbox() {
+        for x in 0..=255u32 {
+            for y in [x, x ^ 0x5a, 255 - x] {
+                let (a, b) = (x * 0x0101_0101, (y * 0x0101_0101) ^ 0x00ff_0000);
+                // SAFETY: the caller checked the features.
+                let s = unsafe {
+                    Xmm::sbox(
+                        _mm_set_epi32(b as i32, a as i32, b as i32, a as i32),
+                        _mm_setzero_si128(),
+                    )
+                };
+                let mut got = [0u32; 4];
+                // SAFETY: 16 writable bytes.
+                unsafe { _mm_storeu_si128(got.as_mut_ptr().cast(), s) };
+                let want = [sbox_word(a), sbox_word(b)];
+                assert_eq!(got, [want[0], want[1], want[0], want[1]], "{x:#x} {y:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn sbox_matches_the_standard_tables() {
+        if !(is_x86_feature_detected!("avx2") && is_x86_feature_detected!("aes")) {
+            return;
+        }
+        // SAFETY: features checked above.
+        unsafe { check_sbox() }
     }
 
     #[test]
