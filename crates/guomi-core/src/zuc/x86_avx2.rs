@@ -62,13 +62,21 @@ unsafe fn bytes16(b: &[u8; 16]) -> __m128i {
 #[inline(always)]
 pub(crate) unsafe fn s0_xmm(x: __m128i) -> __m128i {
     // SAFETY: SSSE3 (part of this backend's requirements).
+    unsafe { s0_xmm_with(x, &S0_TA) }
+}
+
+/// S0 on every byte with `ta` as the last 4-bit table (`S0_TA`, or it XOR a constant:
+/// then that constant is XORed into every output byte).
+#[inline(always)]
+unsafe fn s0_xmm_with(x: __m128i, ta: &[u8; 16]) -> __m128i {
+    // SAFETY: SSSE3 (part of this backend's requirements).
     unsafe {
         let m = _mm_set1_epi8(0x0f);
         let lo = _mm_and_si128(x, m);
         let hi = _mm_and_si128(_mm_srli_epi16::<4>(x), m);
         let t = _mm_xor_si128(hi, _mm_shuffle_epi8(bytes16(&S0_P1), lo));
         let u = _mm_xor_si128(lo, _mm_shuffle_epi8(bytes16(&S0_P2), t));
-        _mm_xor_si128(_mm_shuffle_epi8(bytes16(&S0_TA), u), _mm_add_epi8(t, t))
+        _mm_xor_si128(_mm_shuffle_epi8(bytes16(ta), u), _mm_add_epi8(t, t))
     }
 }
 
@@ -173,18 +181,7 @@ impl Xmm {
         // `cpu::detect`); tables are read by constant addresses.
         unsafe {
             // S0 on every byte, kept on the S0 bytes.
-            let nibble = _mm_set1_epi8(0x0f);
-            let lo = _mm_and_si128(l, nibble);
-            let hi = _mm_and_si128(_mm_srli_epi16::<4>(l), nibble);
-            let t = _mm_xor_si128(hi, _mm_shuffle_epi8(bytes16(&S0_P1), lo));
-            let u = _mm_xor_si128(lo, _mm_shuffle_epi8(bytes16(&S0_P2), t));
-            let s0 = _mm_and_si128(
-                _mm_xor_si128(
-                    _mm_shuffle_epi8(bytes16(&S0_TA_POST), u),
-                    _mm_add_epi8(t, t),
-                ),
-                bytes16(&S0_BYTES),
-            );
+            let s0 = _mm_and_si128(s0_xmm_with(l, &S0_TA_POST), bytes16(&S0_BYTES));
             // S1 on the S1 bytes: T, SubBytes, then the affine map.
             let s1_nibble = bytes16(&S1_NIBBLE);
             let pre = _mm_xor_si128(
