@@ -91,11 +91,33 @@ pub fn split(n: usize, parts: usize) -> impl ExactSizeIterator<Item = Range<usiz
     })
 }
 
+/// How a batch of `n` items is shared by at most `threads` threads when its kernel works
+/// on `lanes` items at once and hands a group of fewer than `min_simd` items to the
+/// one-item code instead: `(threads, align)` for [`for_each_guided`] (with `min_len` 1).
+///
+/// A SIMD group costs about what its longest item costs, however many lanes it fills, so
+/// * more than one group: pieces of whole groups, at most one thread per group;
+/// * fewer than `min_simd` items: one item at a time, spread over the threads;
+/// * otherwise (one group): one thread, since a thread per part of the group would cost
+///   each thread about what the whole group costs one.
+pub fn simd_split(n: usize, threads: usize, lanes: usize, min_simd: usize) -> (usize, usize) {
+    let (threads, lanes) = (threads.max(1), lanes.max(1));
+    if n > lanes {
+        (threads.min(n.div_ceil(lanes)), lanes)
+    } else if n < min_simd {
+        (threads.min(n).max(1), 1)
+    } else {
+        (1, lanes)
+    }
+}
+
 /// The number of parts for `n` items on at most `threads` threads, each part at least
 /// `min_len` long, and the pool to run them on; `None` when everything should run on the
 /// calling thread (one part, or no pool could be started).
 fn plan(n: usize, threads: usize, min_len: usize) -> Option<(usize, Arc<rayon::ThreadPool>)> {
     let parts = threads.min(n / min_len.max(1)).max(1);
+    #[cfg(test)]
+    tests::LAST_PARTS.with(|c| c.set(parts));
     if parts == 1 {
         return None;
     }
@@ -358,7 +380,7 @@ pub fn pipeline<B: Send, R: Send>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -442,6 +464,55 @@ mod tests {
                 )
             });
             assert!(r.is_err(), "t {t}");
+        }
+    }
+
+    thread_local! {
+        /// The part count of the calling thread's last `plan` (1: it ran alone).
+        pub(crate) static LAST_PARTS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    #[test]
+    fn simd_splits() {
+        // Many items: whole groups, at most one thread per group.
+        assert_eq!(simd_split(4096, 2, 16, 7), (2, 16));
+        assert_eq!(simd_split(16, 2, 8, 5), (2, 8));
+        assert_eq!(simd_split(9, 2, 8, 5), (2, 8));
+        assert_eq!(simd_split(24, 8, 8, 5), (3, 8));
+        // One group: one thread.
+        assert_eq!(simd_split(16, 2, 16, 7), (1, 16));
+        assert_eq!(simd_split(5, 2, 8, 5), (1, 8));
+        // Too few for the SIMD kernel: one item at a time, spread.
+        assert_eq!(simd_split(4, 2, 8, 5), (2, 1));
+        assert_eq!(simd_split(2, 8, 8, 3), (2, 1));
+        assert_eq!(simd_split(1, 2, 8, 3), (1, 1));
+        // No SIMD kernel (portable): every item its own group.
+        assert_eq!(simd_split(3, 2, 1, 1), (2, 1));
+        // Degenerate arguments.
+        assert_eq!(simd_split(0, 2, 8, 5), (1, 1));
+        assert_eq!(simd_split(7, 0, 0, 0), (1, 1));
+        for (n, t, lanes, min_simd) in [
+            (16usize, 2, 8, 5),
+            (17, 2, 16, 7),
+            (2, 2, 8, 3),
+            (100, 3, 8, 5),
+        ] {
+            let (threads, align) = simd_split(n, t, lanes, min_simd);
+            let mut out = vec![0u8; n];
+            let pieces = std::sync::atomic::AtomicUsize::new(0);
+            for_each_guided(&mut out, threads, 1, align, |start, chunk| {
+                pieces.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                // Whole groups but for the last piece.
+                assert!(
+                    start % align == 0 && (chunk.len() % align == 0 || start + chunk.len() == n)
+                );
+                chunk.fill(1);
+            });
+            assert!(out.iter().all(|&b| b == 1));
+            if max_threads() >= t {
+                assert_eq!(LAST_PARTS.with(|c| c.get()), threads, "n {n} threads {t}");
+                assert!(pieces.into_inner() >= threads);
+            }
         }
     }
 

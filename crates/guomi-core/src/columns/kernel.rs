@@ -117,10 +117,6 @@ impl Part<'_> {
     }
 }
 
-/// Parts are cut at multiples of this many rows (the widest multi-lane SM3 kernel), so
-/// that only the last part can end in a partial lane group.
-const LANES: usize = 16;
-
 /// One part before and after it is worked: its rows, its slots, its report.
 struct PartSlot<'a> {
     rows: Range<usize>,
@@ -141,11 +137,16 @@ pub(crate) struct PartResult {
 
 /// The whole loop. `size(i)`: the slot size of row `i`, `None` for a null row (an error
 /// there always stops the kernel: it is a malformed input, not a failed row). `work`
-/// fills one part.
+/// fills one part. At most one part per `min_len` rows; `simd` = (lanes, fewest rows
+/// for the lanes) of a multi-lane kernel that `work` runs over a part's rows, (1, 1) for
+/// row-by-row work: parts are then cut as `parallel::simd_split` says (whole lane groups,
+/// only the last part ending in a partial one).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn run_parts(
     n: usize,
     threads: Option<usize>,
     min_len: usize,
+    simd: (usize, usize),
     shape: Shape,
     mut size: impl FnMut(usize) -> Result<Option<usize>, RowError>,
     work: impl Fn(Part<'_>) -> PartResult + Sync,
@@ -181,9 +182,10 @@ pub(crate) fn run_parts(
     // place and the calling thread works the first part itself.
     let threads = crate::parallel::threads(threads);
     let parts = threads.min(n / min_len.max(1)).max(1);
+    let (parts, align) = crate::parallel::simd_split(n, parts, simd.0, simd.1);
     let mut todo: Vec<PartSlot<'_>> = Vec::with_capacity(parts);
     let mut rest: &mut [u8] = &mut data;
-    for rows in crate::parallel::split_aligned(n, parts, LANES) {
+    for rows in crate::parallel::split_aligned(n, parts, align) {
         let (buf, tail) = rest.split_at_mut(offsets[rows.end] - offsets[rows.start]);
         todo.push(PartSlot {
             rows,
@@ -274,7 +276,7 @@ pub(crate) fn run_rows(
     size: impl FnMut(usize) -> Result<Option<usize>, RowError>,
     work: impl Fn(usize, &mut [u8]) -> crate::Result<usize> + Sync,
 ) -> Result<BinaryOut, RowError> {
-    run_parts(n, threads, min_len, shape, size, |mut part| {
+    run_parts(n, threads, min_len, (1, 1), shape, size, |mut part| {
         let mut res = PartResult::default();
         for i in part.rows.clone() {
             if part.is_null(i) {

@@ -18,6 +18,17 @@ pub const GCM_OVERHEAD: usize = GCM_NONCE_SIZE + 16;
 /// Rows per thread below which a thread is not worth starting, for operations of about a
 /// microsecond per row.
 const MIN_ROWS_FAST: usize = 512;
+/// Input per thread below which a thread is not worth starting (as `sm3::many::hash_many`
+/// and `zuc::many::eea3_many` decide): about 0.1–0.3 ms of hashing or encryption.
+const MIN_PART_BYTES: usize = 64 * 1024;
+
+/// Rows per thread for an operation whose cost follows the bytes of `col`'s rows:
+/// [`MIN_ROWS_FAST`], or fewer when the rows are long enough for [`MIN_PART_BYTES`] in
+/// fewer (a column of a few large documents is still shared by the threads), at least 1.
+fn min_rows(col: &Column<'_>) -> usize {
+    let per_row = col.value_bytes() / col.len().max(1);
+    (MIN_PART_BYTES / per_row.max(1)).clamp(1, MIN_ROWS_FAST)
+}
 
 /// SM3 of every row (`fixed_size_binary(32)`), through the multi-lane `sm3::many::hash_many`.
 pub fn sm3(col: &Column<'_>, threads: Option<usize>) -> std::result::Result<BinaryOut, RowError> {
@@ -25,7 +36,8 @@ pub fn sm3(col: &Column<'_>, threads: Option<usize>) -> std::result::Result<Bina
     run_parts(
         n,
         threads,
-        MIN_ROWS_FAST,
+        min_rows(col),
+        crate::sm3::many::simd_lanes(),
         Shape::Fixed(32),
         |i| Ok(col.get(i).map(|_| 32)),
         |mut part| {
@@ -70,7 +82,8 @@ pub fn hmac_sm3(
     run_parts(
         col.len(),
         threads,
-        MIN_ROWS_FAST,
+        min_rows(col),
+        crate::sm3::many::simd_lanes(),
         Shape::Fixed(32),
         |i| Ok(col.get(i).map(|_| 32)),
         |mut part| {
@@ -151,7 +164,8 @@ pub fn sm4_gcm_encrypt(
     run_parts(
         n,
         threads,
-        MIN_ROWS_FAST,
+        min_rows(col),
+        (1, 1),
         Shape::Var,
         |i| {
             col.get(i)
@@ -222,7 +236,8 @@ pub fn sm4_gcm_decrypt(
     run_parts(
         n,
         threads,
-        MIN_ROWS_FAST,
+        min_rows(col),
+        (1, 1),
         Shape::Var,
         |i| Ok(col.get(i).map(|v| v.len().saturating_sub(GCM_OVERHEAD))),
         |mut part| {
@@ -342,7 +357,7 @@ pub fn sm4_encrypt(
     run_rows(
         n,
         threads,
-        MIN_ROWS_FAST,
+        min_rows(col),
         Shape::Var,
         OnError::Raise,
         |i| match col.get(i) {
@@ -386,7 +401,7 @@ pub fn sm4_decrypt(
     run_rows(
         n,
         threads,
-        MIN_ROWS_FAST,
+        min_rows(col),
         Shape::Var,
         on_error,
         |i| match col.get(i) {
@@ -555,7 +570,7 @@ pub fn zuc_eea3(
     run_rows(
         n,
         threads,
-        MIN_ROWS_FAST,
+        min_rows(data),
         Shape::Var,
         OnError::Raise,
         |i| {
@@ -575,4 +590,66 @@ pub fn zuc_eea3(
             Ok(slot.len())
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::view::{Chunk, Values};
+    use super::*;
+
+    #[test]
+    fn a_column_of_a_few_long_rows_is_shared_by_the_threads() {
+        // 4 rows of 64 KiB: parts had at least 512 rows, so such a column ran on one
+        // thread whatever `threads` said.
+        let data: Vec<u8> = (0..4 * 65536).map(|i| (i * 7 % 251) as u8).collect();
+        let offsets: Vec<i64> = (0..=4).map(|i| i * 65536).collect();
+        let column = |rows: usize| {
+            let chunk = Chunk::new(
+                rows,
+                None,
+                Values::Offsets64 {
+                    offsets: &offsets[..=rows],
+                    data: &data,
+                },
+            )
+            .unwrap();
+            Column::new(vec![chunk])
+        };
+        let (col, two) = (column(4), column(2));
+        assert_eq!(min_rows(&col), 1);
+        let parts = || crate::parallel::tests::LAST_PARTS.with(|c| c.replace(0));
+        let key = [9u8; 16];
+        for threads in [Some(2), Some(0)] {
+            let t = crate::parallel::threads(threads);
+            // Row by row (ECB, no padding): the rows are spread.
+            let none = Some(Padding::None);
+            let out = sm4_encrypt(&key, Mode::Ecb, &col, None, none, threads).unwrap();
+            assert_eq!(parts(), t.min(4), "threads {threads:?}");
+            let cipher = Sm4::from_slice(&key).unwrap();
+            let want: Vec<u8> = data
+                .chunks(65536)
+                .flat_map(|row| modes::encrypt(&cipher, Mode::Ecb, None, none, row).unwrap())
+                .collect();
+            assert_eq!(out.data, want);
+            // SM3 lanes: two rows, one per thread (a lane group of two costs two hashes).
+            let out = sm3(&two, threads).unwrap();
+            assert_eq!(parts(), t.min(2), "threads {threads:?}");
+            let want: Vec<u8> = data[..2 * 65536]
+                .chunks(65536)
+                .flat_map(crate::sm3::hash)
+                .collect();
+            assert_eq!(out.data, want);
+        }
+        // Short rows keep the per-row bound.
+        let short = Chunk::new(
+            1,
+            None,
+            Values::Fixed {
+                width: 100,
+                data: &data[..100],
+            },
+        )
+        .unwrap();
+        assert_eq!(min_rows(&Column::new(vec![short])), MIN_ROWS_FAST);
+    }
 }

@@ -157,6 +157,27 @@ impl<'a> Chunk<'a> {
         self.len == 0
     }
 
+    /// The bytes the rows span in the values buffer (null rows included where they span
+    /// some): a measure of the work on the chunk.
+    pub fn value_bytes(&self) -> usize {
+        if self.len == 0 {
+            return 0;
+        }
+        match &self.values {
+            // `new` checked the offsets: they do not decrease and lie inside `data`.
+            &Values::Offsets32 { offsets, .. } => (offsets[self.len] - offsets[0]) as usize,
+            &Values::Offsets64 { offsets, .. } => (offsets[self.len] - offsets[0]) as usize,
+            &Values::Fixed { width, .. } => width * self.len,
+            Values::Views { views, .. } => {
+                let views: &[u8] = views;
+                views[..16 * self.len]
+                    .chunks_exact(16)
+                    .map(|v| le_i32(&v[0..4]).max(0) as usize)
+                    .fold(0usize, usize::saturating_add)
+            }
+        }
+    }
+
     /// Row `i` (`None` when null). `i < len()`.
     #[inline]
     pub fn get(&self, i: usize) -> Option<&'a [u8]> {
@@ -252,6 +273,14 @@ impl<'a> Column<'a> {
     /// Whether the column has no rows.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The bytes the rows span in their chunks' values (see [`Chunk::value_bytes`]).
+    pub fn value_bytes(&self) -> usize {
+        self.chunks
+            .iter()
+            .map(Chunk::value_bytes)
+            .fold(0, usize::saturating_add)
     }
 
     /// Row `i` (`None` when null). `i < len()`.
@@ -477,6 +506,8 @@ mod tests {
             .unwrap(),
             fixed,
         ]);
+        // 6 bytes of offsets (the null row spans none), 0, 2 x 2 fixed.
+        assert_eq!(col.value_bytes(), 10);
         let rows: Vec<_> = (0..col.len()).map(|i| col.get(i)).collect();
         assert_eq!(
             rows,
@@ -513,6 +544,7 @@ mod tests {
         .unwrap();
         assert_eq!(c.get(0), Some(&b"abc"[..]));
         assert_eq!(c.get(1), Some(&long[..16]));
+        assert_eq!(c.value_bytes(), 3 + 16);
         // A view pointing past its buffer is refused.
         views[28..32].copy_from_slice(&4i32.to_le_bytes());
         assert!(Chunk::new(
@@ -524,6 +556,34 @@ mod tests {
             }
         )
         .is_err());
+    }
+
+    #[test]
+    fn value_bytes_of_a_slice() {
+        // A chunk that starts inside its buffers (an Arrow slice): 64-bit offsets 2..9.
+        let data = b"..abcdefg";
+        let offsets = [2i64, 4, 9];
+        let c = Chunk::new(
+            2,
+            None,
+            Values::Offsets64 {
+                offsets: &offsets,
+                data,
+            },
+        )
+        .unwrap();
+        assert_eq!(c.value_bytes(), 7);
+        assert_eq!(Column::new(vec![c.clone(), c]).value_bytes(), 14);
+        let empty = Chunk::new(
+            0,
+            None,
+            Values::Offsets32 {
+                offsets: &[0],
+                data: b"",
+            },
+        )
+        .unwrap();
+        assert_eq!(empty.value_bytes(), 0);
     }
 
     #[test]

@@ -216,7 +216,6 @@ pub(crate) fn keystream_lanes<V: Lanes>(states: &[&State], words: usize, out: &m
 /// Below this many streams a group runs as single streams: the single-stream kernel
 /// costs about 2.4× (AVX-512) / 1.7× (AVX2) a lane-word of the multi-lane one, so a group
 /// of fewer lanes than that ratio times the width is faster one by one (measured).
-#[cfg(target_arch = "x86_64")]
 fn min_lanes(backend: Backend) -> usize {
     match backend {
         Backend::Avx512 => 7,
@@ -329,14 +328,25 @@ fn run_serial(
     BUFFERS.with(|b| *b.borrow_mut() = cached);
 }
 
-/// How many threads a batch gets: one for small batches (the hand-off costs more than it
-/// saves), else what `threads` asks for (see [`crate::parallel::threads`]).
-fn threads_for(n: usize, total_bytes: usize, threads: Option<usize>) -> usize {
-    if n < 32 || total_bytes < 64 * 1024 {
+/// How many threads a batch gets: one under 64 KiB of data (the hand-off costs more than
+/// it saves), else what `threads` asks for (see [`crate::parallel::threads`]).
+fn threads_for(total_bytes: usize, threads: Option<usize>) -> usize {
+    if total_bytes < 64 * 1024 {
         1
     } else {
         crate::parallel::threads(threads)
     }
+}
+
+/// `(threads, align)` for `n` packets on `threads` threads (`parallel::simd_split` with
+/// this backend's lanes and the group size from which `keystream_group` uses them).
+fn split(n: usize, threads: usize, backend: Backend) -> (usize, usize) {
+    let min_simd = if lanes_for(backend) > 1 {
+        min_lanes(backend)
+    } else {
+        1
+    };
+    crate::parallel::simd_split(n, threads, lanes_for(backend), min_simd)
 }
 
 /// 128-EEA3 of every packet, in order. `threads`: `None` or `Some(1)` runs on the
@@ -414,12 +424,13 @@ pub fn eea3_many_into<O: OutBuf>(
     // The caller's variant, clamped, for every worker thread.
     let variant = cpu::active_variant().clamp();
     let total = items.iter().map(|i| i.4.len()).sum();
-    let threads = threads_for(items.len(), total, threads);
+    let threads = threads_for(total, threads);
     let xor_words = kernel(variant).xor_words;
-    let lanes = lanes_for(variant.backend());
-    // Pieces of whole lane groups, handed out as the threads get to them (see
-    // `for_each_guided`); an output does not depend on its piece.
-    crate::parallel::for_each_guided(outs, threads, 16, lanes, |start, chunk| {
+    // Pieces of whole lane groups (or single packets, for a batch too small for the SIMD
+    // kernel), handed out as the threads get to them (see `for_each_guided` and
+    // `simd_split`); an output does not depend on its piece.
+    let (threads, group) = split(items.len(), threads, variant.backend());
+    crate::parallel::for_each_guided(outs, threads, 1, group, |start, chunk| {
         let part = &items[start..start + chunk.len()];
         let Ok(prepared) = load(part, e3::iv, |len| len.div_ceil(4)) else {
             unreachable!("every item was checked before the split")
@@ -446,11 +457,11 @@ pub fn eia3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<[u8; 
     // The caller's variant, clamped, for every worker thread.
     let variant = cpu::active_variant().clamp();
     let total = items.iter().map(|i| i.4.len()).sum();
-    let threads = threads_for(items.len(), total, threads);
+    let threads = threads_for(total, threads);
     let mac_words = kernel(variant).mac_words;
-    let lanes = lanes_for(variant.backend());
+    let (threads, group) = split(items.len(), threads, variant.backend());
     let mut macs = vec![[0u8; 4]; items.len()];
-    crate::parallel::for_each_guided(&mut macs, threads, 16, lanes, |start, chunk| {
+    crate::parallel::for_each_guided(&mut macs, threads, 1, group, |start, chunk| {
         let part = &items[start..start + chunk.len()];
         // L' = ceil(L / 32) + 2 words, L = 8·len.
         let Ok(prepared) = load(part, i3::iv, |len| (8 * len).div_ceil(32) + 2) else {
@@ -463,4 +474,42 @@ pub fn eia3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<[u8; 
         });
     });
     Ok(macs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_few_long_packets_are_shared_by_the_threads() {
+        // Every batch of under 32 packets ran on one thread whatever `threads` said.
+        let key = [7u8; 16];
+        let data: Vec<Vec<u8>> = (0..32).map(|i| vec![i as u8; 32 << 10]).collect();
+        let items: Vec<Item<'_>> = data
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (&key[..], i as u32, 5, 1, d.as_slice()))
+            .collect();
+        let want_enc: Vec<Vec<u8>> = items
+            .iter()
+            .map(|&(k, c, b, d, m)| super::super::eea3::eea3(k, c, b, d, m, None).unwrap())
+            .collect();
+        let want_mac: Vec<[u8; 4]> = items
+            .iter()
+            .map(|&(k, c, b, d, m)| super::super::eia3::eia3(k, c, b, d, m, None).unwrap())
+            .collect();
+        let parts = || crate::parallel::tests::LAST_PARTS.with(|c| c.replace(0));
+        let backend = cpu::active_variant().clamp().backend();
+        let lanes = lanes_for(backend);
+        // Two groups; a group and one more; four packets (single streams, shared).
+        for (n, most) in [(2 * lanes, 2), (lanes + 1, 2), (4, 4)] {
+            for threads in [Some(2), Some(0)] {
+                let want = crate::parallel::threads(threads).min(most);
+                assert_eq!(eea3_many(&items[..n], threads).unwrap(), want_enc[..n]);
+                assert_eq!(parts(), want, "eea3 {n} packets, threads {threads:?}");
+                assert_eq!(eia3_many(&items[..n], threads).unwrap(), want_mac[..n]);
+                assert_eq!(parts(), want, "eia3 {n} packets, threads {threads:?}");
+            }
+        }
+    }
 }
