@@ -288,7 +288,8 @@ pub fn verify_many<C: Curve>(items: &[VerifyItem<'_, C>], threads: Option<usize>
         }
     }
     let mut out = vec![false; items.len()];
-    crate::parallel::for_each_chunk(&mut out, threads, 2, 1, |start, chunk| {
+    // Pieces handed out while the work runs (a thread that starts late takes less).
+    crate::parallel::for_each_guided(&mut out, threads, 2, 1, |start, chunk| {
         for (o, it) in chunk.iter_mut().zip(&items[start..]) {
             *o = one(it);
         }
