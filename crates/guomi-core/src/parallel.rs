@@ -9,22 +9,19 @@
 //!   clamped to it (more threads than cores would only add hand-off costs), so every
 //!   `usize` is accepted and none is an error.
 //!
-//! Work is cut into at most that many contiguous, balanced ranges (sizes differ by at most
-//! one; no range is empty unless the whole input is) whose union is exactly `0..n`, in
-//! order; the results are concatenated in that order, so the answer never depends on the
-//! thread count.
-//!
-//! [`for_each_guided`] cuts its output differently: into pieces handed out while the work
-//! runs (large first, small last), so that a thread that starts late takes less; each
-//! element is still written once, in place, and the answer never depends on the thread
-//! count.
+//! [`for_each_guided`] cuts a batch's output into contiguous pieces handed out while the
+//! work runs (large first, small last), so that a thread that starts late takes less;
+//! each element is written once, in place, and the answer never depends on the thread
+//! count. [`simd_split`] says how many threads a SIMD batch is worth and where its pieces
+//! may be cut; [`split`] and [`split_aligned`] cut `0..n` into balanced contiguous ranges
+//! (sizes differ by at most one item or lane group; none is empty unless the whole input
+//! is) whose union is exactly `0..n`, in order.
 //!
 //! Work runs on a process-local rayon pool that is created on first use and rebuilt when
 //! the process id changes: a child created by `fork()` (Python's `multiprocessing` default
 //! on Linux) does not inherit the parent's worker threads, and reusing the parent's pool
 //! there would hang.
 
-use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -124,25 +121,6 @@ fn plan(n: usize, threads: usize, min_len: usize) -> Option<(usize, Arc<rayon::T
     pool().map(|p| (parts, p))
 }
 
-/// Runs `work` over `0..n` split into at most `threads` contiguous ranges (each at least
-/// `min_len` long, see [`split`]) and concatenates the results in order. With one range
-/// (or if no pool can be started) everything runs on the calling thread.
-pub fn map_ranges<R: Send>(
-    n: usize,
-    threads: usize,
-    min_len: usize,
-    work: impl Fn(Range<usize>) -> Vec<R> + Sync,
-) -> Vec<R> {
-    let Some((parts, pool)) = plan(n, threads, min_len) else {
-        return work(0..n);
-    };
-    let ranges: Vec<Range<usize>> = split(n, parts).collect();
-    pool.install(|| ranges.into_par_iter().map(&work).collect::<Vec<Vec<R>>>())
-        .into_iter()
-        .flatten()
-        .collect()
-}
-
 /// Cuts `0..n` into at most `parts` contiguous ranges whose lengths are multiples of
 /// `align` (a SIMD kernel's lane count), except the last, which takes the remainder. The
 /// `ceil(n / align)` groups are balanced over the ranges (counts differ by at most one);
@@ -156,45 +134,8 @@ pub fn split_aligned(n: usize, parts: usize, align: usize) -> Vec<Range<usize>> 
         .collect()
 }
 
-/// Runs `work(start, chunk)` over `out` cut into at most `threads` contiguous chunks (see
-/// [`split_aligned`]; each at least `min_len` long unless `out` is shorter), where
-/// `chunk` is `out[start..start + chunk.len()]`. Each worker writes its own chunk in
-/// place: nothing is allocated or concatenated afterwards. The calling thread works on
-/// the first chunk itself while the pool runs the others. With one chunk (or if no pool
-/// can be started) everything runs on the calling thread.
-pub fn for_each_chunk<T: Send>(
-    out: &mut [T],
-    threads: usize,
-    min_len: usize,
-    align: usize,
-    work: impl Fn(usize, &mut [T]) + Sync,
-) {
-    let n = out.len();
-    let Some((parts, pool)) = plan(n, threads, min_len) else {
-        return work(0, out);
-    };
-    let mut chunks: Vec<(usize, &mut [T])> = Vec::with_capacity(parts);
-    let mut rest = out;
-    for r in split_aligned(n, parts, align) {
-        let (head, tail) = rest.split_at_mut(r.len());
-        chunks.push((r.start, head));
-        rest = tail;
-    }
-    let mut chunks = chunks.into_iter();
-    let first = chunks.next();
-    let work = &work;
-    pool.in_place_scope(|s| {
-        for (start, chunk) in chunks {
-            s.spawn(move |_| work(start, chunk));
-        }
-        if let Some((start, chunk)) = first {
-            work(start, chunk);
-        }
-    });
-}
-
-/// Like [`for_each_chunk`], but the pieces are handed out while the work runs, guided
-/// self-scheduling: each thread (the calling one first, then the pool's as they wake up)
+/// Runs `work(start, piece)` over `out` cut into pieces handed out while the work runs,
+/// guided self-scheduling: each thread (the calling one first, then the pool's as they wake up)
 /// takes the next piece of `out` when it has finished its last one, and a piece is about
 /// `1 / (2 · threads)` of what is left (a multiple of `align`, at least `min_len` rounded
 /// up to it; only the last piece can be shorter). So the first pieces are large and the
@@ -382,16 +323,6 @@ pub fn pipeline<B: Send, R: Send>(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-
-    #[test]
-    fn ranges_cover_everything_in_order() {
-        for n in [0usize, 1, 5, 64, 1000] {
-            for t in [1usize, 2, 3, 8] {
-                let out = map_ranges(n, t, 4, |r| r.collect::<Vec<_>>());
-                assert_eq!(out, (0..n).collect::<Vec<_>>(), "n {n} threads {t}");
-            }
-        }
-    }
 
     #[test]
     fn pipeline_runs_every_batch_once_in_order() {
@@ -600,22 +531,6 @@ pub(crate) mod tests {
         }
         assert_eq!(split_aligned(4096, 2, 16), vec![0..2048, 2048..4096]);
         assert_eq!(split_aligned(100, 2, 16), vec![0..64, 64..100]);
-    }
-
-    #[test]
-    fn chunks_are_written_in_place_once_each() {
-        for n in [0usize, 1, 15, 16, 17, 100, 1000] {
-            for t in [1usize, 2, 3, 8] {
-                let mut out = vec![usize::MAX; n];
-                for_each_chunk(&mut out, t, 4, 16, |start, chunk| {
-                    for (k, o) in chunk.iter_mut().enumerate() {
-                        assert_eq!(*o, usize::MAX, "written twice");
-                        *o = start + k;
-                    }
-                });
-                assert_eq!(out, (0..n).collect::<Vec<_>>(), "n {n} threads {t}");
-            }
-        }
     }
 
     #[test]

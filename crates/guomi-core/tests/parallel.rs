@@ -1,29 +1,12 @@
 //! The work splitter and every batch API over n in 0..=300 items and every thread count in
 //! 0..=64: no panic, and the same answer as the calling thread alone.
 
-use guomi_core::parallel::map_ranges;
 use guomi_core::sm2::{verify_many, PrivateKey, VerifyItem};
 use guomi_core::sm3::many::hash_many;
 use guomi_core::zuc::many::{eea3_many, eia3_many, Item};
 
 const MAX_N: usize = 300;
 const MAX_THREADS: usize = 64;
-
-#[test]
-fn map_ranges_covers_0_to_n_in_order_for_every_split() {
-    for min_len in [1usize, 2, 3, 16] {
-        for n in 0..=MAX_N {
-            let want: Vec<usize> = (0..n).collect();
-            for threads in 0..=MAX_THREADS {
-                let got = map_ranges(n, threads, min_len, |r| {
-                    assert!(r.start <= r.end && r.end <= n, "bad range {r:?} for n {n}");
-                    r.collect::<Vec<_>>()
-                });
-                assert_eq!(got, want, "n {n} threads {threads} min_len {min_len}");
-            }
-        }
-    }
-}
 
 /// Thread arguments to try: None and Some(0..=64).
 fn thread_args() -> impl Iterator<Item = Option<usize>> {
@@ -113,27 +96,6 @@ fn zuc_eea3_and_eia3_many_every_thread_count() {
                 mac,
                 "eia3 n {n} threads {t:?}"
             );
-        }
-    }
-}
-
-#[test]
-fn for_each_chunk_writes_every_slot_once_in_lane_multiples() {
-    use guomi_core::parallel::for_each_chunk;
-    for n in 0..=MAX_N {
-        for threads in [1usize, 2, 3, 64] {
-            let mut out = vec![usize::MAX; n];
-            for_each_chunk(&mut out, threads, 16, 16, |start, chunk| {
-                assert!(
-                    start.is_multiple_of(16),
-                    "n {n} threads {threads}: start {start}"
-                );
-                for (k, o) in chunk.iter_mut().enumerate() {
-                    assert_eq!(*o, usize::MAX);
-                    *o = start + k;
-                }
-            });
-            assert_eq!(out, (0..n).collect::<Vec<_>>(), "n {n} threads {threads}");
         }
     }
 }

@@ -177,12 +177,14 @@ pub(crate) fn run_parts(
     }
     let mut data = vec![0u8; at];
 
-    // One entry per part: its rows, its slots, and (once worked) its report. The parts
-    // are handed to `for_each_chunk` one per thread; each thread writes its slots in
-    // place and the calling thread works the first part itself.
-    let threads = crate::parallel::threads(threads);
-    let parts = threads.min(n / min_len.max(1)).max(1);
-    let (parts, align) = crate::parallel::simd_split(n, parts, simd.0, simd.1);
+    // One entry per part, in row order: its rows, its slots, and (once worked) its
+    // report. One part per thread, handed out as the threads get to them
+    // (`for_each_guided`: the calling thread takes the first, and takes the next one too
+    // if a pool thread has not started yet); each thread writes its part's slots in place.
+    let threads = crate::parallel::threads(threads)
+        .min(n / min_len.max(1))
+        .max(1);
+    let (parts, align) = crate::parallel::simd_split(n, threads, simd.0, simd.1);
     let mut todo: Vec<PartSlot<'_>> = Vec::with_capacity(parts);
     let mut rest: &mut [u8] = &mut data;
     for rows in crate::parallel::split_aligned(n, parts, align) {
@@ -195,7 +197,7 @@ pub(crate) fn run_parts(
         rest = tail;
     }
     let (offsets_ref, validity_ref) = (&offsets, &validity);
-    crate::parallel::for_each_chunk(&mut todo, parts, 1, 1, |_, chunk| {
+    crate::parallel::for_each_guided(&mut todo, parts, 1, 1, |_, chunk| {
         for p in chunk {
             p.result = work(Part {
                 base: offsets_ref[p.rows.start],
@@ -301,8 +303,8 @@ pub(crate) fn run_rows(
 }
 
 /// A boolean column from `f(i)` (`None`: null), rows spread over threads. Each thread
-/// writes its own bytes of the value and validity bitmaps in place (parts are cut at
-/// whole bytes, 8 rows); the calling thread works the first part.
+/// writes its own bytes of the value and validity bitmaps in place (pieces are cut at
+/// whole bytes, 8 rows, and handed out while the work runs: `for_each_guided`).
 pub(crate) fn run_bool(
     n: usize,
     threads: Option<usize>,
@@ -312,7 +314,7 @@ pub(crate) fn run_bool(
     let threads = crate::parallel::threads(threads);
     // (values, validity) per group of 8 rows; validity bits past `n` stay set.
     let mut bytes = vec![(0u8, 0xffu8); n.div_ceil(8)];
-    crate::parallel::for_each_chunk(
+    crate::parallel::for_each_guided(
         &mut bytes,
         threads,
         min_len.div_ceil(8),
