@@ -141,14 +141,31 @@ fn hash_group<M: MultiCompress>(msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
     let max = blocks.iter().copied().max().unwrap_or(0);
     let mut words = [[0u32; 16]; 16];
     for b in 0..max {
-        let mut active = 0u32;
-        for (lane, msg) in msgs.iter().enumerate() {
-            if b < blocks[lane] {
-                active |= 1 << lane;
-                block_words(msg, b, &mut words, lane);
+        let active = (0..msgs.len()).filter(|&lane| b < blocks[lane]);
+        // Fewer than MIN_SIMD lanes left, each with whole message blocks still to go: a
+        // SIMD block costs more than their single blocks, so they finish one by one from
+        // their chaining values (the longest messages of a group of mixed lengths).
+        if active.clone().count() < MIN_SIMD
+            && active
+                .clone()
+                .all(|lane| b * BLOCK_SIZE <= msgs[lane].len())
+        {
+            for lane in active {
+                let v = core::array::from_fn(|r| state[r][lane]);
+                let mut h = Sm3::resume(v, (b * BLOCK_SIZE) as u64);
+                h.update(&msgs[lane][b * BLOCK_SIZE..]);
+                for (r, w) in h.finalize().chunks_exact(4).enumerate() {
+                    state[r][lane] = u32::from_be_bytes([w[0], w[1], w[2], w[3]]);
+                }
             }
+            break;
         }
-        M::compress(&mut state, &words, active);
+        let mut mask = 0u32;
+        for lane in active {
+            mask |= 1 << lane;
+            block_words(msgs[lane], b, &mut words, lane);
+        }
+        M::compress(&mut state, &words, mask);
     }
     for (lane, digest) in out.iter_mut().enumerate() {
         lane_digest(&state, lane, digest);
@@ -339,8 +356,7 @@ pub fn hash_many(msgs: &[&[u8]], threads: Option<usize>) -> Vec<[u8; DIGEST_SIZE
     // Each thread hashes pieces of whole lane groups into their place in `out`, taking the
     // next piece when done (a late or preempted thread takes less); nothing is copied
     // afterwards. A digest does not depend on its piece. Two messages are shared as single
-    // hashes: a SIMD group of two costs about what two single hashes do (4.93 against
-    // 4.82 ms per 1 MiB message on a Zen 3 core), so one each halves the time.
+    // hashes (see MIN_SIMD), so one each halves the time.
     let (threads, group) =
         crate::parallel::simd_split(msgs.len(), threads, lanes(backend), MIN_SIMD);
     crate::parallel::for_each_guided(&mut out, threads, 1, group, |start, chunk| {
@@ -349,8 +365,10 @@ pub fn hash_many(msgs: &[&[u8]], threads: Option<usize>) -> Vec<[u8; DIGEST_SIZE
     out
 }
 
-/// Fewest messages for which `hash_many` spends a SIMD group rather than single hashes
-/// when it shares a batch between threads.
+/// Fewest messages for which a SIMD group beats single hashes: a group of two costs about
+/// what two single hashes do (4.93 against 4.82 ms per 1 MiB message on a Zen 3 core).
+/// `hash_many` shares smaller batches between threads one message each, and a group
+/// whose lanes drop below it finishes its longest messages one by one.
 const MIN_SIMD: usize = 3;
 
 /// (lanes, fewest messages for them) of the active backend's multi-lane kernel, for
@@ -536,6 +554,31 @@ mod tests {
                         "Z {z_len} B, ct {first:#x}, {len} B"
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn groups_of_mixed_lengths_finish_their_longest_lanes_singly() {
+        // One or two long messages among short ones: the long lanes go on one by one
+        // once fewer than MIN_SIMD lanes are left, from every block offset and with
+        // every padding shape (the long ones end 0..=65 bytes past a block boundary).
+        for long in [1usize, 2, 3] {
+            for tail in [0usize, 1, 55, 56, 63, 64, 65] {
+                let len = 5 * 64 + tail;
+                let owned: Vec<Vec<u8>> = (0..8)
+                    .map(|i| {
+                        let n = if i >= 8 - long { len + 64 * i } else { 3 * i };
+                        (0..n).map(|j| (i * 7 + j * 13) as u8).collect()
+                    })
+                    .collect();
+                let msgs: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+                let want: Vec<_> = msgs.iter().map(|m| reference(m)).collect();
+                let mut out = vec![[0u8; 32]; msgs.len()];
+                hash_group::<Scalarx4>(&msgs[..4], &mut out[..4]);
+                hash_group::<Scalarx4>(&msgs[4..], &mut out[4..]);
+                assert_eq!(out, want, "{long} long, tail {tail}");
+                assert_eq!(hash_many(&msgs, None), want, "{long} long, tail {tail}");
             }
         }
     }
