@@ -314,10 +314,16 @@ fn run_serial(
     let bufs = &mut cached[..lanes];
     let mut group: Vec<&State> = Vec::with_capacity(lanes);
     for idx in order.chunks(lanes) {
+        // `idx` is in ascending length: the first `simd` packets share the lanes, the
+        // longer ones after them go one by one.
+        let simd = simd_prefix(idx.iter().map(|&i| prepared[i].1), variant.backend());
         group.clear();
-        group.extend(idx.iter().map(|&i| &prepared[i].0));
-        let words = idx.iter().map(|&i| prepared[i].1).max().unwrap_or(0);
-        keystream_group(variant, &group, words, &mut bufs[..idx.len()]);
+        group.extend(idx[..simd].iter().map(|&i| &prepared[i].0));
+        let words = idx[..simd].last().map_or(0, |&i| prepared[i].1);
+        keystream_group(variant, &group, words, &mut bufs[..simd]);
+        for (k, &i) in idx.iter().enumerate().skip(simd) {
+            keystream_group(variant, &[&prepared[i].0], prepared[i].1, &mut bufs[k..=k]);
+        }
         for (k, &i) in idx.iter().enumerate() {
             finish(i, &bufs[k][..prepared[i].1]);
         }
@@ -326,6 +332,30 @@ fn run_serial(
         b.iter_mut().for_each(|w| *w = 0);
     }
     BUFFERS.with(|b| *b.borrow_mut() = cached);
+}
+
+/// How many of a group's packets (`words` each, in ascending order) share the SIMD
+/// lanes: a lane group generates its longest packet's words for every lane, at about
+/// `min_lanes - 1` single-stream words a word, so the longest packets of a group of
+/// mixed lengths go one by one when that costs less. 0 (every packet alone) or at least
+/// `min_lanes`.
+fn simd_prefix(words: impl ExactSizeIterator<Item = usize> + Clone, backend: Backend) -> usize {
+    let n = words.len();
+    let min = min_lanes(backend);
+    if lanes_for(backend) == 1 || n < min {
+        return 0;
+    }
+    let simd_word = (min - 1) as u128;
+    let lens: Vec<u128> = words.map(|w| w as u128).collect();
+    let alone = |from: usize| lens[from..].iter().sum::<u128>();
+    let mut best = (alone(0), 0);
+    for s in min..=n {
+        let cost = simd_word * lens[s - 1] + alone(s);
+        if cost < best.0 {
+            best = (cost, s);
+        }
+    }
+    best.1
 }
 
 /// How many threads a batch gets: one under 64 KiB of data (the hand-off costs more than
@@ -479,6 +509,41 @@ pub fn eia3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<[u8; 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_longest_packets_of_a_mixed_group_go_alone() {
+        let b = Backend::Avx2;
+        let (m, lanes) = (min_lanes(b), lanes_for(b));
+        // Equal lengths: every packet in the lanes.
+        assert_eq!(simd_prefix([100usize; 8].into_iter(), b), 8);
+        // One long packet among short ones: it goes alone.
+        let mut w = vec![256usize; lanes];
+        w[lanes - 1] = 16384;
+        assert_eq!(simd_prefix(w.clone().into_iter(), b), lanes - 1);
+        // Too few short ones left for the lanes: every packet alone.
+        let w: Vec<usize> = (0..m).map(|k| if k + 1 < m { 1 } else { 1000 }).collect();
+        assert_eq!(simd_prefix(w.into_iter(), b), 0);
+        assert_eq!(simd_prefix([5usize, 6].into_iter(), b), 0);
+        assert_eq!(simd_prefix([5usize; 8].into_iter(), Backend::Portable), 0);
+        // The outputs stay those of one packet at a time, on every backend.
+        let key = [3u8; 16];
+        let data: Vec<Vec<u8>> = (0..19)
+            .map(|i| vec![i as u8; if i % 8 == 7 { 20_000 + i } else { 100 + 3 * i }])
+            .collect();
+        let items: Vec<Item<'_>> = data
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (&key[..], i as u32, 1, 0, d.as_slice()))
+            .collect();
+        let want: Vec<Vec<u8>> = items
+            .iter()
+            .map(|&(k, c, b, d, m)| super::super::eea3::eea3(k, c, b, d, m, None).unwrap())
+            .collect();
+        for v in cpu::variants() {
+            let got = cpu::with_variant(v, || eea3_many(&items, None).unwrap());
+            assert_eq!(got, want, "{v:?}");
+        }
+    }
 
     #[test]
     fn a_few_long_packets_are_shared_by_the_threads() {
