@@ -342,11 +342,16 @@ fn run_serial(
 fn simd_prefix(words: impl ExactSizeIterator<Item = usize> + Clone, backend: Backend) -> usize {
     let n = words.len();
     let min = min_lanes(backend);
-    if lanes_for(backend) == 1 || n < min {
+    // A group is at most 16 lanes; anything else goes one by one (the same outputs).
+    if lanes_for(backend) == 1 || n < min || n > 16 {
         return 0;
     }
     let simd_word = (min - 1) as u128;
-    let lens: Vec<u128> = words.map(|w| w as u128).collect();
+    let mut lens = [0u128; 16];
+    for (l, w) in lens.iter_mut().zip(words) {
+        *l = w as u128;
+    }
+    let lens = &lens[..n];
     let alone = |from: usize| lens[from..].iter().sum::<u128>();
     let mut best = (alone(0), 0);
     for s in min..=n {
@@ -525,6 +530,7 @@ mod tests {
         assert_eq!(simd_prefix(w.into_iter(), b), 0);
         assert_eq!(simd_prefix([5usize, 6].into_iter(), b), 0);
         assert_eq!(simd_prefix([5usize; 8].into_iter(), Backend::Portable), 0);
+        assert_eq!(simd_prefix([5usize; 17].into_iter(), b), 0);
         // The outputs stay those of one packet at a time, on every backend.
         let key = [3u8; 16];
         let data: Vec<Vec<u8>> = (0..19)
