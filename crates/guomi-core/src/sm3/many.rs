@@ -126,9 +126,10 @@ fn block_words(msg: &[u8], b: usize, words: &mut [[u32; 16]; 16], lane: usize) {
     }
 }
 
-/// Hashes up to `M::LANES` messages in SIMD lanes.
+/// Hashes up to `M::LANES` messages in SIMD lanes; what is left to hash one message at a
+/// time runs on `backend` (the batch's, which a worker thread does not have as its own).
 #[cfg(any(test, target_arch = "x86_64"))]
-fn hash_group<M: MultiCompress>(msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
+fn hash_group<M: MultiCompress>(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
     debug_assert!(msgs.len() <= M::LANES && msgs.len() == out.len());
     let mut state = [[0u32; 16]; 8];
     for (r, row) in state.iter_mut().enumerate() {
@@ -152,7 +153,7 @@ fn hash_group<M: MultiCompress>(msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
         {
             for lane in active {
                 let v = core::array::from_fn(|r| state[r][lane]);
-                let mut h = Sm3::resume(v, (b * BLOCK_SIZE) as u64);
+                let mut h = Sm3::resume(backend, v, (b * BLOCK_SIZE) as u64);
                 h.update(&msgs[lane][b * BLOCK_SIZE..]);
                 for (r, w) in h.finalize().chunks_exact(4).enumerate() {
                     state[r][lane] = u32::from_be_bytes([w[0], w[1], w[2], w[3]]);
@@ -182,21 +183,21 @@ fn lane_digest(state: &[[u32; 16]; 8], lane: usize, digest: &mut [u8; DIGEST_SIZ
 }
 
 /// Hashes every message of `msgs` with the given multi-buffer kernel, groups of similar
-/// length together.
+/// length together, and what goes one message at a time on `backend`.
 #[cfg(any(test, target_arch = "x86_64"))]
-fn hash_sorted<M: MultiCompress>(msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
+fn hash_sorted<M: MultiCompress>(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
     let mut order: Vec<usize> = (0..msgs.len()).collect();
     order.sort_by_key(|&i| padded_blocks(msgs[i].len()));
     let mut group_msgs: Vec<&[u8]> = Vec::with_capacity(M::LANES);
     let mut group_out = vec![[0u8; DIGEST_SIZE]; M::LANES];
     for idx in order.chunks(M::LANES) {
         if idx.len() == 1 {
-            out[idx[0]] = super::hash(msgs[idx[0]]);
+            out[idx[0]] = super::hash_on(backend, msgs[idx[0]]);
             continue;
         }
         group_msgs.clear();
         group_msgs.extend(idx.iter().map(|&i| msgs[i]));
-        hash_group::<M>(&group_msgs, &mut group_out[..idx.len()]);
+        hash_group::<M>(backend, &group_msgs, &mut group_out[..idx.len()]);
         for (k, &i) in idx.iter().enumerate() {
             out[i] = group_out[k];
         }
@@ -327,16 +328,14 @@ fn hash_serial(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) 
     #[cfg(target_arch = "x86_64")]
     {
         if backend >= Backend::Avx512 && msgs.len() > 8 {
-            return hash_sorted::<super::x86_avx512::Avx512x16>(msgs, out);
+            return hash_sorted::<super::x86_avx512::Avx512x16>(backend, msgs, out);
         }
         if backend >= Backend::Avx2 && msgs.len() > 1 {
-            return hash_sorted::<super::x86_avx2::Avx2x8>(msgs, out);
+            return hash_sorted::<super::x86_avx2::Avx2x8>(backend, msgs, out);
         }
     }
     for (m, o) in msgs.iter().zip(out.iter_mut()) {
-        let mut h = Sm3::with_backend(backend);
-        h.update(m);
-        *o = h.finalize();
+        *o = super::hash_on(backend, m);
     }
 }
 
@@ -492,7 +491,7 @@ mod tests {
         let owned = messages();
         let msgs: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
         let mut out = vec![[0u8; 32]; msgs.len()];
-        hash_sorted::<Scalarx4>(&msgs, &mut out);
+        hash_sorted::<Scalarx4>(Backend::Portable, &msgs, &mut out);
         for (m, d) in msgs.iter().zip(&out) {
             assert_eq!(*d, reference(m));
         }
@@ -575,12 +574,37 @@ mod tests {
                 let msgs: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
                 let want: Vec<_> = msgs.iter().map(|m| reference(m)).collect();
                 let mut out = vec![[0u8; 32]; msgs.len()];
-                hash_group::<Scalarx4>(&msgs[..4], &mut out[..4]);
-                hash_group::<Scalarx4>(&msgs[4..], &mut out[4..]);
+                hash_group::<Scalarx4>(Backend::Portable, &msgs[..4], &mut out[..4]);
+                hash_group::<Scalarx4>(Backend::Portable, &msgs[4..], &mut out[4..]);
                 assert_eq!(out, want, "{long} long, tail {tail}");
                 assert_eq!(hash_many(&msgs, None), want, "{long} long, tail {tail}");
             }
         }
+    }
+
+    #[test]
+    fn lanes_handed_over_run_on_the_batch_backend() {
+        // The long message of a mixed group finishes one block at a time on the batch's
+        // backend. It ran on the thread's own, which on a pool thread is the detected
+        // one whatever backend the caller forced.
+        use super::super::tests::COMPRESS_CHOSEN;
+        let owned: Vec<Vec<u8>> = (0..4)
+            .map(|i| vec![i as u8; if i == 3 { 640 } else { 10 + i }])
+            .collect();
+        let msgs: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
+        let want: Vec<_> = msgs.iter().map(|m| reference(m)).collect();
+        let detected = cpu::detected();
+        let chosen = |f: &mut dyn FnMut()| {
+            COMPRESS_CHOSEN.with(|c| c.borrow_mut().clear());
+            cpu::with_backend(detected, f);
+            COMPRESS_CHOSEN.with(|c| c.take())
+        };
+        // The thread's own backend, as a hasher made without one sees it.
+        assert_eq!(chosen(&mut || drop(Sm3::new())), [detected]);
+        let mut out = vec![[0u8; DIGEST_SIZE]; 4];
+        let got = chosen(&mut || hash_group::<Scalarx4>(Backend::Portable, &msgs, &mut out));
+        assert_eq!(got, [Backend::Portable]);
+        assert_eq!(out, want);
     }
 
     #[test]

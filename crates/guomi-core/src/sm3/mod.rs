@@ -60,6 +60,8 @@ type CompressFn = fn(&mut [u32; 8], &[u8]);
 /// caller-chosen backend never runs instructions the CPU lacks).
 fn compress_for(backend: Backend) -> CompressFn {
     let backend = cpu::Variant::from(backend).clamp().backend();
+    #[cfg(test)]
+    tests::COMPRESS_CHOSEN.with(|c| c.borrow_mut().push(backend));
     #[cfg(target_arch = "x86_64")]
     if backend >= Backend::Avx512 {
         return x86_avx2::compress_avx512;
@@ -113,12 +115,12 @@ impl Sm3 {
         }
     }
 
-    /// A hasher that has absorbed `len` bytes (a whole number of blocks) and reached the
-    /// chaining value `state` (the multi-buffer code hands a lane over with it).
+    /// A hasher on `backend` that has absorbed `len` bytes (a whole number of blocks) and
+    /// reached the chaining value `state` (the multi-buffer code hands a lane over with it).
     #[cfg(any(test, target_arch = "x86_64"))]
-    pub(crate) fn resume(state: [u32; 8], len: u64) -> Self {
+    pub(crate) fn resume(backend: Backend, state: [u32; 8], len: u64) -> Self {
         debug_assert!(len.is_multiple_of(BLOCK_SIZE as u64));
-        let mut h = Self::new();
+        let mut h = Self::with_backend(backend);
         h.state = state;
         h.len = len;
         h
@@ -199,7 +201,12 @@ fn finish(compress: CompressFn, state: &mut [u32; 8], rest: &[u8], len: u64) -> 
 
 /// One-shot SM3 of `data` (whole blocks straight from `data`, no streaming buffer).
 pub fn hash(data: &[u8]) -> [u8; DIGEST_SIZE] {
-    let compress = compress_for(cpu::active());
+    hash_on(cpu::active(), data)
+}
+
+/// [`hash`] on the best implementation at or below `backend` (clamped to this CPU).
+pub(crate) fn hash_on(backend: Backend, data: &[u8]) -> [u8; DIGEST_SIZE] {
+    let compress = compress_for(backend);
     let mut state = IV;
     let whole = data.len() - data.len() % BLOCK_SIZE;
     if whole > 0 {
@@ -209,8 +216,14 @@ pub fn hash(data: &[u8]) -> [u8; DIGEST_SIZE] {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    thread_local! {
+        /// Every backend `compress_for` chose on this thread (tests take and clear it).
+        pub(crate) static COMPRESS_CHOSEN: std::cell::RefCell<Vec<Backend>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
 
     #[test]
     fn standard_examples_every_backend() {
