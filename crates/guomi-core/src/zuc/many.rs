@@ -212,18 +212,29 @@ pub(crate) fn keystream_lanes<V: Lanes>(states: &[&State], words: usize, out: &m
     }
 }
 
-/// Keystreams of a group of loaded states, `words` words each, on `backend`.
-/// Below this many streams a group runs as single streams: the single-stream kernel
-/// costs about 2.4× (AVX-512) / 1.7× (AVX2) a lane-word of the multi-lane one, so a group
-/// of fewer lanes than that ratio times the width is faster one by one (measured).
-fn min_lanes(backend: Backend) -> usize {
+/// What one word of a lane group costs, in quarters of a single-stream word (measured;
+/// `None`: the backend has no lane kernel). AVX-512 (Zen 4): about 6.7 single words.
+/// AVX2 on a CPU that selects it by itself (Zen 3, no AVX-512): a group of 8 x 256 words
+/// takes 6.7-6.9 us and one stream of 256 words 2.85 us, so about 2.4 (a Zen 4 forced
+/// onto `avx2` makes it about 4.7, but never runs that backend unasked).
+fn group_word_quarters(backend: Backend) -> Option<u128> {
     match backend {
-        Backend::Avx512 => 7,
-        Backend::Avx2 => 5,
-        Backend::Portable => usize::MAX,
+        Backend::Avx512 => Some(27),
+        Backend::Avx2 => Some(10),
+        Backend::Portable => None,
     }
 }
 
+/// Below this many streams a group runs as single streams: they cost less than a group
+/// word per word (7 on avx512, 3 on avx2).
+fn min_lanes(backend: Backend) -> usize {
+    match group_word_quarters(backend) {
+        Some(q) => (q / 4 + 1) as usize,
+        None => usize::MAX,
+    }
+}
+
+/// Keystreams of a group of loaded states, `words` words each, on `variant`'s backend.
 fn keystream_group(variant: Variant, states: &[&State], words: usize, out: &mut [Vec<u32>]) {
     #[cfg(target_arch = "x86_64")]
     let backend = variant.backend();
@@ -335,26 +346,27 @@ fn run_serial(
 }
 
 /// How many of a group's packets (`words` each, in ascending order) share the SIMD
-/// lanes: a lane group generates its longest packet's words for every lane, at about
-/// `min_lanes - 1` single-stream words a word, so the longest packets of a group of
-/// mixed lengths go one by one when that costs less. 0 (every packet alone) or at least
-/// `min_lanes`.
+/// lanes: a lane group generates its longest packet's words for every lane, at
+/// [`group_word_quarters`] a word, so the longest packets of a group of mixed lengths go
+/// one by one when that costs less. 0 (every packet alone) or at least `min_lanes`.
 fn simd_prefix(words: impl ExactSizeIterator<Item = usize> + Clone, backend: Backend) -> usize {
     let n = words.len();
-    let min = min_lanes(backend);
+    let Some(simd_word) = group_word_quarters(backend) else {
+        return 0;
+    };
     // A group is at most 16 lanes; anything else goes one by one (the same outputs).
-    if lanes_for(backend) == 1 || n < min || n > 16 {
+    if lanes_for(backend) == 1 || n < min_lanes(backend) || n > 16 {
         return 0;
     }
-    let simd_word = (min - 1) as u128;
+    // Costs in quarters of a single-stream word.
     let mut lens = [0u128; 16];
     for (l, w) in lens.iter_mut().zip(words) {
         *l = w as u128;
     }
     let lens = &lens[..n];
-    let alone = |from: usize| lens[from..].iter().sum::<u128>();
+    let alone = |from: usize| 4 * lens[from..].iter().sum::<u128>();
     let mut best = (alone(0), 0);
-    for s in min..=n {
+    for s in min_lanes(backend)..=n {
         let cost = simd_word * lens[s - 1] + alone(s);
         if cost < best.0 {
             best = (cost, s);
@@ -525,6 +537,11 @@ mod tests {
         let mut w = vec![256usize; lanes];
         w[lanes - 1] = 16384;
         assert_eq!(simd_prefix(w.clone().into_iter(), b), lanes - 1);
+        // Two long packets among six short ones: the short ones keep the lanes (a
+        // lane group's word costs more than two single words on avx2).
+        let mut w = vec![256usize; 6];
+        w.extend([16384; 2]);
+        assert_eq!(simd_prefix(w.into_iter(), b), 6);
         // Too few short ones left for the lanes: every packet alone.
         let w: Vec<usize> = (0..m).map(|k| if k + 1 < m { 1 } else { 1000 }).collect();
         assert_eq!(simd_prefix(w.into_iter(), b), 0);
@@ -572,8 +589,10 @@ mod tests {
         let parts = || crate::parallel::tests::LAST_PARTS.with(|c| c.replace(0));
         let backend = cpu::active_variant().clamp().backend();
         let lanes = lanes_for(backend);
-        // Two groups; a group and one more; four packets (single streams, shared).
-        for (n, most) in [(2 * lanes, 2), (lanes + 1, 2), (4, 4)] {
+        // Too few packets for the lanes: single streams, shared.
+        let few = if lanes > 1 { min_lanes(backend) - 1 } else { 4 };
+        // Two groups; a group and one more; a few packets.
+        for (n, most) in [(2 * lanes, 2), (lanes + 1, 2), (few, few)] {
             for threads in [Some(2), Some(0)] {
                 let want = crate::parallel::threads(threads).min(most);
                 assert_eq!(eea3_many(&items[..n], threads).unwrap(), want_enc[..n]);
