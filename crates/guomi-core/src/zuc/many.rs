@@ -385,15 +385,24 @@ fn threads_for(total_bytes: usize, threads: Option<usize>) -> usize {
     }
 }
 
-/// `(threads, align)` for `n` packets on `threads` threads (`parallel::simd_split` with
-/// this backend's lanes and the group size from which `keystream_group` uses them).
+/// `(threads, align)` for `n` packets on `threads` threads: `parallel::simd_split` with
+/// this backend's lanes and the group size from which `keystream_group` uses them, except
+/// that packets that would make one lane group go one by one, shared by the threads, when
+/// that costs less than the group on one thread (4 packets on two threads: two single
+/// streams each, 8 quarter-words a word against the avx2 group's 10).
 fn split(n: usize, threads: usize, backend: Backend) -> (usize, usize) {
-    let min_simd = if lanes_for(backend) > 1 {
-        min_lanes(backend)
-    } else {
-        1
-    };
-    crate::parallel::simd_split(n, threads, lanes_for(backend), min_simd)
+    let lanes = lanes_for(backend);
+    match group_word_quarters(backend) {
+        Some(q) if lanes > 1 => {
+            let threads = threads.max(1);
+            if n <= lanes && 4 * (n.div_ceil(threads) as u128) < q {
+                (threads.min(n).max(1), 1)
+            } else {
+                crate::parallel::simd_split(n, threads, lanes, min_lanes(backend))
+            }
+        }
+        _ => crate::parallel::simd_split(n, threads, 1, 1),
+    }
 }
 
 /// 128-EEA3 of every packet, in order. `threads`: `None` or `Some(1)` runs on the
@@ -589,10 +598,9 @@ mod tests {
         let parts = || crate::parallel::tests::LAST_PARTS.with(|c| c.replace(0));
         let backend = cpu::active_variant().clamp().backend();
         let lanes = lanes_for(backend);
-        // Too few packets for the lanes: single streams, shared.
-        let few = if lanes > 1 { min_lanes(backend) - 1 } else { 4 };
-        // Two groups; a group and one more; a few packets.
-        for (n, most) in [(2 * lanes, 2), (lanes + 1, 2), (few, few)] {
+        // Two groups; a group and one more; four packets, which cost less as single
+        // streams shared by the threads than as one lane group on one thread.
+        for (n, most) in [(2 * lanes, 2), (lanes + 1, 2), (4, 4)] {
             for threads in [Some(2), Some(0)] {
                 let want = crate::parallel::threads(threads).min(most);
                 assert_eq!(eea3_many(&items[..n], threads).unwrap(), want_enc[..n]);
