@@ -150,56 +150,145 @@ unsafe fn lanes13(x: u32) -> __m128i {
     unsafe { _mm_set1_epi64x((u64::from(x) << 32) as i64) }
 }
 
+/// F's tables and masks, as statics for the assembly's RIP-relative operands.
+mod k {
+    pub(super) static MIX: [u8; 16] = super::MIX;
+    pub(super) static ROL8: [u8; 16] = super::MIX_ROL8;
+    pub(super) static ROL16: [u8; 16] = super::MIX_ROL16;
+    pub(super) static ROL24_8: [u8; 16] = super::MIX_ROL24_8;
+    /// <<< 2 in L1's lanes, <<< 14 in L2's, as left and right shift counts.
+    pub(super) static LEFT: [u32; 4] = [2, 14, 2, 14];
+    pub(super) static RIGHT: [u32; 4] = [30, 18, 30, 18];
+    pub(super) static NIBBLE: [u8; 16] = [0x0f; 16];
+    pub(super) static S1_NIBBLE: [u8; 16] = super::S1_NIBBLE;
+    pub(super) static S0_BYTES_63: [u8; 16] = super::S0_BYTES_63;
+    pub(super) static S0_BYTES: [u8; 16] = super::S0_BYTES;
+    pub(super) static S0_P1: [u8; 16] = super::S0_P1;
+    pub(super) static S0_P2: [u8; 16] = super::S0_P2;
+    pub(super) static S0_TA_POST: [u8; 16] = super::S0_TA_POST;
+    pub(super) static S1_PRE_LO: [u8; 16] = super::S1_PRE_LO;
+    pub(super) static S1_PRE_HI: [u8; 16] = super::S1_PRE_HI;
+    pub(super) static S1_POST_LO: [u8; 16] = super::S1_POST_LO;
+    pub(super) static S1_POST_HI: [u8; 16] = super::S1_POST_HI;
+}
+
+/// L: `{w}` = (W1, W2, W1, W2) becomes L1 ∥ L2 twice (the formulas at [`Xmm`]).
+macro_rules! f_l {
+    () => {
+        concat!(
+            "vpshufb {m}, {w}, xmmword ptr [rip + {mix}]\n",
+            "vpshufb {a}, {w}, xmmword ptr [rip + {rol8}]\n",
+            "vpshufb {b}, {w}, xmmword ptr [rip + {rol16}]\n",
+            "vpshufb {w}, {w}, xmmword ptr [rip + {rol24_8}]\n",
+            "vpxor {a}, {a}, {m}\n",
+            "vpxor {w}, {w}, {m}\n",
+            "vpxor {a}, {a}, {b}\n",
+            "vpsllvd {b}, {a}, xmmword ptr [rip + {left}]\n",
+            "vpsrlvd {a}, {a}, xmmword ptr [rip + {right}]\n",
+            "vpxor {w}, {w}, {b}\n",
+            "vpxor {w}, {w}, {a}\n",
+        )
+    };
+}
+
+/// S: `{w}` = L becomes (S0, S1, S0, S1) of every lane XOR `{after}`. S1's lookups and
+/// `aesenclast` come first in program order: they are F's critical path, and the
+/// scheduler gives the older of two ready instructions a shuffle pipe first.
+macro_rules! f_s {
+    () => {
+        concat!(
+            // S1's T, by nibble (the S0 bytes look up index 0), then SubBytes.
+            "vpsrlw {h}, {w}, 4\n",
+            "vmovdqu {t}, xmmword ptr [rip + {s1_nibble}]\n",
+            "vpand {a}, {w}, {t}\n",
+            "vpand {b}, {h}, {t}\n",
+            "vmovdqu {m}, xmmword ptr [rip + {pre_lo}]\n",
+            "vpshufb {a}, {m}, {a}\n",
+            "vmovdqu {m}, xmmword ptr [rip + {pre_hi}]\n",
+            "vpshufb {b}, {m}, {b}\n",
+            "vpxor {a}, {a}, {b}\n",
+            "vaesenclast {a}, {a}, xmmword ptr [rip + {key63}]\n",
+            // S0 on every byte (`s0_xmm_with`), kept on the S0 bytes, XOR `after`.
+            "vmovdqu {t}, xmmword ptr [rip + {nibble}]\n",
+            "vpand {m}, {w}, {t}\n",
+            "vpand {h}, {h}, {t}\n",
+            "vmovdqu {b}, xmmword ptr [rip + {p1}]\n",
+            "vpshufb {b}, {b}, {m}\n",
+            "vpxor {b}, {b}, {h}\n",
+            "vmovdqu {h}, xmmword ptr [rip + {p2}]\n",
+            "vpshufb {h}, {h}, {b}\n",
+            "vpxor {h}, {h}, {m}\n",
+            "vmovdqu {m}, xmmword ptr [rip + {ta}]\n",
+            "vpshufb {m}, {m}, {h}\n",
+            "vpaddb {b}, {b}, {b}\n",
+            "vpxor {m}, {m}, {b}\n",
+            "vpand {m}, {m}, xmmword ptr [rip + {s0_bytes}]\n",
+            "vpxor {m}, {m}, {after}\n",
+            // S1's affine map after SubBytes, joined with S0's bytes.
+            "vpsrlw {b}, {a}, 4\n",
+            "vpand {a}, {a}, xmmword ptr [rip + {s1_nibble}]\n",
+            "vmovdqu {h}, xmmword ptr [rip + {post_hi}]\n",
+            "vpshufb {b}, {h}, {b}\n",
+            "vmovdqu {h}, xmmword ptr [rip + {post_lo}]\n",
+            "vpshufb {a}, {h}, {a}\n",
+            "vpxor {b}, {b}, {m}\n",
+            "vpxor {w}, {a}, {b}\n",
+        )
+    };
+}
+
+/// One `asm!` block of `$code` on `$w` with `$after`, every table and temporary bound.
+macro_rules! f_asm {
+    ($w:ident, $after:expr, $($code:expr),+) => {
+        core::arch::asm!(
+            $($code,)+
+            w = inout(xmm_reg) $w,
+            after = in(xmm_reg) $after,
+            m = out(xmm_reg) _, a = out(xmm_reg) _, b = out(xmm_reg) _,
+            h = out(xmm_reg) _, t = out(xmm_reg) _,
+            mix = sym k::MIX, rol8 = sym k::ROL8, rol16 = sym k::ROL16,
+            rol24_8 = sym k::ROL24_8, left = sym k::LEFT, right = sym k::RIGHT,
+            nibble = sym k::NIBBLE, s1_nibble = sym k::S1_NIBBLE,
+            key63 = sym k::S0_BYTES_63, s0_bytes = sym k::S0_BYTES,
+            p1 = sym k::S0_P1, p2 = sym k::S0_P2, ta = sym k::S0_TA_POST,
+            pre_lo = sym k::S1_PRE_LO, pre_hi = sym k::S1_PRE_HI,
+            post_lo = sym k::S1_POST_LO, post_hi = sym k::S1_POST_HI,
+            options(pure, readonly, nostack, preserves_flags),
+        )
+    };
+}
+
 impl Xmm {
     /// F's update from W = (W1, W2, W1, W2): S(L1, L2) twice, XOR `after` (lanes 1, 3).
+    ///
+    /// One assembly block, in the order `f_s` gives: LLVM put S0's shuffles ahead of
+    /// S1's, where they compete with F's critical path for the two shuffle pipes, and
+    /// made `MIX` two instructions (a word shuffle and a broadcast), which lengthened the
+    /// chain; the round took about 28 cycles on Zen 3 against 22 now.
     #[inline(always)]
-    unsafe fn update(w: __m128i, after: __m128i) -> __m128i {
-        // SAFETY: SSSE3, AVX2 (variable shifts) and AES-NI, this backend's requirements
-        // (checked by `cpu::detect`); tables are read by constant addresses.
-        unsafe {
-            let m = _mm_shuffle_epi8(w, bytes16(&MIX));
-            let r24_8 = _mm_shuffle_epi8(w, bytes16(&MIX_ROL24_8));
-            let r8 = _mm_shuffle_epi8(w, bytes16(&MIX_ROL8));
-            let r16 = _mm_shuffle_epi8(w, bytes16(&MIX_ROL16));
-            // <<< 2 in L1's lanes, <<< 14 in L2's.
-            let left = _mm_set_epi32(14, 2, 14, 2);
-            let right = _mm_set_epi32(18, 30, 18, 30);
-            let rot = |x| _mm_xor_si128(_mm_sllv_epi32(x, left), _mm_srlv_epi32(x, right));
-            let l = _mm_xor_si128(
-                _mm_xor_si128(_mm_xor_si128(m, r24_8), rot(m)),
-                _mm_xor_si128(rot(r8), rot(r16)),
-            );
-            Self::sbox(l, after)
-        }
+    unsafe fn update(mut w: __m128i, after: __m128i) -> __m128i {
+        // SAFETY: AVX2 (variable shifts, VEX encodings) and AES-NI, this backend's
+        // requirements (checked by `cpu::detect`); the block reads only the statics of
+        // `k`, by constant addresses, and touches no other memory, stack or flag.
+        unsafe { f_asm!(w, after, f_l!(), f_s!()) };
+        w
     }
 
     /// S = (S0, S1, S0, S1) on each lane of `l`, whose lanes 2, 3 equal lanes 0, 1 (the
-    /// ShiftRows of `aesenclast` relies on it), XOR `after`.
-    #[inline(always)]
-    unsafe fn sbox(l: __m128i, after: __m128i) -> __m128i {
-        // SAFETY: SSSE3 and AES-NI, this backend's requirements (checked by
-        // `cpu::detect`); tables are read by constant addresses.
+    /// ShiftRows of `aesenclast` relies on it), XOR `after`: [`Xmm::update`]'s second
+    /// half alone, for the tests.
+    #[cfg(test)]
+    unsafe fn sbox(mut l: __m128i, after: __m128i) -> __m128i {
+        // SAFETY: as in `update`; L's operands are only named in a comment.
         unsafe {
-            // S0 on every byte, kept on the S0 bytes.
-            let s0 = _mm_and_si128(s0_xmm_with(l, &S0_TA_POST), bytes16(&S0_BYTES));
-            // S1 on the S1 bytes: T, SubBytes, then the affine map.
-            let s1_nibble = bytes16(&S1_NIBBLE);
-            let pre = _mm_xor_si128(
-                _mm_shuffle_epi8(bytes16(&S1_PRE_LO), _mm_and_si128(l, s1_nibble)),
-                _mm_shuffle_epi8(
-                    bytes16(&S1_PRE_HI),
-                    _mm_and_si128(_mm_srli_epi16::<4>(l), s1_nibble),
-                ),
-            );
-            let a = _mm_aesenclast_si128(pre, bytes16(&S0_BYTES_63));
-            _mm_xor_si128(
-                _mm_xor_si128(
-                    _mm_shuffle_epi8(bytes16(&S1_POST_LO), _mm_and_si128(a, s1_nibble)),
-                    _mm_shuffle_epi8(bytes16(&S1_POST_HI), _mm_srli_epi16::<4>(a)),
-                ),
-                _mm_xor_si128(s0, after),
+            f_asm!(
+                l,
+                after,
+                f_s!(),
+                "/* {mix} {rol8} {rol16} {rol24_8} {left} {right} */"
             )
-        }
+        };
+        l
     }
 }
 
