@@ -303,12 +303,9 @@ impl Fsm for Xmm {
     #[inline(always)]
     fn regs(self) -> (u32, u32) {
         // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
-        unsafe {
-            (
-                _mm_cvtsi128_si32(self.0) as u32,
-                _mm_extract_epi32::<1>(self.0) as u32 ^ self.1,
-            )
-        }
+        // Lanes 0 and 1 in one move (an extract would be two more vector µops).
+        let v = unsafe { _mm_cvtsi128_si64(self.0) } as u64;
+        (v as u32, (v >> 32) as u32 ^ self.1)
     }
     #[inline(always)]
     fn w(self, x0: u32) -> u32 {
@@ -342,8 +339,12 @@ impl Fsm for Xmm {
         // (cpu::detect). Lanes 1 and 3 already hold R2 ⊕ X2 (`next_ahead`'s contract;
         // the tests check it through `core::generate`).
         unsafe {
-            let w = _mm_add_epi32(self.0, _mm_set1_epi64x(i64::from(x1)));
-            Xmm(Self::update(w, lanes13(x2_next)), x2_next)
+            // X1 and the next X2 enter in one move and one broadcast; masks split them
+            // (lanes 0, 2 and 1, 3) on any vector pipe, not a shuffle or shift pipe.
+            let v = _mm_set1_epi64x(((u64::from(x2_next) << 32) | u64::from(x1)) as i64);
+            let lo = _mm_set1_epi64x(0xffff_ffff);
+            let w = _mm_add_epi32(self.0, _mm_and_si128(v, lo));
+            Xmm(Self::update(w, _mm_andnot_si128(lo, v)), x2_next)
         }
     }
 }
