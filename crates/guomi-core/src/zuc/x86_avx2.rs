@@ -96,35 +96,6 @@ const fn mix_rol(k: [usize; 2]) -> [u8; 16] {
     }
     r
 }
-const MIX_ROL8: [u8; 16] = mix_rol([1, 1]);
-const MIX_ROL16: [u8; 16] = mix_rol([2, 2]);
-/// <<< 24 for L1's lanes, <<< 8 for L2's.
-const MIX_ROL24_8: [u8; 16] = mix_rol([3, 1]);
-
-/// 0x0f on the S1 bytes (even in memory order), 0 on the S0 bytes.
-const S1_NIBBLE: [u8; 16] = [
-    0x0f, 0, 0x0f, 0, 0x0f, 0, 0x0f, 0, 0x0f, 0, 0x0f, 0, 0x0f, 0, 0x0f, 0,
-];
-/// `aesenclast` key: SubBytes(0) = 0x63 on the S0 bytes is cancelled to 0.
-const S0_BYTES_63: [u8; 16] = [
-    0, 0x63, 0, 0x63, 0, 0x63, 0, 0x63, 0, 0x63, 0, 0x63, 0, 0x63, 0, 0x63,
-];
-const S0_BYTES: [u8; 16] = [
-    0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff,
-];
-
-/// `S0_TA` with S1's affine constant (`S1_POST_LO[0]`) XORed in: the S1 lookups leave
-/// that constant on the S0 bytes, and this cancels it.
-const S0_TA_POST: [u8; 16] = {
-    let mut r = S0_TA;
-    let mut i = 0;
-    while i < 16 {
-        r[i] ^= S1_POST_LO[0];
-        i += 1;
-    }
-    r
-};
-
 /// The single-stream F: R1 ∥ R2 ∥ R1 ∥ R2 in the four lanes of an xmm register, R2's
 /// lanes XORed with the `u32` (X2 of the coming round when `ahead`/`next_ahead`
 /// folded it in, 0 otherwise).
@@ -152,20 +123,41 @@ unsafe fn lanes13(x: u32) -> __m128i {
 
 /// F's tables and masks, as statics for the assembly's RIP-relative operands.
 mod k {
+    use super::{mix_rol, S0_TA};
+
     pub(super) static MIX: [u8; 16] = super::MIX;
-    pub(super) static ROL8: [u8; 16] = super::MIX_ROL8;
-    pub(super) static ROL16: [u8; 16] = super::MIX_ROL16;
-    pub(super) static ROL24_8: [u8; 16] = super::MIX_ROL24_8;
+    pub(super) static ROL8: [u8; 16] = mix_rol([1, 1]);
+    pub(super) static ROL16: [u8; 16] = mix_rol([2, 2]);
+    /// <<< 24 for L1's lanes, <<< 8 for L2's.
+    pub(super) static ROL24_8: [u8; 16] = mix_rol([3, 1]);
     /// <<< 2 in L1's lanes, <<< 14 in L2's, as left and right shift counts.
     pub(super) static LEFT: [u32; 4] = [2, 14, 2, 14];
     pub(super) static RIGHT: [u32; 4] = [30, 18, 30, 18];
     pub(super) static NIBBLE: [u8; 16] = [0x0f; 16];
-    pub(super) static S1_NIBBLE: [u8; 16] = super::S1_NIBBLE;
-    pub(super) static S0_BYTES_63: [u8; 16] = super::S0_BYTES_63;
-    pub(super) static S0_BYTES: [u8; 16] = super::S0_BYTES;
+    /// 0x0f on the S1 bytes (even in memory order), 0 on the S0 bytes.
+    pub(super) static S1_NIBBLE: [u8; 16] = [
+        0x0f, 0, 0x0f, 0, 0x0f, 0, 0x0f, 0, 0x0f, 0, 0x0f, 0, 0x0f, 0, 0x0f, 0,
+    ];
+    /// `aesenclast` key: SubBytes(0) = 0x63 on the S0 bytes is cancelled to 0.
+    pub(super) static S0_BYTES_63: [u8; 16] = [
+        0, 0x63, 0, 0x63, 0, 0x63, 0, 0x63, 0, 0x63, 0, 0x63, 0, 0x63, 0, 0x63,
+    ];
+    pub(super) static S0_BYTES: [u8; 16] = [
+        0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff, 0, 0xff,
+    ];
     pub(super) static S0_P1: [u8; 16] = super::S0_P1;
     pub(super) static S0_P2: [u8; 16] = super::S0_P2;
-    pub(super) static S0_TA_POST: [u8; 16] = super::S0_TA_POST;
+    /// `S0_TA` with S1's affine constant (`S1_POST_LO[0]`) XORed in: the S1 lookups
+    /// leave that constant on the S0 bytes, and this cancels it.
+    pub(super) static S0_TA_POST: [u8; 16] = {
+        let mut r = S0_TA;
+        let mut i = 0;
+        while i < 16 {
+            r[i] ^= super::S1_POST_LO[0];
+            i += 1;
+        }
+        r
+    };
     pub(super) static S1_PRE_LO: [u8; 16] = super::S1_PRE_LO;
     pub(super) static S1_PRE_HI: [u8; 16] = super::S1_PRE_HI;
     pub(super) static S1_POST_LO: [u8; 16] = super::S1_POST_LO;
