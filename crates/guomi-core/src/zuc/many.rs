@@ -536,6 +536,22 @@ pub fn eia3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<[u8; 
 mod tests {
     use super::*;
 
+    /// One packet per buffer of `data`, the counter its index.
+    fn items_of<'a>(key: &'a [u8; 16], data: &'a [Vec<u8>], bearer: u8, dir: u8) -> Vec<Item<'a>> {
+        data.iter()
+            .enumerate()
+            .map(|(i, d)| (&key[..], i as u32, bearer, dir, d.as_slice()))
+            .collect()
+    }
+
+    /// 128-EEA3 of each item, one call at a time.
+    fn eea3_each(items: &[Item<'_>]) -> Vec<Vec<u8>> {
+        items
+            .iter()
+            .map(|&(k, c, b, d, m)| super::super::eea3::eea3(k, c, b, d, m, None).unwrap())
+            .collect()
+    }
+
     #[test]
     fn the_longest_packets_of_a_mixed_group_go_alone() {
         let b = Backend::Avx2;
@@ -562,15 +578,8 @@ mod tests {
         let data: Vec<Vec<u8>> = (0..19)
             .map(|i| vec![i as u8; if i % 8 == 7 { 20_000 + i } else { 100 + 3 * i }])
             .collect();
-        let items: Vec<Item<'_>> = data
-            .iter()
-            .enumerate()
-            .map(|(i, d)| (&key[..], i as u32, 1, 0, d.as_slice()))
-            .collect();
-        let want: Vec<Vec<u8>> = items
-            .iter()
-            .map(|&(k, c, b, d, m)| super::super::eea3::eea3(k, c, b, d, m, None).unwrap())
-            .collect();
+        let items = items_of(&key, &data, 1, 0);
+        let want = eea3_each(&items);
         for v in cpu::variants() {
             let got = cpu::with_variant(v, || eea3_many(&items, None).unwrap());
             assert_eq!(got, want, "{v:?}");
@@ -582,15 +591,8 @@ mod tests {
         // Every batch of under 32 packets ran on one thread whatever `threads` said.
         let key = [7u8; 16];
         let data: Vec<Vec<u8>> = (0..32).map(|i| vec![i as u8; 32 << 10]).collect();
-        let items: Vec<Item<'_>> = data
-            .iter()
-            .enumerate()
-            .map(|(i, d)| (&key[..], i as u32, 5, 1, d.as_slice()))
-            .collect();
-        let want_enc: Vec<Vec<u8>> = items
-            .iter()
-            .map(|&(k, c, b, d, m)| super::super::eea3::eea3(k, c, b, d, m, None).unwrap())
-            .collect();
+        let items = items_of(&key, &data, 5, 1);
+        let want_enc = eea3_each(&items);
         let want_mac: Vec<[u8; 4]> = items
             .iter()
             .map(|&(k, c, b, d, m)| super::super::eia3::eia3(k, c, b, d, m, None).unwrap())
