@@ -44,14 +44,10 @@ fn length_arg(length_bits: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
 }
 
 /// `words` keystream words of `z` (4·words bytes) in a new `bytes`.
-fn keystream_bytes<'py>(
-    py: Python<'py>,
-    mut z: Zuc,
-    words: usize,
-) -> PyResult<Bound<'py, PyBytes>> {
+fn keystream_bytes<'py>(py: Python<'py>, z: Zuc, words: usize) -> PyResult<Bound<'py, PyBytes>> {
     let n = guomi_core::zuc::keystream_len(words).py_err()?;
     PyBytes::new_with(py, n, |out| {
-        maybe_detach(py, n, || z.fill(out));
+        maybe_detach(py, n, || z.fill_once(out));
         Ok(())
     })
 }

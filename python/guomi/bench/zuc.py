@@ -25,6 +25,7 @@ def _gmalglib_xor(gmalglib: Any, data: bytes) -> Callable[[], bytes]:
 
 def ops(compare: bool) -> list[Op]:
     gmalglib = try_import("gmalglib") if compare else None
+    data64 = pattern(64)
     data1k = pattern(1024)
     data8k = pattern(8192)
 
@@ -35,8 +36,8 @@ def ops(compare: bool) -> list[Op]:
         ks.impls.append(Impl("gmalglib", _gmalglib_xor(gmalglib, data1k)))
 
     result = [ks]
-    for size, data in ((1024, data1k), (8192, data8k)):
-        op = Op("ZUC", f"128-EEA3 {size // 1024} KiB", size)
+    for label, data in (("64 B", data64), ("1 KiB", data1k), ("8 KiB", data8k)):
+        op = Op("ZUC", f"128-EEA3 {label}", len(data))
         op.impls.append(Impl("guomi", lambda data=data: zuc.eea3(KEY, 0x12345678, 5, 1, data)))  # type: ignore[misc]
         result.append(op)
     result.append(

@@ -98,11 +98,11 @@ pub fn eea3_into_variant(
         nbytes,
         "output buffer must be output_len() bytes"
     );
-    let mut z = Zuc::from_loaded(
+    Zuc::from_loaded(
         super::core::load_128(key, &iv(count, bearer, direction)),
         variant,
-    );
-    z.apply_keystream_into(&data[..nbytes], out);
+    )
+    .apply_keystream_once(&data[..nbytes], out);
     let rem = (bits % 8) as u32;
     if rem != 0 {
         out[nbytes - 1] &= 0xffu8 << (8 - rem);

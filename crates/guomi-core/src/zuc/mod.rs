@@ -99,8 +99,12 @@ pub(crate) fn mac_words_portable(msg: &[u8], z: &[u32]) -> u32 {
     t
 }
 
-/// Keystream words generated per refill of the streaming buffer.
+/// The streaming buffer's size in words: a call's tail under this goes through it, and
+/// longer data is generated straight into the output a multiple of it at a time.
 const BUF_WORDS: usize = 64;
+/// The words a streaming call's tail generates are a multiple of this: the generator's
+/// unrolled block, so that many small calls do not pay its word-at-a-time path.
+const TAIL_WORDS: usize = 16;
 /// Keystream words generated per generator call for bulk data.
 const BULK_WORDS: usize = 512;
 
@@ -182,7 +186,7 @@ impl Zuc {
     /// always the next 4·n bytes of the stream.
     pub fn words(&mut self, out: &mut [u32]) {
         if self.pos == self.buf.len() {
-            (self.kernel.generate)(&mut self.state, out);
+            self.generate(out);
         } else {
             for w in out.iter_mut() {
                 let mut b = [0u8; 4];
@@ -192,37 +196,61 @@ impl Zuc {
         }
     }
 
-    fn refill(&mut self) {
+    /// Puts the next `words` (at most [`BUF_WORDS`]) keystream words at the end of the
+    /// buffer, as its unused bytes.
+    fn refill(&mut self, words: usize) {
         let mut z = [0u32; BUF_WORDS];
-        (self.kernel.generate)(&mut self.state, &mut z);
-        for (c, w) in self.buf.chunks_exact_mut(4).zip(z.iter()) {
+        self.generate(&mut z[..words]);
+        let start = 4 * (BUF_WORDS - words);
+        for (c, w) in self.buf[start..].chunks_exact_mut(4).zip(&z[..words]) {
             c.copy_from_slice(&w.to_be_bytes());
         }
-        z.zeroize();
-        self.pos = 0;
+        z[..words].zeroize();
+        self.pos = start;
         self.used = true;
+    }
+
+    /// The next `out.len()` keystream words, straight from the kernel.
+    fn generate(&mut self, out: &mut [u32]) {
+        #[cfg(test)]
+        tests::GENERATED.with(|g| g.set(g.get() + out.len()));
+        (self.kernel.generate)(&mut self.state, out);
     }
 
     /// Writes the next `out.len()` keystream bytes into `out`.
     pub fn fill(&mut self, out: &mut [u8]) {
         out.fill(0);
-        self.xor_into(None, out);
+        self.xor_into(None, out, Tail::Buffered);
     }
 
     /// XORs the keystream into `data` in place (encryption = decryption).
     pub fn apply_keystream(&mut self, data: &mut [u8]) {
-        self.xor_into(None, data);
+        self.xor_into(None, data, Tail::Buffered);
     }
 
     /// `out = input ⊕ keystream`. `input` and `out` must have the same length.
     pub fn apply_keystream_into(&mut self, input: &[u8], out: &mut [u8]) {
         assert_eq!(input.len(), out.len(), "input and output lengths differ");
-        self.xor_into(Some(input), out);
+        self.xor_into(Some(input), out, Tail::Buffered);
+    }
+
+    /// [`Zuc::fill`] as the generator's last use: it generates the ceil(n / 4) words
+    /// that `out` needs and no more (the streaming calls round a tail up to 16-word
+    /// blocks, and the bulk of the data to 64-word ones, for the calls that follow).
+    pub fn fill_once(mut self, out: &mut [u8]) {
+        out.fill(0);
+        self.xor_into(None, out, Tail::Exact);
+    }
+
+    /// [`Zuc::apply_keystream_into`] as the generator's last use (see [`Zuc::fill_once`]).
+    pub fn apply_keystream_once(mut self, input: &[u8], out: &mut [u8]) {
+        assert_eq!(input.len(), out.len(), "input and output lengths differ");
+        self.xor_into(Some(input), out, Tail::Exact);
     }
 
     /// The one loop behind `fill` / `apply*`: `input` None means `out` is both input
     /// and output.
-    fn xor_into(&mut self, input: Option<&[u8]>, out: &mut [u8]) {
+    fn xor_into(&mut self, input: Option<&[u8]>, out: &mut [u8], tail: Tail) {
         let mut done = 0;
         let n = out.len();
         // 1. Buffered keystream bytes.
@@ -233,31 +261,56 @@ impl Zuc {
             self.pos += take;
             done = take;
         }
-        // 2. Whole blocks, generated straight into a stack buffer (large, so that the
-        // per-call cost of the generator is spread over many words).
+        // 2. Words generated straight into a stack buffer: whole buffers' worth (so that
+        // the per-call cost of the generator is spread over many words), or, for a last
+        // use, every word still needed, the last one perhaps in part.
         let mut z = [0u32; BULK_WORDS];
         let mut dirty = 0;
-        while n - done >= 4 * BUF_WORDS {
-            let words = ((n - done) / 4).min(BULK_WORDS) / BUF_WORDS * BUF_WORDS;
-            (self.kernel.generate)(&mut self.state, &mut z[..words]);
-            (self.kernel.xor_words)(
-                input.map(|i| &i[done..done + 4 * words]),
-                &mut out[done..done + 4 * words],
-                &z[..words],
-            );
-            done += 4 * words;
+        loop {
+            let left = n - done;
+            let words = match tail {
+                Tail::Buffered if left >= 4 * BUF_WORDS => {
+                    (left / 4).min(BULK_WORDS) / BUF_WORDS * BUF_WORDS
+                }
+                Tail::Exact if left > 0 => left.div_ceil(4).min(BULK_WORDS),
+                _ => break,
+            };
+            self.generate(&mut z[..words]);
             dirty = dirty.max(words);
+            let whole = (left / 4).min(words);
+            (self.kernel.xor_words)(
+                input.map(|i| &i[done..done + 4 * whole]),
+                &mut out[done..done + 4 * whole],
+                &z[..whole],
+            );
+            done += 4 * whole;
+            if whole < words {
+                let ks = z[whole].to_be_bytes();
+                xor_bytes(input.map(|i| &i[done..]), &mut out[done..], &ks[..n - done]);
+                done = n;
+            }
         }
         z[..dirty].zeroize();
-        // 3. The tail, through the buffer.
+        // 3. The tail of a streaming call (under a buffer), through the buffer: the
+        // words it needs, rounded up to whole blocks of the generator.
         if done < n {
-            self.refill();
             let take = n - done;
-            let ks = &self.buf[..take];
+            self.refill(take.div_ceil(4).next_multiple_of(TAIL_WORDS));
+            let ks = &self.buf[self.pos..self.pos + take];
             xor_bytes(input.map(|i| &i[done..]), &mut out[done..], ks);
-            self.pos = take;
+            self.pos += take;
         }
     }
+}
+
+/// How [`Zuc::xor_into`] generates what a call needs beyond whole buffers.
+#[derive(Clone, Copy)]
+enum Tail {
+    /// Whole blocks of the generator into the buffer, whose unused bytes serve the
+    /// next call.
+    Buffered,
+    /// The words needed and no more: the generator is not used again.
+    Exact,
 }
 
 /// `out = in ⊕ ks` (or `out ^= ks` when `input` is None).
@@ -316,9 +369,8 @@ pub fn keystream_len(words: usize) -> Result<usize> {
 /// (`words` at most [`MAX_KEYSTREAM_WORDS`]).
 pub fn keystream(key: &[u8], iv: &[u8], words: usize) -> Result<Vec<u8>> {
     let n = keystream_len(words)?;
-    let mut z = Zuc::new(key, iv)?;
     let mut out = vec![0u8; n];
-    z.fill(&mut out);
+    Zuc::new(key, iv)?.fill_once(&mut out);
     Ok(out)
 }
 
@@ -418,6 +470,89 @@ mod tests {
             z.words(&mut got[..5]);
             z.words(&mut got[5..]);
             assert_eq!(got, expect, "{b:?}");
+        }
+    }
+
+    std::thread_local! {
+        /// Keystream words this thread's `Zuc` objects have generated.
+        pub(super) static GENERATED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// The words `f` makes this thread's generators produce.
+    fn generated_by(f: impl FnOnce()) -> usize {
+        let before = GENERATED.with(|g| g.get());
+        f();
+        GENERATED.with(|g| g.get()) - before
+    }
+
+    #[test]
+    fn one_shot_calls_generate_only_the_words_they_need() {
+        let key = [0x3cu8; 16];
+        let data = vec![0xa5u8; 4 * BULK_WORDS + 9];
+        for n in [
+            0usize,
+            1,
+            3,
+            4,
+            5,
+            63,
+            64,
+            65,
+            100,
+            255,
+            256,
+            257,
+            1000,
+            2051,
+            data.len(),
+        ] {
+            let words = generated_by(|| {
+                eea3::eea3(&key, 7, 3, 1, &data[..n], None).unwrap();
+            });
+            assert_eq!(words, n.div_ceil(4), "eea3 of {n} bytes");
+            let bits = 8 * n / 3;
+            let words = generated_by(|| {
+                eea3::eea3(&key, 7, 3, 1, &data[..n], Some(bits as u64)).unwrap();
+            });
+            assert_eq!(words, bits.div_ceil(32), "eea3 of {bits} bits");
+        }
+        for w in [0usize, 1, 2, 17, 64, 65, 600] {
+            assert_eq!(generated_by(|| drop(keystream(&key, &[1; 16], w))), w);
+            let words = generated_by(|| drop(zuc256::keystream(&[2; 32], &[0; 25], w)));
+            assert_eq!(words, w, "zuc256 keystream of {w} words");
+        }
+        // A streaming call's tail generates whole blocks of 16 words, and the calls that
+        // follow use what it left first.
+        let mut z = Zuc::new(&key, &[1; 16]).unwrap();
+        assert_eq!(generated_by(|| z.fill(&mut [0; 5])), 16);
+        assert_eq!(generated_by(|| z.fill(&mut [0; 59])), 0);
+        assert_eq!(generated_by(|| z.fill(&mut [0; 1])), 16);
+        assert_eq!(generated_by(|| z.fill(&mut [0; 63 + 100])), 32);
+        assert_eq!(generated_by(|| z.fill(&mut [0; 28 + 300])), 64 + 16);
+    }
+
+    #[test]
+    fn one_shot_equals_streaming_at_every_length() {
+        let key = [0x61u8; 16];
+        let iv = [0x2fu8; 16];
+        let data: Vec<u8> = (0..4 * BULK_WORDS + 300).map(|i| (i * 131) as u8).collect();
+        for b in cpu::variants() {
+            let mut stream = vec![0u8; data.len()];
+            Zuc::with_variant(&key, &iv, b)
+                .unwrap()
+                .apply_keystream_into(&data, &mut stream);
+            let lengths = (0..=300).chain([1023, 1024, 1025, 2047, 2048, 2049, data.len()]);
+            for n in lengths {
+                let mut once = vec![0u8; n];
+                Zuc::with_variant(&key, &iv, b)
+                    .unwrap()
+                    .apply_keystream_once(&data[..n], &mut once);
+                assert_eq!(once, stream[..n], "{b:?} {n} bytes");
+                let mut ks = vec![0u8; n];
+                Zuc::with_variant(&key, &iv, b).unwrap().fill_once(&mut ks);
+                let xored: Vec<u8> = ks.iter().zip(&data).map(|(k, d)| k ^ d).collect();
+                assert_eq!(xored, stream[..n], "{b:?} fill_once {n} bytes");
+            }
         }
     }
 

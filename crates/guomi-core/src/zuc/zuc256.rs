@@ -122,11 +122,13 @@ pub(crate) fn generator(key: &[u8], iv: &Zuc256Iv, d: &[u8; 16], variant: Varian
     Ok(Zuc::from_loaded(load(key, &iv.0, d), variant))
 }
 
-/// The first `words` ZUC-256 keystream words as 4·`words` big-endian bytes.
+/// The first `words` ZUC-256 keystream words as 4·`words` big-endian bytes (`words` at
+/// most [`super::MAX_KEYSTREAM_WORDS`]).
 pub fn keystream(key: &[u8], iv: &[u8], words: usize) -> Result<Vec<u8>> {
-    let mut z = Zuc::new_256(key, iv)?;
-    let mut out = vec![0u8; 4 * words];
-    z.fill(&mut out);
+    let n = super::keystream_len(words)?;
+    let z = Zuc::new_256(key, iv)?;
+    let mut out = vec![0u8; n];
+    z.fill_once(&mut out);
     Ok(out)
 }
 
