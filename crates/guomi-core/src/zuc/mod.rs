@@ -387,6 +387,10 @@ mod keystream_bound_tests {
         for words in [MAX_KEYSTREAM_WORDS + 1, 1 << 32, usize::MAX] {
             assert!(matches!(keystream_len(words), Err(Error::InvalidValue(_))));
             assert!(keystream(&[0; 16], &[0; 16], words).is_err());
+            assert!(matches!(
+                zuc256::keystream(&[0; 32], &[0; 25], words),
+                Err(Error::InvalidValue(_))
+            ));
         }
         assert_eq!(keystream(&[0; 16], &[0; 16], 0).unwrap(), Vec::<u8>::new());
     }
