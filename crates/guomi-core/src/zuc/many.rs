@@ -29,16 +29,30 @@ pub(crate) trait Lanes: Copy {
     fn shr<const K: i32>(self) -> Self;
     /// Rotation left by K (K2 = 32 - K).
     fn rol<const K: i32, const K2: i32>(self) -> Self;
+    #[inline(always)]
     fn xor3(self, b: Self, c: Self) -> Self {
         self.xor(b).xor(c)
     }
     /// (self | b) & c
+    #[inline(always)]
     fn or_and(self, b: Self, c: Self) -> Self {
         self.or(b).and(c)
     }
+    /// The high 16 bits of each lane of `self`, the low 16 of `lo`.
+    #[inline(always)]
+    fn high16_low16(self, lo: Self) -> Self {
+        self.and(Self::splat(0xffff_0000))
+            .or(lo.and(Self::splat(0xffff)))
+    }
     /// (self << 16) | (lo >> 16)
+    #[inline(always)]
     fn concat16(self, lo: Self) -> Self {
         self.shl::<16>().or(lo.shr::<16>())
+    }
+    /// (L1(W1L ∥ W2H), L2(W2L ∥ W1H)), the inputs of F's S-boxes (§3.4).
+    #[inline(always)]
+    fn l1_l2(w1: Self, w2: Self) -> (Self, Self) {
+        (l1(w1.concat16(w2)), l2(w2.concat16(w1)))
     }
     /// S = (S0, S1, S0, S1) on every 32-bit lane (GM/T 0001.1 §3.4).
     fn sbox(self) -> Self;
@@ -102,19 +116,15 @@ fn l2<V: Lanes>(x: V) -> V {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn round<V: Lanes>(c: impl Fn(usize) -> V, r1: &mut V, r2: &mut V) -> (V, V) {
-    let lo16 = V::splat(0xffff);
-    let x0 = c(15)
-        .and(V::splat(0x7fff_8000))
-        .shl::<1>()
-        .or(c(14).and(lo16));
+    // s15H ∥ s14L: bits 15..30 of s15 shifted up by one, bits 0..15 of s14.
+    let x0 = c(15).shl::<1>().high16_low16(c(14));
     let x1 = c(11).shl::<16>().or(c(9).shr::<15>());
     let x2 = c(7).shl::<16>().or(c(5).shr::<15>());
     let x3 = c(2).shl::<16>().or(c(0).shr::<15>());
     let w = x0.xor(*r1).add(*r2);
     let w1 = r1.add(x1);
     let w2 = r2.xor(x2);
-    let u = l1(w1.concat16(w2));
-    let v = l2(w2.concat16(w1));
+    let (u, v) = V::l1_l2(w1, w2);
     *r1 = u.sbox();
     *r2 = v.sbox();
     (w, x3)

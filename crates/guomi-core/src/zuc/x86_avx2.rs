@@ -552,6 +552,53 @@ impl<const VAES: bool> Lanes for Ymm<VAES> {
         }
     }
     #[inline(always)]
+    fn high16_low16(self, lo: Self) -> Self {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
+        unsafe { Ymm(_mm256_blend_epi16::<0b1010_1010>(lo.0, self.0)) }
+    }
+    #[inline(always)]
+    fn l1_l2(w1: Self, w2: Self) -> (Self, Self) {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
+        unsafe {
+            // W1L ∥ W2H = y <<< 16 with y = W2H ∥ W1L (16-bit blend), and W2L ∥ W1H =
+            // y2 <<< 16 with y2 = W1H ∥ W2L. L's rotations by 8, 16 and 24 of those are
+            // byte shuffles of y and y2, and the rest is one rotation each:
+            // L1(y <<< 16) = y<<<16 ⊕ y<<<8 ⊕ (y ⊕ y<<<16 ⊕ y<<<24) <<< 2,
+            // L2(y2 <<< 16) = q ⊕ (q ⊕ y2) <<< 14 with q = y2<<<16 ⊕ y2<<<24.
+            let y = _mm256_blend_epi16::<0b1010_1010>(w1.0, w2.0);
+            let y2 = _mm256_blend_epi16::<0b1010_1010>(w2.0, w1.0);
+            let (r8, r16, r24) = (
+                bytes32(&LANE_ROL[1]),
+                bytes32(&LANE_ROL[2]),
+                bytes32(&LANE_ROL[3]),
+            );
+            let a16 = _mm256_shuffle_epi8(y, r16);
+            let t = _mm256_xor_si256(_mm256_xor_si256(y, a16), _mm256_shuffle_epi8(y, r24));
+            let l1 = _mm256_xor_si256(
+                _mm256_xor_si256(a16, _mm256_shuffle_epi8(y, r8)),
+                Ymm::<VAES>(t).rol::<2, 30>().0,
+            );
+            let q = _mm256_xor_si256(_mm256_shuffle_epi8(y2, r16), _mm256_shuffle_epi8(y2, r24));
+            let l2 = _mm256_xor_si256(q, Ymm::<VAES>(_mm256_xor_si256(q, y2)).rol::<14, 18>().0);
+            (Ymm(l1), Ymm(l2))
+        }
+    }
+    #[inline(always)]
+    fn store_columns(rows: &[Self; 16], out: &mut [Vec<u32>], offset: usize) {
+        // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI
+        // (cpu::detect); each store writes 8 words inside `out[lane][offset..offset + 16]`
+        // (bounds checked by the slicing).
+        unsafe {
+            for half in 0..2 {
+                let cols = transpose8(rows[8 * half..8 * half + 8].try_into().expect("8 rows"));
+                for (o, col) in out.iter_mut().zip(cols) {
+                    let dst = &mut o[offset + 8 * half..offset + 8 * half + 8];
+                    _mm256_storeu_si256(dst.as_mut_ptr().cast(), col);
+                }
+            }
+        }
+    }
+    #[inline(always)]
     fn sbox(self) -> Self {
         // SAFETY: reached only from code compiled with and selected for AVX2/AES-NI (cpu::detect).
         unsafe {
@@ -566,13 +613,15 @@ impl<const VAES: bool> Lanes for Ymm<VAES> {
                 _mm256_shuffle_epi8(bytes32(&S0_TA), u),
                 _mm256_add_epi8(t, t),
             );
-            // S1: T, then AES SubBytes on each 128-bit half, then N.
-            let ys = _mm256_shuffle_epi8(x, bytes32(&INV_SHIFT_ROWS));
-            let ylo = _mm256_and_si256(ys, m);
-            let yhi = _mm256_and_si256(_mm256_srli_epi16::<4>(ys), m);
-            let pre = _mm256_xor_si256(
-                _mm256_shuffle_epi8(bytes32(&S1_PRE_LO), ylo),
-                _mm256_shuffle_epi8(bytes32(&S1_PRE_HI), yhi),
+            // S1: T on every byte (from S0's nibbles), InvShiftRows (T maps each byte
+            // alone, so it commutes with moving bytes), then AES SubBytes on each
+            // 128-bit half, whose ShiftRows puts the bytes back, then N.
+            let pre = _mm256_shuffle_epi8(
+                _mm256_xor_si256(
+                    _mm256_shuffle_epi8(bytes32(&S1_PRE_LO), lo),
+                    _mm256_shuffle_epi8(bytes32(&S1_PRE_HI), hi),
+                ),
+                bytes32(&INV_SHIFT_ROWS),
             );
             let a = if VAES {
                 _mm256_aesenclast_epi128(pre, _mm256_setzero_si256())
@@ -595,6 +644,50 @@ impl<const VAES: bool> Lanes for Ymm<VAES> {
                 _mm256_set1_epi32(0xff00_ff00u32 as i32),
             ))
         }
+    }
+}
+
+/// Rotations of every 32-bit lane left by 0, 8, 16 and 24 bits, as byte shuffles.
+const LANE_ROL: [[u8; 16]; 4] = {
+    let mut r = [[0u8; 16]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let mut i = 0;
+        while i < 16 {
+            // Byte j of x <<< 8k is byte (j - k) mod 4 of x.
+            r[k][i] = (i / 4 * 4 + (i % 4 + 4 - k) % 4) as u8;
+            i += 1;
+        }
+        k += 1;
+    }
+    r
+};
+
+/// The 8 × 8 transposition of 32-bit words: column i of `r` (word i of every row) as
+/// vector i.
+#[inline(always)]
+unsafe fn transpose8<const VAES: bool>(r: &[Ymm<VAES>; 8]) -> [__m256i; 8] {
+    // SAFETY: AVX2.
+    unsafe {
+        let mut a = [_mm256_setzero_si256(); 8];
+        for i in 0..4 {
+            a[2 * i] = _mm256_unpacklo_epi32(r[2 * i].0, r[2 * i + 1].0);
+            a[2 * i + 1] = _mm256_unpackhi_epi32(r[2 * i].0, r[2 * i + 1].0);
+        }
+        // b[4i + j], 128-bit half h: rows 4i..4i + 3 of column 4h + j.
+        let mut b = [_mm256_setzero_si256(); 8];
+        for i in 0..2 {
+            b[4 * i] = _mm256_unpacklo_epi64(a[4 * i], a[4 * i + 2]);
+            b[4 * i + 1] = _mm256_unpackhi_epi64(a[4 * i], a[4 * i + 2]);
+            b[4 * i + 2] = _mm256_unpacklo_epi64(a[4 * i + 1], a[4 * i + 3]);
+            b[4 * i + 3] = _mm256_unpackhi_epi64(a[4 * i + 1], a[4 * i + 3]);
+        }
+        let mut c = [_mm256_setzero_si256(); 8];
+        for j in 0..4 {
+            c[j] = _mm256_permute2x128_si256::<0x20>(b[j], b[4 + j]);
+            c[4 + j] = _mm256_permute2x128_si256::<0x31>(b[j], b[4 + j]);
+        }
+        c
     }
 }
 
