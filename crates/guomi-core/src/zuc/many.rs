@@ -224,13 +224,15 @@ pub(crate) fn keystream_lanes<V: Lanes>(states: &[&State], words: usize, out: &m
 
 /// What one word of a lane group costs, in quarters of a single-stream word (measured;
 /// `None`: the backend has no lane kernel). AVX-512 (Zen 4): about 6.7 single words.
-/// AVX2 on a CPU that selects it by itself (Zen 3, no AVX-512): a group of 8 x 256 words
-/// takes 6.7-6.9 us and one stream of 256 words 2.85 us, so about 2.4 (a Zen 4 forced
-/// onto `avx2` makes it about 4.7, but never runs that backend unasked).
+/// AVX2 on a CPU that selects it by itself (Zen 3, no AVX-512): about 2.1 single words
+/// (8.2-8.7 quarters measured, a group of 8 x 256 words against one stream of 256 words,
+/// both with their initialization, alternated in one process; 2.4 before the lane kernel's
+/// L and transposition were reworked). A Zen 4 forced onto `avx2` makes it about 4.7, but
+/// never runs that backend unasked.
 fn group_word_quarters(backend: Backend) -> Option<u128> {
     match backend {
         Backend::Avx512 => Some(27),
-        Backend::Avx2 => Some(10),
+        Backend::Avx2 => Some(9),
         Backend::Portable => None,
     }
 }
@@ -399,7 +401,7 @@ fn threads_for(total_bytes: usize, threads: Option<usize>) -> usize {
 /// this backend's lanes and the group size from which `keystream_group` uses them, except
 /// that packets that would make one lane group go one by one, shared by the threads, when
 /// that costs less than the group on one thread (4 packets on two threads: two single
-/// streams each, 8 quarter-words a word against the avx2 group's 10).
+/// streams each, 8 quarter-words a word against the avx2 group's 9).
 fn split(n: usize, threads: usize, backend: Backend) -> (usize, usize) {
     let lanes = lanes_for(backend);
     match group_word_quarters(backend) {
