@@ -582,6 +582,37 @@ fn zuc_eia3() {
     }
 }
 
+fn zuc_many() {
+    // 11 packets: a full lane group of every SIMD width up to 8 and single streams, of
+    // mixed lengths; each under its own secret key.
+    let keys: Vec<Vec<u8>> = (0..11u8).map(|i| secret_vec(&bytes(16, 60 + i))).collect();
+    let data: Vec<Vec<u8>> = (0..11usize)
+        .map(|i| secret_vec(&bytes(40 + 37 * i, 80 + i as u8)))
+        .collect();
+    let items: Vec<zuc::many::Item<'_>> = keys
+        .iter()
+        .zip(&data)
+        .enumerate()
+        .map(|(i, (k, d))| (&k[..], i as u32, 3, 1, &d[..]))
+        .collect();
+    let cts = zuc::many::eea3_many(&items, None).unwrap();
+    let macs = zuc::many::eia3_many(&items, None).unwrap();
+    for (i, (ct, mac)) in cts.iter().zip(&macs).enumerate() {
+        public(&ct[..]); // ciphertext: public by definition
+        public(&mac[..]); // the MAC is sent with the message: public by definition
+                          // The one-packet outputs, public too, for the comparison.
+        let (k, c, b, d, m) = items[i];
+        assert_eq!(
+            ct[..],
+            release(&zuc::eea3(k, c, b, d, m, None).unwrap())[..]
+        );
+        assert_eq!(
+            mac[..],
+            release(&zuc::eia3(k, c, b, d, m, None).unwrap())[..]
+        );
+    }
+}
+
 fn zuc256_iv() -> Vec<u8> {
     // The 25-byte form: bytes 17..24 are 6-bit values.
     let mut iv = bytes(25, 61);
@@ -918,6 +949,9 @@ pub const CHECKS: &[Check] = &[
     check!("zuc-eia3", zuc_eia3,
         "128-EIA3 MAC and verify with a secret key and data",
         "the MAC; the MAC comparison's outcome"),
+    check!("zuc-many", zuc_many,
+        "eea3_many / eia3_many (the lane kernels) with secret keys and data",
+        "the ciphertexts and MACs"),
     check!("zuc256-keystream", zuc256_keystream,
         "ZUC-256 initialisation and keystream with a secret key",
         "nothing during the run"),
