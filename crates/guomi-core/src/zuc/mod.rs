@@ -285,8 +285,9 @@ impl Zuc {
             );
             done += 4 * whole;
             if whole < words {
-                let ks = z[whole].to_be_bytes();
+                let mut ks = z[whole].to_be_bytes();
                 xor_bytes(input.map(|i| &i[done..]), &mut out[done..], &ks[..n - done]);
+                ks.zeroize();
                 done = n;
             }
         }
