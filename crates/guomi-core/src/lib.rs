@@ -15,7 +15,10 @@
 //! `unsafe` code (SIMD intrinsics, inline assembly) lives only in the x86-64 backend
 //! files (`*/x86_avx2.rs`, `*/x86_avx512.rs`): the crate denies `unsafe_code` and only
 //! those modules allow it. Each is compiled for x86-64 only, behind a runtime CPU check,
-//! and every `unsafe` block carries a `// SAFETY:` comment.
+//! and every `unsafe` block carries a `// SAFETY:` comment. The one exception is
+//! [`parallel`]'s hand-off of a call's work to pool threads (a lifetime-erased pointer
+//! to the call's task, dereferenced only while the call waits for it; see
+//! `parallel::with_helpers`).
 #![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
 

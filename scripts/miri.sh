@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs the tests of the one `unsafe` outside the SIMD backends under Miri: the hand-off of
+# a batch call's work to pool threads (guomi_core::parallel, `with_helpers`), with rayon's
+# real threads, including helpers that start after the call returned and helper panics.
+#
+#   scripts/miri.sh
+#
+# * Needs a nightly toolchain; installs its `miri` component when missing.
+# * Tree Borrows (-Zmiri-tree-borrows): crossbeam-epoch, under rayon, is reported by the
+#   older Stacked Borrows model in its own code. Leaks are ignored (-Zmiri-ignore-leaks):
+#   the process-wide pool's threads are never joined, by design.
+# * Exits non-zero on undefined behaviour, a data race or a failing test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! rustup +nightly component list --installed 2>/dev/null | grep -q '^miri'; then
+    rustup +nightly component add miri
+fi
+export MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-tree-borrows -Zmiri-ignore-leaks"
+cargo +nightly miri test -q -p guomi-core --lib -- \
+    parallel::tests::a_ parallel::tests::pipeline parallel::tests::guided parallel::tests::simd_splits
