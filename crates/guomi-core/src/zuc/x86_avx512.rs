@@ -98,13 +98,15 @@ unsafe fn s0_tables() -> [__m512i; 4] {
     }
 }
 
-/// R1, R2 in lanes 0 and 1 of an xmm register; `VBMI` selects the S0 method. `MERGED`
-/// (VBMI only): the S-box outputs are put together by two byte blends, S1 with the
-/// low-half S0 lookup first (both ready early) and then the high-half lookup where the
-/// input's top bit is set, with the mask taken from the xmm input; otherwise (the
-/// earlier code, kept for comparison) the two S0 lookups are blended on the zmm
-/// register and then with S1. Same result; the merged form is about 7% faster per
-/// keystream word (F's latency bounds the single stream).
+/// R1, R2 in lanes 0 and 1 of an xmm register; `VBMI` selects the S0 method. The S-box
+/// outputs are put together by bitwise selects (`vpternlogd` under a byte mask held in
+/// a vector): with VBMI, S0's two 128-entry lookups under the sign of each input byte
+/// (`vpcmpgtb`), then S0 on the odd bytes and S1 on the even ones. `MERGED = false`
+/// (VBMI only; the earlier code, kept for comparison) blends them under mask registers
+/// instead (`vpmovb2m`, `vpblendmb`): same result, but a masked blend takes 3 cycles on
+/// Intel cores and 1 on Zen 4, and F's chain had two of them plus the mask's 3, so the
+/// selects take about 11 % off a keystream word on Intel (F's latency bounds the single
+/// stream).
 #[derive(Clone, Copy)]
 struct Xmm<const VBMI: bool, const MERGED: bool = true>(__m128i);
 
@@ -158,21 +160,23 @@ impl<const VBMI: bool, const MERGED: bool> Fsm for Xmm<VBMI, MERGED> {
             let d = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 30, 24));
             let l = _mm_ternarylogic_epi32::<0x96>(_mm_ternarylogic_epi32::<0x96>(m, a, b), c, d);
             // S0 on the odd bytes (memory order), S1 on the even ones.
-            if VBMI && MERGED {
-                let t = s0_tables();
-                let z = _mm512_castsi128_si512(l);
-                let lo = _mm512_permutex2var_epi8(t[0], z, t[1]);
-                let hi = _mm512_permutex2var_epi8(t[2], z, t[3]);
-                let r = _mm_mask_blend_epi8(0xaaaa, s1_xmm(l), _mm512_castsi512_si128(lo));
-                let top = _mm_movepi8_mask(l) & 0xaaaa;
-                return Xmm(_mm_mask_blend_epi8(top, r, _mm512_castsi512_si128(hi)));
+            if !MERGED {
+                let s0 = s0_vbmi(l, &s0_tables());
+                return Xmm(_mm_mask_blend_epi8(0xaaaa, s1_xmm(l), s0));
             }
             let s0 = if VBMI {
-                s0_vbmi(l, &s0_tables())
+                let t = s0_tables();
+                let z = _mm512_castsi128_si512(l);
+                let lo = _mm512_castsi512_si128(_mm512_permutex2var_epi8(t[0], z, t[1]));
+                let hi = _mm512_castsi512_si128(_mm512_permutex2var_epi8(t[2], z, t[3]));
+                // 0xff where the byte's top bit is set: entries 128..=255 (`hi`).
+                let top = _mm_cmpgt_epi8(_mm_setzero_si128(), l);
+                _mm_ternarylogic_epi32::<0xca>(top, hi, lo)
             } else {
                 s0_xmm(l)
             };
-            Xmm(_mm_mask_blend_epi8(0xaaaa, s1_xmm(l), s0))
+            let odd = _mm_set1_epi16(0xff00u16 as i16);
+            Xmm(_mm_ternarylogic_epi32::<0xca>(odd, s0, s1_xmm(l)))
         }
     }
 }
@@ -527,10 +531,11 @@ mod tests {
         super::super::core::generate::<Xmm<true, false>>(st, out);
     }
 
-    /// The merged S-box combination (the default) against the earlier blends and the
-    /// portable backend, for several keys and IVs, and lengths around the 16-word groups.
+    /// The S-box outputs joined by selects (the default) against the earlier blends and
+    /// the portable backend, for several keys and IVs, and lengths around the 16-word
+    /// groups.
     #[test]
-    fn merged_s_box_outputs_agree() {
+    fn selected_s_box_outputs_agree() {
         if !crate::cpu::Backend::Avx512.is_supported() || !has_vbmi() {
             return;
         }
@@ -563,7 +568,7 @@ mod tests {
     }
 
     /// A/B timing of the single-stream generator (not a correctness test): 2048 words
-    /// (one 8 KiB EEA3 packet) with the merged and the earlier S-box combination,
+    /// (one 8 KiB EEA3 packet) with the selects and the earlier blends,
     /// alternated; minimum over 2000 runs in cycles per word at `GUOMI_GHZ` (default 3.69):
     /// `cargo test -p guomi-core --lib zuc::x86_avx512::tests::ab_generate -- --ignored --nocapture`.
     #[test]
@@ -580,8 +585,8 @@ mod tests {
         // SAFETY: AVX-512 F/VL/BW, GFNI and VBMI checked above.
         unsafe { init_vbmi(&mut st0) };
         type Gen = unsafe fn(&mut State, &mut [u32]);
-        let merged: Gen = generate_vbmi;
-        let kernels: [(&str, Gen); 2] = [("merged", merged), ("blended", generate_vbmi_blended)];
+        let selects: Gen = generate_vbmi;
+        let kernels: [(&str, Gen); 2] = [("selects", selects), ("blended", generate_vbmi_blended)];
         let mut out = vec![0u32; 2048];
         let mut best = [f64::MAX; 2];
         for _ in 0..2000 {
