@@ -102,11 +102,11 @@ unsafe fn s0_tables() -> [__m512i; 4] {
 /// outputs are put together by bitwise selects (`vpternlogd` under a byte mask held in
 /// a vector): with VBMI, S0's two 128-entry lookups under the sign of each input byte
 /// (`vpcmpgtb`), then S0 on the odd bytes and S1 on the even ones. `MERGED = false`
-/// (VBMI only; the earlier code, kept for comparison) blends them under mask registers
-/// instead (`vpmovb2m`, `vpblendmb`): same result, but a masked blend takes 3 cycles on
-/// Intel cores and 1 on Zen 4, and F's chain had two of them plus the mask's 3, so the
-/// selects take about 11 % off a keystream word on Intel (F's latency bounds the single
-/// stream).
+/// with VBMI (the earlier code, kept for comparison; ignored without VBMI) blends them
+/// under mask registers instead (`vpmovb2m`, `vpblendmb`): same result, but a masked
+/// blend takes 3 cycles on Intel cores and 1 on Zen 4, and F's chain had two of them plus
+/// the mask's 3, so the selects take about 11 % off a keystream word on Intel (F's
+/// latency bounds the single stream).
 #[derive(Clone, Copy)]
 struct Xmm<const VBMI: bool, const MERGED: bool = true>(__m128i);
 
@@ -160,7 +160,7 @@ impl<const VBMI: bool, const MERGED: bool> Fsm for Xmm<VBMI, MERGED> {
             let d = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 30, 24));
             let l = _mm_ternarylogic_epi32::<0x96>(_mm_ternarylogic_epi32::<0x96>(m, a, b), c, d);
             // S0 on the odd bytes (memory order), S1 on the even ones.
-            if !MERGED {
+            if VBMI && !MERGED {
                 let s0 = s0_vbmi(l, &s0_tables());
                 return Xmm(_mm_mask_blend_epi8(0xaaaa, s1_xmm(l), s0));
             }
