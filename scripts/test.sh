@@ -39,7 +39,11 @@ if [ "$quick" = 0 ]; then
     # Independent implementations the tests cross-check against (each test skips if its peer is absent).
     .venv/bin/python -m pip install --quiet cryptography gmssl gmalg gmalglib tongsuopy gmssl-pyx
     # Column API and engines (guomi.arrow, guomi.dask, guomi.spark; each test skips without its engine).
-    .venv/bin/python -m pip install --quiet pyarrow polars pandas "dask[dataframe]" distributed pyspark duckdb
+    # The lower bounds are pyproject.toml's extras: unbounded, pip met a dask release newer
+    # than every distributed release by pairing it with distributed 2021.4 (which fails to
+    # import with it) instead of taking the dask that the newest distributed pins.
+    .venv/bin/python -m pip install --quiet "pyarrow>=14" "polars>=1.0" "pandas>=2.1" \
+        "dask[dataframe]>=2024.1" "distributed>=2024.1" "pyspark>=4.0" "duckdb>=1.1"
     cargo test --workspace --quiet
     # The live interop suite (tests/interop: BouncyCastle, gmsm, sm-crypto-v2 peers, built into
     # tests/interop/.build with java/javac + mvn, go, node + npm): a missing toolchain or a failed

@@ -15,8 +15,18 @@
 //! | feature | used by                                  | at backend       |
 //! |---------|------------------------------------------|------------------|
 //! | `vaes`  | SM4 S-box through 256-bit `vaesenclast`  | `avx2`           |
-//! | `vbmi`  | ZUC S0 from register tables (VBMI/VBMI2) | `avx512`         |
+//! | `vbmi`  | ZUC S0 from register tables (VBMI/VBMI2): 16 lanes; one stream except on Intel | `avx512` |
 //! | `adx`   | SM2 field, SM9 Fp: MULX/ADCX/ADOX asm    | `avx2`, `avx512` |
+//!
+//! Cores with the same features can differ in latencies enough to change which form of a
+//! kernel is fastest. The few kernels where that was measured ask [`intel_core`]:
+//!
+//! | kernel | on Intel cores | elsewhere |
+//! |--------|----------------|-----------|
+//! | ZUC single stream (`avx512`) | S0 by nibble shuffles, even with `vbmi` | S0 from `vbmi` register tables |
+//!
+//! Both forms of each such kernel are tested on every CPU that can run them (the tests
+//! call them directly), whichever of them this CPU's variants select.
 //!
 //! A [`Variant`] is a backend with some of its features turned off; its name is the
 //! backend's followed by `-no<feature>` for each one off (`avx2-novaes`,
@@ -92,12 +102,23 @@ pub fn detected() -> Backend {
     detection().backend
 }
 
-/// What [`detect`] found: the best backend and the optional features.
+/// What [`detect`] found: the best backend, the optional features and the vendor.
 #[derive(Clone, Copy)]
 struct Detection {
     backend: Backend,
     /// Bit `Feature as u8` set when the CPU has the feature.
     features: u8,
+    /// CPUID's vendor string is `GenuineIntel`.
+    #[cfg(target_arch = "x86_64")]
+    intel: bool,
+}
+
+/// Whether this CPU is an Intel core (CPUID vendor `GenuineIntel`; detected once). Used
+/// only to pick between two forms of a kernel that both run on this CPU, never to
+/// decide what it supports (see the module's table).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn intel_core() -> bool {
+    detection().intel
 }
 
 fn detection() -> Detection {
@@ -108,6 +129,12 @@ fn detection() -> Detection {
 #[cfg(target_arch = "x86_64")]
 fn detect() -> Detection {
     use std::arch::is_x86_feature_detected as has;
+    // SAFETY: CPUID exists on every x86-64 CPU. (A safe function from Rust 1.94 on, an
+    // `unsafe fn` in the oldest toolchain this crate supports: hence the allowances.)
+    #[allow(unsafe_code, unused_unsafe)]
+    let vendor = unsafe { core::arch::x86_64::__cpuid(0) };
+    // "GenuineIntel" in EBX, EDX, ECX.
+    let intel = (vendor.ebx, vendor.edx, vendor.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e);
     let mut features = 0u8;
     if has!("vaes") {
         features |= Feature::Vaes.bit();
@@ -129,6 +156,7 @@ fn detect() -> Detection {
         return Detection {
             backend: Backend::Portable,
             features,
+            intel,
         };
     }
     let avx512 = has!("avx512f")
@@ -144,6 +172,7 @@ fn detect() -> Detection {
             Backend::Avx2
         },
         features,
+        intel,
     }
 }
 
@@ -473,6 +502,20 @@ pub fn with_variant<T>(variant: Variant, f: impl FnOnce() -> T) -> T {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The vendor from CPUID agrees with the kernel's view of the CPU.
+    #[test]
+    #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+    fn vendor_matches_proc_cpuinfo() {
+        let info = std::fs::read_to_string("/proc/cpuinfo").unwrap();
+        let vendor = info
+            .lines()
+            .find_map(|l| l.strip_prefix("vendor_id"))
+            .and_then(|l| l.split(':').nth(1))
+            .map(str::trim)
+            .expect("a vendor_id line");
+        assert_eq!(intel_core(), vendor == "GenuineIntel", "{vendor}");
+    }
 
     #[test]
     fn ladder_and_names() {

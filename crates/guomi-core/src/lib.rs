@@ -15,10 +15,11 @@
 //! `unsafe` code (SIMD intrinsics, inline assembly) lives only in the x86-64 backend
 //! files (`*/x86_avx2.rs`, `*/x86_avx512.rs`): the crate denies `unsafe_code` and only
 //! those modules allow it. Each is compiled for x86-64 only, behind a runtime CPU check,
-//! and every `unsafe` block carries a `// SAFETY:` comment. The one exception is
+//! and every `unsafe` block carries a `// SAFETY:` comment. The exceptions are
 //! [`parallel`]'s hand-off of a call's work to pool threads (a lifetime-erased pointer
 //! to the call's task, dereferenced only while the call waits for it; see
-//! `parallel::with_helpers`).
+//! `parallel::with_helpers`), and [`cpu`]'s CPUID query of the vendor (an `unsafe fn`
+//! in the oldest supported Rust, safe from 1.94 on).
 #![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
 

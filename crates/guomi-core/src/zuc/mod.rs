@@ -65,7 +65,9 @@ pub(crate) fn kernel(variant: Variant) -> Kernel {
     #[cfg(target_arch = "x86_64")]
     {
         if backend >= Backend::Avx512 {
-            return if variant.has(crate::cpu::Feature::Vbmi) {
+            // S0 from VBMI register tables, except on Intel cores, where `vpermi2b`
+            // takes 5 cycles and S0 by nibble shuffles shortens F's chain (see `cpu`).
+            return if variant.has(crate::cpu::Feature::Vbmi) && !crate::cpu::intel_core() {
                 x86_avx512::KERNEL_VBMI
             } else {
                 x86_avx512::KERNEL

@@ -17,7 +17,8 @@ use super::x86_avx2::{mac_words_clmul, s0_xmm, S0_P1, S0_P2, S0_TA};
 use super::Kernel;
 use core::arch::x86_64::*;
 
-/// The `avx512` kernel without VBMI (variant `avx512-novbmi`, or a CPU without it).
+/// The `avx512` kernel without VBMI (variant `avx512-novbmi`, a CPU without VBMI, or an
+/// Intel core: see `cpu::intel_core`).
 pub(crate) const KERNEL: Kernel = Kernel {
     init,
     generate,
@@ -25,7 +26,8 @@ pub(crate) const KERNEL: Kernel = Kernel {
     xor_words: super::x86_avx2::xor_words,
 };
 
-/// The `avx512` kernel with VBMI/VBMI2; selected only when `Variant::has(Feature::Vbmi)`.
+/// The `avx512` kernel with VBMI/VBMI2; selected only when `Variant::has(Feature::Vbmi)`,
+/// and not on Intel cores.
 pub(crate) const KERNEL_VBMI: Kernel = Kernel {
     init: init_vbmi_checked,
     generate: generate_vbmi_checked,
@@ -107,26 +109,70 @@ unsafe fn s0_tables() -> [__m512i; 4] {
 /// blend takes 3 cycles on Intel cores and 1 on Zen 4, and F's chain had two of them plus
 /// the mask's 3, so the selects take about 11 % off a keystream word on Intel (F's
 /// latency bounds the single stream).
+///
+/// With `AHEAD` (the default), the working-mode rounds fold the next round's X2 into
+/// lane 1 as the S-box outputs are joined (`Fsm::next_ahead`; the second field holds the
+/// X2 folded in, 0 when none): the next round then starts with one masked add (W1 = R1 ⊞
+/// X1, lane 1 already W2 = R2 ⊕ X2) instead of an add, an XOR and a blend, one cycle less
+/// on F's chain. `AHEAD = false` is the earlier code, kept for comparison.
 #[derive(Clone, Copy)]
-struct Xmm<const VBMI: bool, const MERGED: bool = true>(__m128i);
+struct Xmm<const VBMI: bool, const MERGED: bool = true, const AHEAD: bool = true>(__m128i, u32);
+
+impl<const VBMI: bool, const MERGED: bool, const AHEAD: bool> Xmm<VBMI, MERGED, AHEAD> {
+    /// F's update from W (W1 in lane 0, W2 in lane 1): R1 = S(L1(W1L ∥ W2H)) in lane 0,
+    /// R2 = S(L2(W2L ∥ W1H)) in lane 1, XOR `after`.
+    #[inline(always)]
+    unsafe fn update(w: __m128i, after: __m128i) -> __m128i {
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI
+        // (and VBMI where `VBMI`; cpu::detect).
+        unsafe {
+            // Lane 0 = W1L ∥ W2H, lane 1 = W2L ∥ W1H: one 64-bit rotation.
+            let m = _mm_rol_epi64::<16>(w);
+            // L1 on lane 0 (rotations 2, 10, 18, 24), L2 on lane 1 (8, 14, 22, 30).
+            let a = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 8, 2));
+            let b = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 14, 10));
+            let c = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 22, 18));
+            let d = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 30, 24));
+            let l = _mm_ternarylogic_epi32::<0x96>(_mm_ternarylogic_epi32::<0x96>(m, a, b), c, d);
+            // S0 on the odd bytes (memory order), S1 on the even ones.
+            if VBMI && !MERGED {
+                let s0 = s0_vbmi(l, &s0_tables());
+                return _mm_xor_si128(_mm_mask_blend_epi8(0xaaaa, s1_xmm(l), s0), after);
+            }
+            let s0 = if VBMI {
+                let t = s0_tables();
+                let z = _mm512_castsi128_si512(l);
+                let lo = _mm512_castsi512_si128(_mm512_permutex2var_epi8(t[0], z, t[1]));
+                let hi = _mm512_castsi512_si128(_mm512_permutex2var_epi8(t[2], z, t[3]));
+                // 0xff where the byte's top bit is set: entries 128..=255 (`hi`).
+                let top = _mm_cmpgt_epi8(_mm_setzero_si128(), l);
+                _mm_ternarylogic_epi32::<0xca>(top, hi, lo)
+            } else {
+                s0_xmm(l)
+            };
+            let odd = _mm_set1_epi16(0xff00u16 as i16);
+            // (odd ∧ S0) ⊕ after while S1 is still on its way (GF(2^8) results reach
+            // integer instructions late on Intel cores), then (¬odd ∧ S1) ⊕ that.
+            let q = _mm_ternarylogic_epi32::<0x6a>(odd, s0, after);
+            _mm_ternarylogic_epi32::<0xa6>(odd, s1_xmm(l), q)
+        }
+    }
+}
 
 // SAFETY (every method): `Xmm` values exist only inside `init_avx512` /
 // `generate_avx512`, compiled with and selected for AVX-512VL + GFNI.
-impl<const VBMI: bool, const MERGED: bool> Fsm for Xmm<VBMI, MERGED> {
+impl<const VBMI: bool, const MERGED: bool, const AHEAD: bool> Fsm for Xmm<VBMI, MERGED, AHEAD> {
     #[inline(always)]
     fn from_regs(r1: u32, r2: u32) -> Self {
         // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
-        unsafe { Xmm(_mm_set_epi32(0, 0, r2 as i32, r1 as i32)) }
+        unsafe { Xmm(_mm_set_epi32(0, 0, r2 as i32, r1 as i32), 0) }
     }
     #[inline(always)]
     fn regs(self) -> (u32, u32) {
         // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
-        unsafe {
-            (
-                _mm_cvtsi128_si32(self.0) as u32,
-                _mm_extract_epi32::<1>(self.0) as u32,
-            )
-        }
+        // Lanes 0 and 1 in one move.
+        let v = unsafe { _mm_cvtsi128_si64(self.0) } as u64;
+        (v as u32, (v >> 32) as u32 ^ self.1)
     }
     #[inline(always)]
     fn w(self, x0: u32) -> u32 {
@@ -147,36 +193,39 @@ impl<const VBMI: bool, const MERGED: bool> Fsm for Xmm<VBMI, MERGED> {
     fn next(self, x1: u32, x2: u32) -> Self {
         // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
         unsafe {
-            let x = _mm_set_epi32(0, 0, x2 as i32, x1 as i32);
+            // Lane 1 holds R2 ⊕ self.1.
+            let x = _mm_set_epi32(0, 0, (x2 ^ self.1) as i32, x1 as i32);
             // W1 = R1 ⊞ X1 (lane 0), W2 = R2 ⊕ X2 (lane 1).
             let w =
                 _mm_mask_blend_epi32(0b0010, _mm_add_epi32(self.0, x), _mm_xor_si128(self.0, x));
-            // Lane 0 = W1L ∥ W2H, lane 1 = W2L ∥ W1H: one 64-bit rotation.
-            let m = _mm_rol_epi64::<16>(w);
-            // L1 on lane 0 (rotations 2, 10, 18, 24), L2 on lane 1 (8, 14, 22, 30).
-            let a = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 8, 2));
-            let b = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 14, 10));
-            let c = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 22, 18));
-            let d = _mm_rolv_epi32(m, _mm_set_epi32(0, 0, 30, 24));
-            let l = _mm_ternarylogic_epi32::<0x96>(_mm_ternarylogic_epi32::<0x96>(m, a, b), c, d);
-            // S0 on the odd bytes (memory order), S1 on the even ones.
-            if VBMI && !MERGED {
-                let s0 = s0_vbmi(l, &s0_tables());
-                return Xmm(_mm_mask_blend_epi8(0xaaaa, s1_xmm(l), s0));
-            }
-            let s0 = if VBMI {
-                let t = s0_tables();
-                let z = _mm512_castsi128_si512(l);
-                let lo = _mm512_castsi512_si128(_mm512_permutex2var_epi8(t[0], z, t[1]));
-                let hi = _mm512_castsi512_si128(_mm512_permutex2var_epi8(t[2], z, t[3]));
-                // 0xff where the byte's top bit is set: entries 128..=255 (`hi`).
-                let top = _mm_cmpgt_epi8(_mm_setzero_si128(), l);
-                _mm_ternarylogic_epi32::<0xca>(top, hi, lo)
-            } else {
-                s0_xmm(l)
-            };
-            let odd = _mm_set1_epi16(0xff00u16 as i16);
-            Xmm(_mm_ternarylogic_epi32::<0xca>(odd, s0, s1_xmm(l)))
+            Xmm(Self::update(w, _mm_setzero_si128()), 0)
+        }
+    }
+    #[inline(always)]
+    fn ahead(self, x2: u32) -> Self {
+        if !AHEAD {
+            return self;
+        }
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI (cpu::detect).
+        unsafe {
+            let x = _mm_set_epi32(0, 0, (x2 ^ self.1) as i32, 0);
+            Xmm(_mm_xor_si128(self.0, x), x2)
+        }
+    }
+    #[inline(always)]
+    fn next_ahead(self, x1: u32, x2: u32, x2_next: u32) -> Self {
+        if !AHEAD {
+            return self.next(x1, x2);
+        }
+        // SAFETY: reached only from code compiled with and selected for AVX-512/GFNI
+        // (cpu::detect). Lane 1 already holds R2 ⊕ X2 (`next_ahead`'s contract; the
+        // tests check it through `core::generate`).
+        unsafe {
+            // X1 and the next X2 in one move: X1 is added to lane 0 only (lane 1 keeps
+            // W2), the next X2 goes to lane 1 of the join.
+            let v = _mm_cvtsi64_si128(((u64::from(x2_next) << 32) | u64::from(x1)) as i64);
+            let w = _mm_mask_add_epi32(self.0, 0b0001, self.0, v);
+            Xmm(Self::update(w, _mm_maskz_mov_epi32(0b0010, v)), x2_next)
         }
     }
 }
@@ -523,52 +572,78 @@ mod tests {
 
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi,gfni,avx2,sse4.1,ssse3,bmi2")]
     unsafe fn init_vbmi_blended(st: &mut State) {
-        super::super::core::init::<Xmm<true, false>>(st);
+        super::super::core::init::<Xmm<true, false, false>>(st);
     }
 
     #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi,gfni,avx2,sse4.1,ssse3,bmi2")]
     unsafe fn generate_vbmi_blended(st: &mut State, out: &mut [u32]) {
-        super::super::core::generate::<Xmm<true, false>>(st, out);
+        super::super::core::generate::<Xmm<true, false, false>>(st, out);
     }
 
-    /// The S-box outputs joined by selects (the default) against the earlier blends and
-    /// the portable backend, for several keys and IVs, and lengths around the 16-word
-    /// groups.
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi,gfni,avx2,sse4.1,ssse3,bmi2")]
+    unsafe fn generate_vbmi_not_ahead(st: &mut State, out: &mut [u32]) {
+        super::super::core::generate::<Xmm<true, true, false>>(st, out);
+    }
+
+    #[target_feature(enable = "avx512f,avx512vl,avx512bw,gfni,avx2,sse4.1,ssse3,bmi2")]
+    unsafe fn generate_avx512_not_ahead(st: &mut State, out: &mut [u32]) {
+        super::super::core::generate::<Xmm<false, true, false>>(st, out);
+    }
+
+    /// Every single-stream variant of this backend (X2 folded ahead or not, selects or
+    /// the earlier blends, with and without VBMI) against the portable backend, for
+    /// several keys and IVs, and lengths around the 16-word groups.
     #[test]
-    fn selected_s_box_outputs_agree() {
-        if !crate::cpu::Backend::Avx512.is_supported() || !has_vbmi() {
+    fn single_stream_variants_agree() {
+        if !crate::cpu::Backend::Avx512.is_supported() {
             return;
+        }
+        type Init = unsafe fn(&mut State);
+        type Gen = unsafe fn(&mut State, &mut [u32]);
+        let mut variants: Vec<(&str, Init, Gen)> = vec![
+            ("no VBMI, ahead", init_avx512, generate_avx512),
+            ("no VBMI", init_avx512, generate_avx512_not_ahead),
+        ];
+        if has_vbmi() {
+            variants.push(("VBMI, ahead", init_vbmi, generate_vbmi));
+            variants.push(("VBMI", init_vbmi, generate_vbmi_not_ahead));
+            variants.push(("VBMI, blended", init_vbmi_blended, generate_vbmi_blended));
         }
         for seed in 0..6u8 {
             let key: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ seed);
             let iv: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(11) ^ !seed);
-            for n in [1usize, 15, 16, 17, 100, 2048] {
+            for n in [1usize, 15, 16, 17, 31, 32, 33, 100, 2048] {
                 let mut want = vec![0u32; n];
                 let mut st = load_128(&key, &iv);
                 super::super::soft::init(&mut st);
                 super::super::soft::generate(&mut st, &mut want);
-                let mut got = vec![0u32; n];
-                let mut st = load_128(&key, &iv);
-                // SAFETY: AVX-512 F/VL/BW, GFNI and VBMI checked above.
-                unsafe {
-                    init_vbmi(&mut st);
-                    generate_vbmi(&mut st, &mut got);
+                for (name, init, generate) in &variants {
+                    let mut got = vec![0u32; n];
+                    let mut st = load_128(&key, &iv);
+                    // SAFETY: AVX-512 F/VL/BW and GFNI checked above, VBMI where pushed.
+                    unsafe {
+                        init(&mut st);
+                        generate(&mut st, &mut got);
+                    }
+                    assert_eq!(got, want, "{name}: seed {seed} n {n}");
+                    // The state after the call continues the stream (R2 restored from
+                    // the folded lane).
+                    let mut more = vec![0u32; 19];
+                    // SAFETY: as above.
+                    unsafe { generate(&mut st, &mut more) };
+                    let mut st = load_128(&key, &iv);
+                    super::super::soft::init(&mut st);
+                    let mut both = vec![0u32; n + 19];
+                    super::super::soft::generate(&mut st, &mut both);
+                    assert_eq!(more, both[n..], "{name}: seed {seed} n {n}, next call");
                 }
-                assert_eq!(got, want, "seed {seed} n {n}");
-                let mut old = vec![0u32; n];
-                let mut st = load_128(&key, &iv);
-                // SAFETY: as above.
-                unsafe {
-                    init_vbmi_blended(&mut st);
-                    generate_vbmi_blended(&mut st, &mut old);
-                }
-                assert_eq!(old, want, "seed {seed} n {n}");
             }
         }
     }
 
     /// A/B timing of the single-stream generator (not a correctness test): 2048 words
-    /// (one 8 KiB EEA3 packet) with the selects and the earlier blends,
+    /// (one 8 KiB EEA3 packet) with X2 folded ahead, the selects without it, the earlier
+    /// blends and the path without VBMI,
     /// alternated; minimum over 2000 runs in cycles per word at `GUOMI_GHZ` (default 3.69):
     /// `cargo test -p guomi-core --lib zuc::x86_avx512::tests::ab_generate -- --ignored --nocapture`.
     #[test]
@@ -585,10 +660,16 @@ mod tests {
         // SAFETY: AVX-512 F/VL/BW, GFNI and VBMI checked above.
         unsafe { init_vbmi(&mut st0) };
         type Gen = unsafe fn(&mut State, &mut [u32]);
-        let selects: Gen = generate_vbmi;
-        let kernels: [(&str, Gen); 2] = [("selects", selects), ("blended", generate_vbmi_blended)];
+        let ahead: Gen = generate_vbmi;
+        let kernels: [(&str, Gen); 5] = [
+            ("X2 folded ahead", ahead),
+            ("selects", generate_vbmi_not_ahead),
+            ("blended", generate_vbmi_blended),
+            ("no VBMI, X2 folded ahead", generate_avx512),
+            ("no VBMI", generate_avx512_not_ahead),
+        ];
         let mut out = vec![0u32; 2048];
-        let mut best = [f64::MAX; 2];
+        let mut best = [f64::MAX; 5];
         for _ in 0..2000 {
             for (k, (_, f)) in kernels.iter().enumerate() {
                 let mut st = st0.clone();
