@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the tests of the one `unsafe` outside the SIMD backends under Miri: the hand-off of
+# Runs under Miri the tests of the `unsafe` code outside the SIMD backends (beyond `cpu`'s
+# CPUID query, which Miri cannot run): the hand-off of
 # a batch call's work to pool threads (guomi_core::parallel, `with_helpers`), with rayon's
 # real threads, including helpers that start after the call returned and helper panics.
 #
