@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs under Miri the tests of the `unsafe` code outside the SIMD backends (beyond `cpu`'s
-# CPUID query, which Miri cannot run): the hand-off of
+# CPUID query, which is skipped under Miri): the hand-off of
 # a batch call's work to pool threads (guomi_core::parallel, `with_helpers`), with rayon's
 # real threads, including helpers that start after the call returned and helper panics.
 #

@@ -129,12 +129,15 @@ fn detection() -> Detection {
 #[cfg(target_arch = "x86_64")]
 fn detect() -> Detection {
     use std::arch::is_x86_feature_detected as has;
-    // SAFETY: CPUID exists on every x86-64 CPU. (A safe function from Rust 1.94 on, an
-    // `unsafe fn` in the oldest toolchain this crate supports: hence the allowances.)
-    #[allow(unsafe_code, unused_unsafe)]
-    let vendor = unsafe { core::arch::x86_64::__cpuid(0) };
-    // "GenuineIntel" in EBX, EDX, ECX.
-    let intel = (vendor.ebx, vendor.edx, vendor.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e);
+    // "GenuineIntel" in EBX, EDX, ECX. (Not asked under Miri, which cannot run CPUID.)
+    let intel = !cfg!(miri) && {
+        // SAFETY: CPUID exists on every x86-64 CPU. (A safe function from Rust 1.94 on,
+        // an `unsafe fn` in the oldest toolchain this crate supports: hence the
+        // allowances.)
+        #[allow(unsafe_code, unused_unsafe)]
+        let vendor = unsafe { core::arch::x86_64::__cpuid(0) };
+        (vendor.ebx, vendor.edx, vendor.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e)
+    };
     let mut features = 0u8;
     if has!("vaes") {
         features |= Feature::Vaes.bit();
