@@ -2,6 +2,7 @@
 
 use crate::buf::{maybe_detach, Bytes};
 use crate::error::IntoPy;
+use crate::locked::Locked;
 use crate::sm2::{PyPrivateKey, PyPublicKey};
 use crate::sm9::{PyEncMasterPublicKey, PyEncUserKey};
 use guomi_core::Error;
@@ -31,8 +32,14 @@ fn key16(key: &[u8]) -> PyResult<[u8; 16]> {
 ///     >>> o = Opener.with_key(bytes(16))
 ///     >>> o.update(env) + o.finalize()
 ///     b'data'
-#[pyclass(module = "guomi.envelope", name = "Sealer")]
-pub struct PySealer(Sealer);
+#[pyclass(module = "guomi.envelope", name = "Sealer", frozen)]
+pub struct PySealer(Locked<Sealer>);
+
+impl PySealer {
+    fn of(s: Sealer) -> Self {
+        PySealer(Locked::new(s))
+    }
+}
 
 #[guard_panics]
 #[pymethods]
@@ -62,7 +69,7 @@ impl PySealer {
     fn with_key(key: Bytes, chunk_log2: u8) -> PyResult<Self> {
         let key = Zeroizing::new(key16(&key)?);
         let header = Header::new(Kem::Key, chunk_log2, Vec::new()).py_err()?;
-        Ok(PySealer(Sealer::new(header, &key[..]).py_err()?))
+        Ok(PySealer::of(Sealer::new(header, &key[..]).py_err()?))
     }
 
     /// A sealer for a password: the secret is PBKDF2-HMAC-SM3(password, salt, iterations), the
@@ -100,7 +107,7 @@ impl PySealer {
         let header =
             Header::new(Kem::Password, chunk_log2, iterations.to_be_bytes().to_vec()).py_err()?;
         let secret = py.detach(|| header.password_secret(&password)).py_err()?;
-        Ok(PySealer(Sealer::new(header, &secret[..]).py_err()?))
+        Ok(PySealer::of(Sealer::new(header, &secret[..]).py_err()?))
     }
 
     /// A sealer to an SM2 public key: SM2 KEM (GB/T 32918.4) of a 32-byte secret, its C1 in
@@ -133,7 +140,7 @@ impl PySealer {
         chunk_log2: u8,
     ) -> PyResult<Self> {
         let pk = public_key.inner();
-        Ok(PySealer(
+        Ok(PySealer::of(
             py.detach(|| Sealer::to_sm2(pk, chunk_log2)).py_err()?,
         ))
     }
@@ -170,7 +177,7 @@ impl PySealer {
         chunk_log2: u8,
     ) -> PyResult<Self> {
         let mpk = master_public_key.inner();
-        Ok(PySealer(
+        Ok(PySealer::of(
             py.detach(|| Sealer::to_sm9(mpk, &user_id, chunk_log2))
                 .py_err()?,
         ))
@@ -192,8 +199,9 @@ impl PySealer {
     ///     >>> from guomi._native.envelope import Sealer
     ///     >>> Sealer.with_key(bytes(16), 10).update(b"x")[:8]
     ///     b'GUOMIENV'
-    fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
-        let s = &mut self.0;
+    fn update<'py>(&self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+        let mut s = self.0.lock(py)?;
+        let s = &mut *s;
         let out = maybe_detach(py, data.len(), || {
             let mut out = Vec::with_capacity(data.len() + 64);
             s.update(&data, &mut out).map(|_| out)
@@ -216,8 +224,9 @@ impl PySealer {
     ///     >>> s = Sealer.with_key(bytes(16), 10)
     ///     >>> len(s.update(b"") + s.finalize()) > 16
     ///     True
-    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let s = &mut self.0;
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let mut s = self.0.lock(py)?;
+        let s = &mut *s;
         let out = py
             .detach(|| {
                 let mut out = Vec::new();
@@ -238,8 +247,14 @@ impl PySealer {
 ///     >>> o = Opener.with_key(bytes(16))
 ///     >>> o.update(env) + o.finalize()
 ///     b'data'
-#[pyclass(module = "guomi.envelope", name = "Opener")]
-pub struct PyOpener(Opener<'static>);
+#[pyclass(module = "guomi.envelope", name = "Opener", frozen)]
+pub struct PyOpener(Locked<Opener<'static>>);
+
+impl PyOpener {
+    fn of(o: Opener<'static>) -> Self {
+        PyOpener(Locked::new(o))
+    }
+}
 
 #[guard_panics]
 #[pymethods]
@@ -262,7 +277,7 @@ impl PyOpener {
     #[staticmethod]
     fn with_key(key: Bytes) -> PyResult<Self> {
         let key = Zeroizing::new(key16(&key)?);
-        Ok(PyOpener(Opener::new(Box::new(move |h: &Header| {
+        Ok(PyOpener::of(Opener::new(Box::new(move |h: &Header| {
             if h.kem != Kem::Key {
                 return Err(Error::DecryptionFailed);
             }
@@ -285,7 +300,7 @@ impl PyOpener {
     #[staticmethod]
     fn with_password(password: Bytes) -> Self {
         let password = Zeroizing::new(password.to_vec());
-        PyOpener(Opener::new(Box::new(move |h: &Header| {
+        PyOpener::of(Opener::new(Box::new(move |h: &Header| {
             Ok(Zeroizing::new(h.password_secret(&password)?.to_vec()))
         })))
     }
@@ -305,7 +320,7 @@ impl PyOpener {
     ///     >>> o = Opener.with_sm2(sm2.PrivateKey.generate())
     #[staticmethod]
     fn with_sm2(private_key: PyRef<'_, PyPrivateKey>) -> PyResult<Self> {
-        Ok(PyOpener(Opener::with_sm2(
+        Ok(PyOpener::of(Opener::with_sm2(
             private_key.owned_key().py_err()?,
         )))
     }
@@ -324,7 +339,7 @@ impl PyOpener {
     ///     >>> o = Opener.with_sm9(sm9.EncMasterKey.generate().extract(b"bob"))
     #[staticmethod]
     fn with_sm9(user_key: PyRef<'_, PyEncUserKey>) -> Self {
-        PyOpener(Opener::with_sm9(user_key.shared()))
+        PyOpener::of(Opener::with_sm9(user_key.shared()))
     }
 
     /// Consumes the next envelope bytes.
@@ -347,8 +362,9 @@ impl PyOpener {
     ///     >>> env = s.update(b"x" * 3000) + s.finalize()
     ///     >>> len(Opener.with_key(bytes(16)).update(env))
     ///     2048
-    fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
-        let o = &mut self.0;
+    fn update<'py>(&self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+        let mut o = self.0.lock(py)?;
+        let o = &mut *o;
         // Reading the header may run PBKDF2: always release the GIL when it is pending.
         // The plaintext buffer is zeroized once copied out (the core never grows it after
         // plaintext is in it).
@@ -380,8 +396,9 @@ impl PyOpener {
     ///     >>> o = Opener.with_key(bytes(16))
     ///     >>> o.update(env), o.finalize()
     ///     (b'', b'data')
-    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let o = &mut self.0;
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let mut o = self.0.lock(py)?;
+        let o = &mut *o;
         let out = py
             .detach(|| {
                 let mut out = Zeroizing::new(Vec::new());

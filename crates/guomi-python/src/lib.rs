@@ -9,6 +9,7 @@ mod cms;
 mod cpu;
 mod envelope;
 mod error;
+mod locked;
 mod pkcs12;
 mod sm2;
 mod sm3;

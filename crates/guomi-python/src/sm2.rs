@@ -4,6 +4,7 @@
 
 use crate::buf::Bytes;
 use crate::error::IntoPy;
+use crate::locked::Locked;
 use guomi_core::sm2::{
     self as core_sm2, C1Format, CiphertextFormat, Initiator, PrivateKey, PublicKey, Responder,
     Signature, VerifyItem,
@@ -16,7 +17,6 @@ use guomi_python_macros::guard_panics;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
-use std::sync::Mutex;
 use zeroize::Zeroizing;
 
 fn bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
@@ -1177,10 +1177,10 @@ impl PyPrivateKey {
 ///     >>> s.update(b"world")
 ///     >>> key.public_key().verify(s.sign(), b"hello, world")
 ///     True
-#[pyclass(module = "guomi.sm2", name = "Signer")]
+#[pyclass(module = "guomi.sm2", name = "Signer", frozen)]
 pub struct PySigner {
     key: Py<PyPrivateKey>,
-    h: Option<Sm3>,
+    h: Locked<Option<Sm3>>,
 }
 
 #[guard_panics]
@@ -1193,7 +1193,7 @@ impl PySigner {
         let h = key.get().key.signer(uid_or_default(&uid)).py_err()?;
         Ok(PySigner {
             key: key.unbind(),
-            h: Some(h),
+            h: Locked::new(Some(h)),
         })
     }
 
@@ -1209,8 +1209,9 @@ impl PySigner {
     ///     >>> from guomi import sm2
     ///     >>> s = sm2.Signer(sm2.PrivateKey.generate())
     ///     >>> s.update(b"part")
-    fn update(&mut self, py: Python<'_>, data: Bytes) -> PyResult<()> {
-        let h = self.h.as_mut().ok_or(Error::AlreadyFinalized).py_err()?;
+    fn update(&self, py: Python<'_>, data: Bytes) -> PyResult<()> {
+        let mut h = self.h.lock(py)?;
+        let h = h.as_mut().ok_or(Error::AlreadyFinalized).py_err()?;
         crate::buf::maybe_detach(py, data.len(), || h.update(&data));
         Ok(())
     }
@@ -1234,9 +1235,14 @@ impl PySigner {
     ///     >>> len(s.sign(format="raw"))
     ///     64
     #[pyo3(signature = (*, format="der"))]
-    fn sign<'py>(&mut self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
+    fn sign<'py>(&self, py: Python<'py>, format: &str) -> PyResult<Bound<'py, PyBytes>> {
         let der = sig_format(format)?;
-        let h = self.h.take().ok_or(Error::AlreadyFinalized).py_err()?;
+        let h = self
+            .h
+            .lock(py)?
+            .take()
+            .ok_or(Error::AlreadyFinalized)
+            .py_err()?;
         let e = h.finalize();
         let key = self.key.bind(py).get();
         let sig = py.detach(|| key.key.sign_digest(&e)).py_err()?;
@@ -1260,10 +1266,10 @@ impl PySigner {
 ///     >>> v.update(b"hello")
 ///     >>> v.verify(key.sign(b"hello"))
 ///     True
-#[pyclass(module = "guomi.sm2", name = "Verifier")]
+#[pyclass(module = "guomi.sm2", name = "Verifier", frozen)]
 pub struct PyVerifier {
     key: Py<PyPublicKey>,
-    h: Option<Sm3>,
+    h: Locked<Option<Sm3>>,
 }
 
 #[guard_panics]
@@ -1276,7 +1282,7 @@ impl PyVerifier {
         let h = key.get().0.verifier(uid_or_default(&uid)).py_err()?;
         Ok(PyVerifier {
             key: key.unbind(),
-            h: Some(h),
+            h: Locked::new(Some(h)),
         })
     }
 
@@ -1292,8 +1298,9 @@ impl PyVerifier {
     ///     >>> from guomi import sm2
     ///     >>> v = sm2.Verifier(sm2.PrivateKey.generate().public_key())
     ///     >>> v.update(b"part")
-    fn update(&mut self, py: Python<'_>, data: Bytes) -> PyResult<()> {
-        let h = self.h.as_mut().ok_or(Error::AlreadyFinalized).py_err()?;
+    fn update(&self, py: Python<'_>, data: Bytes) -> PyResult<()> {
+        let mut h = self.h.lock(py)?;
+        let h = h.as_mut().ok_or(Error::AlreadyFinalized).py_err()?;
         crate::buf::maybe_detach(py, data.len(), || h.update(&data));
         Ok(())
     }
@@ -1318,8 +1325,13 @@ impl PyVerifier {
     ///     >>> v.verify(key.sign(b""))
     ///     True
     #[pyo3(signature = (signature, *, format=None))]
-    fn verify(&mut self, py: Python<'_>, signature: Bytes, format: Option<&str>) -> PyResult<bool> {
-        let h = self.h.take().ok_or(Error::AlreadyFinalized).py_err()?;
+    fn verify(&self, py: Python<'_>, signature: Bytes, format: Option<&str>) -> PyResult<bool> {
+        let h = self
+            .h
+            .lock(py)?
+            .take()
+            .ok_or(Error::AlreadyFinalized)
+            .py_err()?;
         let e = h.finalize();
         let Some(sig) = parse_sig(&signature, format)? else {
             return Ok(false);
@@ -1355,11 +1367,11 @@ impl PyVerifier {
 ///     >>> ka == kb
 ///     True
 #[pyclass(module = "guomi.sm2", name = "KeyExchangeInitiator", frozen)]
-pub struct PyInitiator(Mutex<Initiator>);
+pub struct PyInitiator(Locked<Initiator>);
 
 impl PyInitiator {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Initiator> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self, py: Python<'_>) -> PyResult<std::sync::MutexGuard<'_, Initiator>> {
+        self.0.lock(py)
     }
 }
 
@@ -1377,7 +1389,7 @@ impl PyInitiator {
     ) -> PyResult<Self> {
         let (k, p) = (private_key.get(), peer_public_key.get());
         let (uid, peer_uid) = (uid_or_default(&uid), uid_or_default(&peer_uid));
-        Ok(PyInitiator(Mutex::new(
+        Ok(PyInitiator(Locked::new(
             py.detach(|| Initiator::new(&k.key, uid, &p.0, peer_uid))
                 .py_err()?,
         )))
@@ -1391,8 +1403,8 @@ impl PyInitiator {
     ///     >>> len(sm2.KeyExchangeInitiator(a, b.public_key()).ephemeral_public_key)
     ///     65
     #[getter]
-    fn ephemeral_public_key<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.lock().ephemeral_public())
+    fn ephemeral_public_key<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(bytes(py, &self.lock(py)?.ephemeral_public()))
     }
 
     /// Completes the exchange with B's R_B (steps A4-A10): returns the key and S_A.
@@ -1434,11 +1446,10 @@ impl PyInitiator {
         peer_confirmation: Option<Bytes>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
         let conf = peer_confirmation.as_deref();
+        let mut init = self.lock(py)?;
+        let init = &mut *init;
         let r = py
-            .detach(|| {
-                self.lock()
-                    .finish(&peer_ephemeral_public_key, conf, key_length)
-            })
+            .detach(|| init.finish(&peer_ephemeral_public_key, conf, key_length))
             .py_err()?;
         Ok((bytes(py, &r.key), bytes(py, &r.confirmation)))
     }
@@ -1479,12 +1490,12 @@ pub struct PyResponder {
     uid: Vec<u8>,
     peer: Py<PyPublicKey>,
     peer_uid: Vec<u8>,
-    state: Mutex<ResponderState>,
+    state: Locked<ResponderState>,
 }
 
 impl PyResponder {
-    fn lock(&self) -> std::sync::MutexGuard<'_, ResponderState> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self, py: Python<'_>) -> PyResult<std::sync::MutexGuard<'_, ResponderState>> {
+        self.state.lock(py)
     }
 }
 
@@ -1511,7 +1522,7 @@ impl PyResponder {
             uid: uid.to_vec(),
             peer: peer_public_key.unbind(),
             peer_uid: peer_uid.to_vec(),
-            state: Mutex::new(ResponderState::Fresh),
+            state: Locked::new(ResponderState::Fresh),
         })
     }
 
@@ -1553,7 +1564,7 @@ impl PyResponder {
         Bound<'py, PyBytes>,
     )> {
         {
-            let mut st = self.lock();
+            let mut st = self.lock(py)?;
             if !matches!(*st, ResponderState::Fresh) {
                 return Err(Error::AlreadyFinalized).py_err();
             }
@@ -1573,7 +1584,7 @@ impl PyResponder {
             })
             .py_err()?;
         let rb = resp.ephemeral_public();
-        *self.lock() = ResponderState::Responded(resp);
+        *self.lock(py)? = ResponderState::Responded(resp);
         Ok((
             bytes(py, &rb),
             bytes(py, &ex.key),
@@ -1597,8 +1608,8 @@ impl PyResponder {
     ///     >>> resp = sm2.KeyExchangeResponder(b, a.public_key())
     ///     >>> rb, kb, sb = resp.respond(init.ephemeral_public_key, 16)
     ///     >>> resp.confirm(init.finish(rb, 16)[1])
-    fn confirm(&self, peer_confirmation: Bytes) -> PyResult<()> {
-        match &*self.lock() {
+    fn confirm(&self, py: Python<'_>, peer_confirmation: Bytes) -> PyResult<()> {
+        match &*self.lock(py)? {
             ResponderState::Responded(r) => r.confirm(&peer_confirmation).py_err(),
             _ => Err(Error::InvalidValue(
                 "confirm() needs a successful respond()",

@@ -2,6 +2,7 @@
 
 use crate::buf::{maybe_detach, new_bytes, Bytes};
 use crate::error::IntoPy;
+use crate::locked::Locked;
 use guomi_core::sm3::{self, hmac::HmacSm3, kdf as core_kdf, Sm3};
 use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
@@ -149,9 +150,8 @@ fn hash_path<'py>(py: Python<'py>, path: std::path::PathBuf) -> PyResult<Bound<'
 ///     >>> import hmac
 ///     >>> hmac.new(b"key", b"abc", digestmod=sm3.new).digest() == sm3.hmac(b"key", b"abc")
 ///     True
-#[pyclass(module = "guomi.sm3", name = "SM3")]
-#[derive(Clone)]
-struct PySm3(Sm3);
+#[pyclass(module = "guomi.sm3", name = "SM3", frozen)]
+struct PySm3(Locked<Sm3>);
 
 #[guard_panics]
 #[pymethods]
@@ -163,7 +163,7 @@ impl PySm3 {
         if let Some(d) = data {
             maybe_detach(py, d.len(), || h.update(&d));
         }
-        PySm3(h)
+        PySm3(Locked::new(h))
     }
 
     /// Feeds ``data`` to the hash (the GIL is released from 2 KiB on).
@@ -183,9 +183,11 @@ impl PySm3 {
     ///     >>> h.update(b"abc")
     ///     >>> h.digest() == sm3.hash(b"abc")
     ///     True
-    fn update(&mut self, py: Python<'_>, data: Bytes) {
-        let h = &mut self.0;
+    fn update(&self, py: Python<'_>, data: Bytes) -> PyResult<()> {
+        let mut h = self.0.lock(py)?;
+        let h = &mut *h;
         maybe_detach(py, data.len(), || h.update(&data));
+        Ok(())
     }
 
     /// The digest of everything fed so far; the object stays usable.
@@ -197,8 +199,8 @@ impl PySm3 {
     ///     >>> from guomi import sm3
     ///     >>> sm3.new(b"abc").digest().hex()[:16]
     ///     '66c7f0f462eeedd9'
-    fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.0.digest())
+    fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(py, &self.0.lock(py)?.digest()))
     }
 
     /// The digest of everything fed so far, as 64 lowercase hex digits.
@@ -210,8 +212,8 @@ impl PySm3 {
     ///     >>> from guomi import sm3
     ///     >>> sm3.new(b"abc").hexdigest()[:16]
     ///     '66c7f0f462eeedd9'
-    fn hexdigest(&self) -> String {
-        to_hex(&self.0.digest())
+    fn hexdigest(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(to_hex(&self.0.lock(py)?.digest()))
     }
 
     /// An independent copy of the current state (to hash a common prefix once).
@@ -226,8 +228,8 @@ impl PySm3 {
     ///     >>> b.update(b"bc")
     ///     >>> b.digest() == sm3.hash(b"abc"), a.digest() == sm3.hash(b"a")
     ///     (True, True)
-    fn copy(&self) -> Self {
-        self.clone()
+    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
+        Ok(Self(Locked::new(self.0.lock(py)?.clone())))
     }
 
     /// The algorithm name, ``"sm3"`` (as :mod:`hashlib` objects report it).
@@ -314,9 +316,8 @@ fn hmac<'py>(py: Python<'py>, key: Bytes, data: Bytes) -> Bound<'py, PyBytes> {
 ///     >>> m.update(b"message")
 ///     >>> m.digest() == sm3.hmac(b"key", b"message")
 ///     True
-#[pyclass(module = "guomi.sm3", name = "HMAC")]
-#[derive(Clone)]
-struct PyHmac(HmacSm3);
+#[pyclass(module = "guomi.sm3", name = "HMAC", frozen)]
+struct PyHmac(Locked<HmacSm3>);
 
 #[guard_panics]
 #[pymethods]
@@ -328,7 +329,7 @@ impl PyHmac {
         if let Some(d) = data {
             maybe_detach(py, d.len(), || m.update(&d));
         }
-        PyHmac(m)
+        PyHmac(Locked::new(m))
     }
 
     /// Feeds ``data`` to the MAC (the GIL is released from 2 KiB on).
@@ -348,9 +349,11 @@ impl PyHmac {
     ///     >>> m.update(b"age")
     ///     >>> m.digest() == sm3.hmac(b"key", b"message")
     ///     True
-    fn update(&mut self, py: Python<'_>, data: Bytes) {
-        let m = &mut self.0;
+    fn update(&self, py: Python<'_>, data: Bytes) -> PyResult<()> {
+        let mut m = self.0.lock(py)?;
+        let m = &mut *m;
         maybe_detach(py, data.len(), || m.update(&data));
+        Ok(())
     }
 
     /// The tag of everything fed so far; the object stays usable.
@@ -362,8 +365,8 @@ impl PyHmac {
     ///     >>> from guomi import sm3
     ///     >>> len(sm3.HMAC(b"key", b"message").digest())
     ///     32
-    fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.0.tag())
+    fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(PyBytes::new(py, &self.0.lock(py)?.tag()))
     }
 
     /// The tag of everything fed so far, as 64 lowercase hex digits.
@@ -376,8 +379,8 @@ impl PyHmac {
     ///     >>> m = sm3.HMAC(b"key", b"message")
     ///     >>> m.hexdigest() == m.digest().hex()
     ///     True
-    fn hexdigest(&self) -> String {
-        to_hex(&self.0.tag())
+    fn hexdigest(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(to_hex(&self.0.lock(py)?.tag()))
     }
 
     /// Whether ``tag`` is the HMAC-SM3 tag of everything fed so far, compared in
@@ -408,10 +411,11 @@ impl PyHmac {
     ///     >>> m.verify(tag), m.verify(tag[:16]), m.verify(tag[:16], tag_length=16)
     ///     (True, False, True)
     #[pyo3(signature = (tag, *, tag_length=None))]
-    fn verify(&self, tag: Bytes, tag_length: Option<usize>) -> PyResult<bool> {
+    fn verify(&self, py: Python<'_>, tag: Bytes, tag_length: Option<usize>) -> PyResult<bool> {
+        let m = self.0.lock(py)?;
         match tag_length {
-            None => Ok(self.0.verify(&tag)),
-            Some(n) => self.0.verify_truncated(&tag, n).py_err(),
+            None => Ok(m.verify(&tag)),
+            Some(n) => m.verify_truncated(&tag, n).py_err(),
         }
     }
 
@@ -427,8 +431,8 @@ impl PyHmac {
     ///     >>> b.update(b"age")
     ///     >>> b.digest() == sm3.hmac(b"key", b"message")
     ///     True
-    fn copy(&self) -> Self {
-        self.clone()
+    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
+        Ok(Self(Locked::new(self.0.lock(py)?.clone())))
     }
 
     /// The algorithm name, ``"hmac-sm3"``.

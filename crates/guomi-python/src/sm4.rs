@@ -2,6 +2,7 @@
 
 use crate::buf::{maybe_detach, new_bytes, Bytes};
 use crate::error::IntoPy;
+use crate::locked::Locked;
 use guomi_core::sm4::ccm::Sm4Ccm;
 use guomi_core::sm4::gcm::{GcmDecryptor, GcmEncryptor, Sm4Gcm};
 use guomi_core::sm4::mac::{self as core_mac, MacPadding, MacVariant};
@@ -289,7 +290,7 @@ impl PySm4 {
         let (m, p) = parse(mode, padding)?;
         Encryptor::new(&self.0, m, iv.as_deref(), p)
             .py_err()
-            .map(PyEncryptor)
+            .map(|e| PyEncryptor(Locked::new(e)))
     }
 
     /// A streaming decryptor under this key: ``update(data)`` any number of times,
@@ -335,7 +336,7 @@ impl PySm4 {
         let (m, p) = parse(mode, padding)?;
         Decryptor::new(&self.0, m, iv.as_deref(), p)
             .py_err()
-            .map(PyDecryptor)
+            .map(|d| PyDecryptor(Locked::new(d)))
     }
 
     /// The backend this key object runs on, fixed when it was built: ``"portable"``,
@@ -486,8 +487,8 @@ fn decrypt<'py>(
 ///     >>> e = sm4.encryptor(bytes(16), mode="ecb")
 ///     >>> e.update(b"abc"), len(e.finalize())
 ///     (b'', 16)
-#[pyclass(module = "guomi.sm4", name = "Encryptor")]
-struct PyEncryptor(Encryptor);
+#[pyclass(module = "guomi.sm4", name = "Encryptor", frozen)]
+struct PyEncryptor(Locked<Encryptor>);
 
 #[guard_panics]
 #[pymethods]
@@ -510,10 +511,11 @@ impl PyEncryptor {
     ///     >>> e = sm4.encryptor(bytes(16), mode="ctr", iv=bytes(16))
     ///     >>> len(e.update(b"hello"))
     ///     5
-    fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+    fn update<'py>(&self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
         // Written straight into the new bytes object (GIL released for large inputs).
-        let n = self.0.update_len(data.len());
-        let s = &mut self.0;
+        let mut s = self.0.lock(py)?;
+        let s = &mut *s;
+        let n = s.update_len(data.len());
         new_bytes(py, n, |out| s.update_to(&data, out).py_err())
     }
 
@@ -533,8 +535,8 @@ impl PyEncryptor {
     ///     >>> e.update(b"x" * 16) + e.finalize() == sm4.encrypt(
     ///     ...     bytes(16), b"x" * 16, mode="cbc", iv=bytes(16))
     ///     True
-    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let v = self.0.finalize().py_err()?;
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let v = self.0.lock(py)?.finalize().py_err()?;
         Ok(PyBytes::new(py, &v))
     }
 }
@@ -553,8 +555,8 @@ impl PyEncryptor {
 ///     >>> d = sm4.decryptor(bytes(16), mode="ecb")
 ///     >>> d.update(ct), d.finalize()
 ///     (b'', b'hello')
-#[pyclass(module = "guomi.sm4", name = "Decryptor")]
-struct PyDecryptor(Decryptor);
+#[pyclass(module = "guomi.sm4", name = "Decryptor", frozen)]
+struct PyDecryptor(Locked<Decryptor>);
 
 #[guard_panics]
 #[pymethods]
@@ -578,10 +580,11 @@ impl PyDecryptor {
     ///     >>> d = sm4.decryptor(bytes(16), mode="ecb", padding="none")
     ///     >>> d.update(ct)
     ///     b'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy'
-    fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+    fn update<'py>(&self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
         // Written straight into the new bytes object (GIL released for large inputs).
-        let n = self.0.update_len(data.len());
-        let s = &mut self.0;
+        let mut s = self.0.lock(py)?;
+        let s = &mut *s;
+        let n = s.update_len(data.len());
         new_bytes(py, n, |out| s.update_to(&data, out).py_err())
     }
 
@@ -604,8 +607,8 @@ impl PyDecryptor {
     ///     Traceback (most recent call last):
     ///     ...
     ///     guomi.exceptions.InvalidPadding: invalid padding
-    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let mut v = self.0.finalize().py_err()?;
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let mut v = self.0.lock(py)?.finalize().py_err()?;
         let out = PyBytes::new(py, &v);
         v.zeroize();
         Ok(out)
@@ -776,7 +779,7 @@ impl PyGcm {
         self.0
             .encryptor(&nonce, aad.as_deref().unwrap_or(&[]))
             .py_err()
-            .map(|e| PyGcmEncryptor(e, None))
+            .map(|e| PyGcmEncryptor(Locked::new((e, None))))
     }
 
     /// A streaming decryptor; the tag is checked at ``finalize``.
@@ -821,7 +824,7 @@ impl PyGcm {
         let aad = aad.as_deref().unwrap_or(&[]);
         GcmDecryptor::with_options(&self.0, &nonce, aad, tag, tag_length, buffered)
             .py_err()
-            .map(PyGcmDecryptor)
+            .map(|d| PyGcmDecryptor(Locked::new(d)))
     }
 
     /// The backend this key object runs on, fixed when it was built: ``"portable"``,
@@ -871,8 +874,8 @@ impl PyGcm {
 ///     >>> ct = e.update(b"abc") + e.finalize()
 ///     >>> ct + e.tag == sm4.SM4GCM(bytes(16)).encrypt(bytes(12), b"abc")
 ///     True
-#[pyclass(module = "guomi.sm4", name = "GCMEncryptor")]
-struct PyGcmEncryptor(GcmEncryptor, Option<[u8; 16]>);
+#[pyclass(module = "guomi.sm4", name = "GCMEncryptor", frozen)]
+struct PyGcmEncryptor(Locked<(GcmEncryptor, Option<[u8; 16]>)>);
 
 #[guard_panics]
 #[pymethods]
@@ -895,10 +898,11 @@ impl PyGcmEncryptor {
     ///     >>> from guomi.sm4 import SM4GCM
     ///     >>> len(SM4GCM(bytes(16)).encryptor(bytes(12)).update(b"abc"))
     ///     3
-    fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+    fn update<'py>(&self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
         // Written straight into the new bytes object (GIL released for large inputs).
-        let n = self.0.update_len(data.len());
-        let s = &mut self.0;
+        let mut s = self.0.lock(py)?;
+        let s = &mut s.0;
+        let n = s.update_len(data.len());
         new_bytes(py, n, |out| s.update_to(&data, out).py_err())
     }
 
@@ -915,8 +919,9 @@ impl PyGcmEncryptor {
     ///     >>> e = SM4GCM(bytes(16)).encryptor(bytes(12))
     ///     >>> e.finalize(), len(e.tag)
     ///     (b'', 16)
-    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        self.1 = Some(self.0.finalize().py_err()?);
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let mut s = self.0.lock(py)?;
+        s.1 = Some(s.0.finalize().py_err()?);
         Ok(PyBytes::new(py, b""))
     }
 
@@ -933,7 +938,7 @@ impl PyGcmEncryptor {
     ///     '232f0cfe308b49ea6fc88229b5dc858d'
     #[getter]
     fn tag<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        match &self.1 {
+        match &self.0.lock(py)?.1 {
             Some(t) => Ok(PyBytes::new(py, t)),
             None => Err(Error::InvalidValue(
                 "the tag is available only after finalize()",
@@ -959,8 +964,8 @@ impl PyGcmEncryptor {
 ///     >>> d = sm4.decryptor(bytes(16), mode="gcm", iv=bytes(12))
 ///     >>> d.update(ct[:-16]), d.finalize(ct[-16:])
 ///     (b'', b'hello')
-#[pyclass(module = "guomi.sm4", name = "GCMDecryptor")]
-struct PyGcmDecryptor(GcmDecryptor);
+#[pyclass(module = "guomi.sm4", name = "GCMDecryptor", frozen)]
+struct PyGcmDecryptor(Locked<GcmDecryptor>);
 
 #[guard_panics]
 #[pymethods]
@@ -986,9 +991,10 @@ impl PyGcmDecryptor {
     ///     >>> ct = gcm.encrypt(bytes(12), b"abc")
     ///     >>> gcm.decryptor(bytes(12), buffered=False).update(ct[:-16])
     ///     b'abc'
-    fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
-        let n = self.0.update_len(data.len());
-        let s = &mut self.0;
+    fn update<'py>(&self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+        let mut s = self.0.lock(py)?;
+        let s = &mut *s;
+        let n = s.update_len(data.len());
         if n == 0 {
             // Buffered: the plaintext stays inside until finalize() verifies the tag.
             maybe_detach(py, data.len(), || s.update_to(&data, &mut [])).py_err()?;
@@ -1022,14 +1028,11 @@ impl PyGcmDecryptor {
     ///     >>> d.finalize(ct[-16:])
     ///     b'abc'
     #[pyo3(signature = (tag=None))]
-    fn finalize<'py>(
-        &mut self,
-        py: Python<'py>,
-        tag: Option<Bytes>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+    fn finalize<'py>(&self, py: Python<'py>, tag: Option<Bytes>) -> PyResult<Bound<'py, PyBytes>> {
+        let mut s = self.0.lock(py)?;
         let mut v = match tag {
-            Some(t) => self.0.finalize_with_tag(&t),
-            None => self.0.finalize(),
+            Some(t) => s.finalize_with_tag(&t),
+            None => s.finalize(),
         }
         .py_err()?;
         let out = PyBytes::new(py, &v);
@@ -1044,8 +1047,8 @@ impl PyGcmDecryptor {
     ///     >>> SM4GCM(bytes(16)).decryptor(bytes(12)).buffered
     ///     True
     #[getter]
-    fn buffered(&self) -> bool {
-        self.0.is_buffered()
+    fn buffered(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.0.lock(py)?.is_buffered())
     }
 
     /// The tag length in bytes this decryptor checks (fixed when it was made).
@@ -1055,8 +1058,8 @@ impl PyGcmDecryptor {
     ///     >>> SM4GCM(bytes(16)).decryptor(bytes(12), tag_length=12).tag_length
     ///     12
     #[getter]
-    fn tag_length(&self) -> usize {
-        self.0.tag_len()
+    fn tag_length(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.0.lock(py)?.tag_len())
     }
 }
 
@@ -1520,9 +1523,8 @@ fn mac<'py>(
 ///     >>> m.update(b"c")
 ///     >>> m.finalize() == sm4.cbc_mac(bytes(16), b"abc")
 ///     True
-#[pyclass(module = "guomi.sm4", name = "CBCMAC")]
-#[derive(Clone)]
-struct PyCbcMac(core_mac::Mac);
+#[pyclass(module = "guomi.sm4", name = "CBCMAC", frozen)]
+struct PyCbcMac(Locked<core_mac::Mac>);
 
 #[guard_panics]
 #[pymethods]
@@ -1537,9 +1539,9 @@ impl PyCbcMac {
         length: Option<u64>,
     ) -> PyResult<Self> {
         let (v, p) = mac_parts(variant, padding)?;
-        Ok(PyCbcMac(
+        Ok(PyCbcMac(Locked::new(
             core_mac::Mac::with_length(&key, v, p, tag_length, length).py_err()?,
-        ))
+        )))
     }
 
     /// Feeds ``data`` to the MAC (the GIL is released from 2 KiB on).
@@ -1558,8 +1560,9 @@ impl PyCbcMac {
     ///     >>> from guomi import sm4
     ///     >>> m = sm4.CBCMAC(bytes(16))
     ///     >>> m.update(b"message")
-    fn update(&mut self, py: Python<'_>, data: Bytes) -> PyResult<()> {
-        let m = &mut self.0;
+    fn update(&self, py: Python<'_>, data: Bytes) -> PyResult<()> {
+        let mut m = self.0.lock(py)?;
+        let m = &mut *m;
         maybe_detach(py, data.len(), || m.update(&data)).py_err()
     }
 
@@ -1578,8 +1581,8 @@ impl PyCbcMac {
     ///     >>> m.update(b"message")
     ///     >>> len(m.finalize())
     ///     8
-    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let t = self.0.finalize().py_err()?;
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let t = self.0.lock(py)?.finalize().py_err()?;
         Ok(PyBytes::new(py, &t))
     }
 
@@ -1606,8 +1609,8 @@ impl PyCbcMac {
     ///     >>> m.update(b"message")
     ///     >>> m.copy().verify(tag[:8]), m.verify(tag)
     ///     (False, True)
-    fn verify(&mut self, tag: Bytes) -> PyResult<bool> {
-        self.0.verify(&tag).py_err()
+    fn verify(&self, py: Python<'_>, tag: Bytes) -> PyResult<bool> {
+        self.0.lock(py)?.verify(&tag).py_err()
     }
 
     /// An independent copy of the current state (to MAC a common prefix once).
@@ -1623,8 +1626,8 @@ impl PyCbcMac {
     ///     >>> b.update(b"age")
     ///     >>> b.finalize() == sm4.cbc_mac(bytes(16), b"message")
     ///     True
-    fn copy(&self) -> Self {
-        self.clone()
+    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
+        Ok(Self(Locked::new(self.0.lock(py)?.clone())))
     }
 
     /// The variant name, e.g. ``"cbc-mac"``.
@@ -1634,8 +1637,8 @@ impl PyCbcMac {
     ///     >>> sm4.CBCMAC(bytes(32), variant="mac-des").variant
     ///     'mac-des'
     #[getter]
-    fn variant(&self) -> &'static str {
-        self.0.variant().name()
+    fn variant(&self, py: Python<'_>) -> PyResult<&'static str> {
+        Ok(self.0.lock(py)?.variant().name())
     }
 
     /// The tag length in bytes fixed at construction.
@@ -1645,12 +1648,13 @@ impl PyCbcMac {
     ///     >>> sm4.CBCMAC(bytes(16), tag_length=12).tag_length
     ///     12
     #[getter]
-    fn tag_length(&self) -> usize {
-        self.0.tag_len()
+    fn tag_length(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.0.lock(py)?.tag_len())
     }
 
-    fn __repr__(&self) -> String {
-        format!("<guomi.sm4.CBCMAC variant={:?}>", self.0.variant().name())
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let v = self.0.lock(py)?.variant().name();
+        Ok(format!("<guomi.sm4.CBCMAC variant={v:?}>"))
     }
 }
 
@@ -1677,9 +1681,8 @@ impl PyCbcMac {
 ///     >>> m.update(b"abc")
 ///     >>> m.finalize().hex()
 ///     'f0f66a587bd5d260be760d355bfd3197'
-#[pyclass(module = "guomi.sm4", name = "CMAC")]
-#[derive(Clone)]
-struct PyCmac(core_mac::Mac);
+#[pyclass(module = "guomi.sm4", name = "CMAC", frozen)]
+struct PyCmac(Locked<core_mac::Mac>);
 
 #[guard_panics]
 #[pymethods]
@@ -1687,9 +1690,9 @@ impl PyCmac {
     #[new]
     #[pyo3(signature = (key, *, tag_length=16))]
     fn new(key: Bytes, tag_length: usize) -> PyResult<Self> {
-        Ok(PyCmac(
+        Ok(PyCmac(Locked::new(
             core_mac::Mac::new(&key, MacVariant::Cmac, None, tag_length).py_err()?,
-        ))
+        )))
     }
 
     /// Feeds ``data`` to the MAC (the GIL is released from 2 KiB on).
@@ -1708,8 +1711,9 @@ impl PyCmac {
     ///     >>> from guomi import sm4
     ///     >>> m = sm4.CMAC(bytes(16))
     ///     >>> m.update(b"message")
-    fn update(&mut self, py: Python<'_>, data: Bytes) -> PyResult<()> {
-        let m = &mut self.0;
+    fn update(&self, py: Python<'_>, data: Bytes) -> PyResult<()> {
+        let mut m = self.0.lock(py)?;
+        let m = &mut *m;
         maybe_detach(py, data.len(), || m.update(&data)).py_err()
     }
 
@@ -1727,8 +1731,8 @@ impl PyCmac {
     ///     >>> m.update(b"message")
     ///     >>> m.finalize() == sm4.cmac(bytes(16), b"message")[:8]
     ///     True
-    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let t = self.0.finalize().py_err()?;
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let t = self.0.lock(py)?.finalize().py_err()?;
         Ok(PyBytes::new(py, &t))
     }
 
@@ -1754,8 +1758,8 @@ impl PyCmac {
     ///     >>> m.update(b"message")
     ///     >>> m.copy().verify(tag[:8]), m.verify(tag)
     ///     (False, True)
-    fn verify(&mut self, tag: Bytes) -> PyResult<bool> {
-        self.0.verify(&tag).py_err()
+    fn verify(&self, py: Python<'_>, tag: Bytes) -> PyResult<bool> {
+        self.0.lock(py)?.verify(&tag).py_err()
     }
 
     /// An independent copy of the current state (to MAC a common prefix once).
@@ -1771,8 +1775,8 @@ impl PyCmac {
     ///     >>> b.update(b"age")
     ///     >>> b.finalize() == sm4.cmac(bytes(16), b"message")
     ///     True
-    fn copy(&self) -> Self {
-        self.clone()
+    fn copy(&self, py: Python<'_>) -> PyResult<Self> {
+        Ok(Self(Locked::new(self.0.lock(py)?.clone())))
     }
 
     /// The tag length in bytes fixed at construction.
@@ -1782,8 +1786,8 @@ impl PyCmac {
     ///     >>> sm4.CMAC(bytes(16), tag_length=12).tag_length
     ///     12
     #[getter]
-    fn tag_length(&self) -> usize {
-        self.0.tag_len()
+    fn tag_length(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.0.lock(py)?.tag_len())
     }
 
     fn __repr__(&self) -> &'static str {

@@ -4,12 +4,13 @@
 
 use crate::buf::Bytes;
 use crate::error::IntoPy;
+use crate::locked::Locked;
 use guomi_core::sm9::{self, Ciphertext, Signature};
 use guomi_core::Error;
 use guomi_python_macros::guard_panics;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 fn bytes<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, b)
@@ -1198,11 +1199,11 @@ impl PyEncUserKey {
 ///     >>> sk_a == sk_b
 ///     True
 #[pyclass(module = "guomi.sm9", name = "KeyExchange", frozen)]
-struct PyKeyExchange(Mutex<sm9::KeyExchange>);
+struct PyKeyExchange(Locked<sm9::KeyExchange>);
 
 impl PyKeyExchange {
-    fn lock(&self) -> std::sync::MutexGuard<'_, sm9::KeyExchange> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self, py: Python<'_>) -> PyResult<std::sync::MutexGuard<'_, sm9::KeyExchange>> {
+        self.0.lock(py)
     }
 }
 
@@ -1227,7 +1228,7 @@ impl PyKeyExchange {
         let k = user_key.0.clone();
         py.detach(|| sm9::KeyExchange::new(k, &peer_id, initiator))
             .py_err()
-            .map(|kx| Self(Mutex::new(kx)))
+            .map(|kx| Self(Locked::new(kx)))
     }
 
     /// This party's R = [r] Q_peer as 65 bytes ``04 || x || y``, to send to the peer.
@@ -1239,8 +1240,8 @@ impl PyKeyExchange {
     ///     >>> len(sm9.KeyExchange(k, b"bob", initiator=True).ephemeral)
     ///     65
     #[getter]
-    fn ephemeral<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        bytes(py, &self.lock().ephemeral())
+    fn ephemeral<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        Ok(bytes(py, &self.lock(py)?.ephemeral()))
     }
 
     /// Whether this party is the initiator A (``False``: the responder B).
@@ -1252,8 +1253,8 @@ impl PyKeyExchange {
     ///     >>> sm9.KeyExchange(k, b"alice", initiator=False).initiator
     ///     False
     #[getter]
-    fn initiator(&self) -> bool {
-        self.lock().is_initiator()
+    fn initiator(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.lock(py)?.is_initiator())
     }
 
     /// Responder B (steps B1-B6): from the initiator's R_A, derives the shared key and
@@ -1294,8 +1295,10 @@ impl PyKeyExchange {
         peer_ephemeral: Bytes,
         key_length: usize,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        let mut kx = self.lock(py)?;
+        let kx = &mut *kx;
         let (k, s) = py
-            .detach(|| self.lock().respond(&peer_ephemeral, key_length))
+            .detach(|| kx.respond(&peer_ephemeral, key_length))
             .py_err()?;
         Ok((bytes(py, &k), bytes(py, &s)))
     }
@@ -1344,11 +1347,10 @@ impl PyKeyExchange {
         key_length: usize,
         confirmation: Option<Bytes>,
     ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        let mut kx = self.lock(py)?;
+        let kx = &mut *kx;
         let (k, s) = py
-            .detach(|| {
-                self.lock()
-                    .finish(&peer_ephemeral, key_length, confirmation.as_deref())
-            })
+            .detach(|| kx.finish(&peer_ephemeral, key_length, confirmation.as_deref()))
             .py_err()?;
         Ok((bytes(py, &k), bytes(py, &s)))
     }
@@ -1380,8 +1382,8 @@ impl PyKeyExchange {
     ///     Traceback (most recent call last):
     ///     ...
     ///     guomi.exceptions.InvalidTag: authentication tag does not match
-    fn confirm(&self, confirmation: Bytes) -> PyResult<()> {
-        self.lock().confirm(&confirmation).py_err()
+    fn confirm(&self, py: Python<'_>, confirmation: Bytes) -> PyResult<()> {
+        self.lock(py)?.confirm(&confirmation).py_err()
     }
 
     fn __repr__(&self) -> &'static str {

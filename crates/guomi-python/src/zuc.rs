@@ -4,13 +4,13 @@
 
 use crate::buf::{maybe_detach, Bytes};
 use crate::error::{IntoPy, InvalidArgument};
+use crate::locked::Locked;
 use guomi_core::zuc::{eea3 as core_eea3, eia3 as core_eia3, guard::Eea3Guard, many, zuc256, Zuc};
 use guomi_core::Error;
 use guomi_python_macros::guard_panics;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyList, PyTuple};
-use std::sync::Mutex;
 
 /// An integer argument in the range of `T`: a non-int is a `TypeError`, an int out of
 /// range is `InvalidArgument` (a `ValueError`).
@@ -769,17 +769,15 @@ fn eia3_many<'py>(
 ///     >>> z = ZUC(bytes(16), bytes(16))
 ///     >>> z.keystream(3).hex() + z.keystream(5).hex()
 ///     '27bede74018082da'
-#[pyclass(module = "guomi.zuc", name = "ZUC")]
+#[pyclass(module = "guomi.zuc", name = "ZUC", frozen)]
 struct PyZuc {
-    inner: Option<Zuc>,
+    inner: Locked<Option<Zuc>>,
 }
 
-impl PyZuc {
-    fn live(&mut self) -> PyResult<&mut Zuc> {
-        self.inner
-            .as_mut()
-            .ok_or_else(|| crate::error::to_py(Error::AlreadyFinalized))
-    }
+/// The generator of a `ZUC` object, or `AlreadyFinalized` after `finalize`.
+fn live(z: &mut Option<Zuc>) -> PyResult<&mut Zuc> {
+    z.as_mut()
+        .ok_or_else(|| crate::error::to_py(Error::AlreadyFinalized))
 }
 
 #[guard_panics]
@@ -798,7 +796,9 @@ impl PyZuc {
             }),
         }
         .py_err()?;
-        Ok(PyZuc { inner: Some(z) })
+        Ok(PyZuc {
+            inner: Locked::new(Some(z)),
+        })
     }
 
     /// ``data`` XOR the next ``len(data)`` keystream bytes (the GIL is released from
@@ -819,8 +819,9 @@ impl PyZuc {
     ///     >>> ct = ZUC(bytes(16), bytes(16)).update(b"hello")
     ///     >>> ZUC(bytes(16), bytes(16)).update(ct)
     ///     b'hello'
-    fn update<'py>(&mut self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
-        let z = self.live()?;
+    fn update<'py>(&self, py: Python<'py>, data: Bytes) -> PyResult<Bound<'py, PyBytes>> {
+        let mut z = self.inner.lock(py)?;
+        let z = live(&mut z)?;
         let n = data.len();
         PyBytes::new_with(py, n, |out| {
             maybe_detach(py, n, || z.apply_keystream_into(&data, out));
@@ -845,9 +846,10 @@ impl PyZuc {
     ///     >>> from guomi.zuc import ZUC
     ///     >>> ZUC(bytes(16), bytes(16)).keystream(4).hex()
     ///     '27bede74'
-    fn keystream<'py>(&mut self, py: Python<'py>, nbytes: usize) -> PyResult<Bound<'py, PyBytes>> {
+    fn keystream<'py>(&self, py: Python<'py>, nbytes: usize) -> PyResult<Bound<'py, PyBytes>> {
         guomi_core::zuc::keystream_len(nbytes.div_ceil(4)).py_err()?;
-        let z = self.live()?;
+        let mut z = self.inner.lock(py)?;
+        let z = live(&mut z)?;
         PyBytes::new_with(py, nbytes, |out| {
             maybe_detach(py, nbytes, || z.fill(out));
             Ok(())
@@ -866,9 +868,10 @@ impl PyZuc {
     ///     >>> from guomi.zuc import ZUC
     ///     >>> ZUC(bytes(16), bytes(16)).finalize()
     ///     b''
-    fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        self.live()?;
-        self.inner = None;
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let mut z = self.inner.lock(py)?;
+        live(&mut z)?;
+        *z = None;
         Ok(PyBytes::new(py, b""))
     }
 
@@ -912,7 +915,7 @@ impl PyZuc {
 ///     b'first'
 #[pyclass(module = "guomi.zuc", name = "EEA3", frozen)]
 struct PyEea3 {
-    guard: Mutex<Eea3Guard>,
+    guard: Locked<Eea3Guard>,
     key: core_eea3::Key128,
 }
 
@@ -926,7 +929,7 @@ impl PyEea3 {
         let g = Eea3Guard::new(&key, allow_keystream_reuse).py_err()?;
         let key = g.key().clone();
         Ok(PyEea3 {
-            guard: Mutex::new(g),
+            guard: Locked::new(g),
             key,
         })
     }
@@ -973,7 +976,7 @@ impl PyEea3 {
         let bits = length_arg(length_bits)?;
         let n = core_eea3::output_len(data.len(), bits).py_err()?;
         {
-            let mut g = self.guard.lock().unwrap_or_else(|p| p.into_inner());
+            let mut g = self.guard.lock(py)?;
             g.reserve(c, b, d).py_err()?;
         }
         let key = self.key.as_bytes();
@@ -1055,16 +1058,13 @@ impl PyEea3 {
     ///     (True, False)
     fn is_used(
         &self,
+        py: Python<'_>,
         count: &Bound<'_, PyAny>,
         bearer: &Bound<'_, PyAny>,
         direction: &Bound<'_, PyAny>,
     ) -> PyResult<bool> {
         let (c, b, d) = framing(count, bearer, direction)?;
-        self.guard
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .is_used(c, b, d)
-            .py_err()
+        self.guard.lock(py)?.is_used(c, b, d).py_err()
     }
 
     /// How many (count, bearer, direction) triples this object has encrypted under.
@@ -1076,11 +1076,8 @@ impl PyEea3 {
     ///     >>> e.used_count
     ///     2
     #[getter]
-    fn used_count(&self) -> usize {
-        self.guard
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .used_count()
+    fn used_count(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.guard.lock(py)?.used_count())
     }
 
     /// Whether the reuse check is off (set when the object was made).
@@ -1090,20 +1087,13 @@ impl PyEea3 {
     ///     >>> EEA3(bytes(16)).allow_keystream_reuse
     ///     False
     #[getter]
-    fn allow_keystream_reuse(&self) -> bool {
-        self.guard
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .allows_reuse()
+    fn allow_keystream_reuse(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.guard.lock(py)?.allows_reuse())
     }
 
-    fn __repr__(&self) -> String {
-        let used = self
-            .guard
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .used_count();
-        format!("<guomi.zuc.EEA3 object, {used} keystreams used>")
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let used = self.guard.lock(py)?.used_count();
+        Ok(format!("<guomi.zuc.EEA3 object, {used} keystreams used>"))
     }
 }
 
