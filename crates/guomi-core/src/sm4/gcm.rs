@@ -483,6 +483,9 @@ struct Stream {
     pending_len: usize,
     decrypt: bool,
     finalized: bool,
+    /// An `update` failed: every later call fails too, so that `finalize` can never
+    /// tag (or release) a message of which some bytes were not processed.
+    poisoned: bool,
     /// The counter came from a nonce that is not 96 bits (see [`gctr_secret`]).
     secret_counter: bool,
 }
@@ -514,6 +517,7 @@ impl Stream {
             pending_len: 0,
             decrypt,
             finalized: false,
+            poisoned: false,
             secret_counter: nonce.len() != NONCE_SIZE,
         })
     }
@@ -573,26 +577,53 @@ impl Stream {
         }
     }
 
-    /// Processes `data` into `out` (same length).
-    fn update_to(&mut self, data: &[u8], out: &mut [u8]) -> Result<()> {
+    /// Whether the stream still takes data: not finalized, no failed update.
+    fn usable(&self) -> Result<()> {
+        if self.poisoned {
+            return Err(Error::InvalidValue(
+                "an earlier update of this SM4-GCM stream failed: it can no longer be used",
+            ));
+        }
         if self.finalized {
             return Err(Error::AlreadyFinalized);
         }
+        Ok(())
+    }
+
+    /// Checks that `len` more bytes keep the message within §5.2.1.1 (at most
+    /// 2^39 − 256 bits) without moving the counter; the total it would reach is the
+    /// `got` of the error. A failure poisons the stream.
+    fn room(&mut self, len: usize) -> Result<u64> {
+        let total = self.ct_len.saturating_add(len as u64);
+        if total > MAX_PLAINTEXT {
+            self.poisoned = true;
+            return Err(Error::InvalidLength {
+                what: "message",
+                expected: "at most 2^36 - 32 bytes in all",
+                got: usize::try_from(total).unwrap_or(usize::MAX),
+            });
+        }
+        Ok(total)
+    }
+
+    /// Counts `len` more bytes of text, checked by [`Stream::room`] first.
+    fn count(&mut self, len: usize) -> Result<()> {
+        self.ct_len = self.room(len)?;
+        Ok(())
+    }
+
+    /// Processes `data` into `out` (same length).
+    fn update_to(&mut self, data: &[u8], out: &mut [u8]) -> Result<()> {
+        self.usable()?;
         if out.len() != data.len() {
+            self.poisoned = true;
             return Err(Error::InvalidLength {
                 what: "output buffer",
                 expected: "the input length",
                 got: out.len(),
             });
         }
-        self.ct_len += data.len() as u64;
-        if self.ct_len > MAX_PLAINTEXT {
-            return Err(Error::InvalidLength {
-                what: "message",
-                expected: "at most 2^36 - 32 bytes",
-                got: usize::MAX,
-            });
-        }
+        self.count(data.len())?;
         out.copy_from_slice(data);
         if self.decrypt {
             self.absorb(data);
@@ -605,17 +636,8 @@ impl Stream {
     }
 
     fn update_into(&mut self, data: &[u8], out: &mut Vec<u8>) -> Result<()> {
-        if self.finalized {
-            return Err(Error::AlreadyFinalized);
-        }
-        self.ct_len += data.len() as u64;
-        if self.ct_len > MAX_PLAINTEXT {
-            return Err(Error::InvalidLength {
-                what: "message",
-                expected: "at most 2^36 - 32 bytes",
-                got: usize::MAX,
-            });
-        }
+        self.usable()?;
+        self.count(data.len())?;
         let start = out.len();
         out.extend_from_slice(data);
         if self.decrypt {
@@ -630,9 +652,7 @@ impl Stream {
     }
 
     fn tag(&mut self) -> Result<[u8; 16]> {
-        if self.finalized {
-            return Err(Error::AlreadyFinalized);
-        }
+        self.usable()?;
         self.finalized = true;
         let mut y = self.y;
         if self.pending_len > 0 {
@@ -652,6 +672,11 @@ impl Stream {
 }
 
 /// Streaming SM4-GCM encryption: `update` returns ciphertext, `finalize` the 16-byte tag.
+///
+/// A failed `update` (the message would pass 2^36 − 32 bytes, or a wrong output buffer)
+/// poisons the stream, here and in [`GcmDecryptor`]: every later call fails with
+/// [`Error::InvalidValue`], so no tag is ever computed over, and no plaintext released
+/// for, a message with bytes that were not processed.
 #[derive(Clone)]
 pub struct GcmEncryptor(Stream);
 
@@ -797,9 +822,7 @@ impl GcmDecryptor {
     /// Verifies the tag. Buffered: returns the whole plaintext; unbuffered: returns nothing.
     /// A wrong tag gives `InvalidTag` (buffered plaintext is wiped).
     pub fn finalize(&mut self) -> Result<Vec<u8>> {
-        if self.s.finalized {
-            return Err(Error::AlreadyFinalized);
-        }
+        self.s.usable()?;
         if self.tag.is_empty() {
             return Err(Error::InvalidValue(
                 "no tag: give it to the decryptor or to finalize",
@@ -829,17 +852,14 @@ impl GcmDecryptor {
 /// freed memory: when `buf` must grow, the plaintext moves to a new allocation and the
 /// old one is wiped before it is freed (a plain `Vec` reallocation would free it as is).
 fn buffer_update(s: &mut Stream, data: &[u8], buf: &mut Vec<u8>) -> Result<()> {
-    if s.finalized {
-        return Err(Error::AlreadyFinalized);
+    s.usable()?;
+    // The message bound is checked before the buffer grows (a failure poisons).
+    if let Err(e) = s.room(data.len()) {
+        buf.zeroize();
+        return Err(e);
     }
-    let need = buf
-        .len()
-        .checked_add(data.len())
-        .ok_or(Error::InvalidLength {
-            what: "message",
-            expected: "at most 2^36 - 32 bytes",
-            got: usize::MAX,
-        })?;
+    // `buf` and `data` are both in memory (each at most isize::MAX bytes): no overflow.
+    let need = buf.len() + data.len();
     if need > buf.capacity() {
         let cap = need.max(buf.capacity().saturating_mul(2));
         let mut grown = Vec::with_capacity(cap);
@@ -851,9 +871,8 @@ fn buffer_update(s: &mut Stream, data: &[u8], buf: &mut Vec<u8>) -> Result<()> {
     let r = s.update_into(data, buf);
     debug_assert_eq!(buf.capacity(), before, "the buffer must not reallocate");
     if r.is_err() {
-        // A failed update poisons the stream: nothing buffered can ever be released.
+        // The stream is poisoned: nothing buffered can ever be released.
         buf.zeroize();
-        s.finalized = true;
     }
     r
 }
@@ -936,6 +955,56 @@ mod tests {
             assert_eq!(g.variant(), v);
             assert_eq!(c.variant(), v);
             assert_eq!(x.variant(), v);
+        }
+    }
+
+    /// A failed `update` poisons the stream (hardening review 8b): the length counter
+    /// does not move past the bound, the error names the real total, and no later
+    /// `update` or `finalize` can tag (or release) bytes that were never processed.
+    #[test]
+    fn failed_update_poisons_the_stream() {
+        let g = Sm4Gcm::new(&[7; 16]);
+        // Encryptor, both update paths: the message would pass 2^36 - 32 bytes.
+        for to in [false, true] {
+            let mut e = g.encryptor(&[1; 12], b"").unwrap();
+            e.0.ct_len = MAX_PLAINTEXT - 1;
+            let r = if to {
+                e.update_to(b"ab", &mut [0u8; 2])
+            } else {
+                e.update_into(b"ab", &mut Vec::new())
+            };
+            match r {
+                Err(Error::InvalidLength { what, got, .. }) => {
+                    assert_eq!(what, "message");
+                    assert_eq!(got as u64, MAX_PLAINTEXT + 1);
+                }
+                other => panic!("{other:?}"),
+            }
+            assert_eq!(e.0.ct_len, MAX_PLAINTEXT - 1);
+            assert!(matches!(e.finalize(), Err(Error::InvalidValue(_))));
+            assert!(matches!(e.update(b""), Err(Error::InvalidValue(_))));
+        }
+        // A wrong output buffer also poisons: nothing was encrypted, so no tag.
+        let mut e = g.encryptor(&[1; 12], b"").unwrap();
+        assert!(matches!(
+            e.update_to(b"abc", &mut [0u8; 2]),
+            Err(Error::InvalidLength { got: 2, .. })
+        ));
+        assert!(matches!(e.finalize(), Err(Error::InvalidValue(_))));
+        // Decryptors, buffered and not: finalize never verifies or returns plaintext.
+        let ct = g.encrypt(&[1; 12], b"", b"").unwrap();
+        for buffered in [true, false] {
+            let mut d = GcmDecryptor::with_options(&g, &[1; 12], b"", &ct, 16, buffered).unwrap();
+            d.s.ct_len = MAX_PLAINTEXT;
+            assert!(matches!(
+                d.update(b"x"),
+                Err(Error::InvalidLength {
+                    what: "message",
+                    ..
+                })
+            ));
+            d.s.ct_len = 0;
+            assert!(matches!(d.finalize(), Err(Error::InvalidValue(_))));
         }
     }
 

@@ -84,7 +84,7 @@ pub(crate) struct GhashKey {
 
 impl Drop for GhashKey {
     fn drop(&mut self) {
-        self.h = 0;
+        self.h.zeroize();
         self.powers.zeroize();
         self.rev.zeroize();
         self.rev_kara.zeroize();
