@@ -3,7 +3,9 @@ chunked streaming."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,28 +28,59 @@ class Stream(Protocol):
         ...
 
 
+def _file_id(path: str) -> Optional[tuple[int, int]]:
+    """(st_dev, st_ino) of the regular file ``path`` names (symbolic links followed), or
+    ``None`` when it names nothing or something other than a regular file."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
+
+
+def is_stream_target(dst: PathLike) -> bool:
+    """Whether ``dst`` names an existing character device, FIFO or socket (symbolic links
+    followed): :func:`atomic_output` writes those directly, so whatever is written reaches
+    the reader at once. Block devices count too (they are written in place)."""
+    try:
+        st = os.stat(os.fspath(dst))
+    except (OSError, ValueError):
+        return False
+    return not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode)
+
+
 @contextmanager
 def atomic_output(
     dst: PathLike, *, force: bool = False, src: Optional[PathLike] = None
 ) -> Iterator[BinaryIO]:
     """A file object whose content replaces ``dst`` only if the block completes.
 
-    The data goes to a temporary file beside ``dst``, is flushed and fsynced, then renamed
-    over ``dst``. On any exception the temporary file is removed and ``dst`` is left as it
-    was.
+    The data goes to a temporary file (mode 0600) beside ``dst``, is flushed and fsynced,
+    then renamed over ``dst``. On any exception the temporary file is removed and ``dst``
+    is left as it was.
+
+    Symbolic links are followed, never replaced: a link to a regular file has its target
+    replaced (the temporary file sits beside the target); a link to nothing is refused.
+    An existing character device, FIFO or socket (``/dev/null``, a named pipe,
+    ``/dev/stdout``) cannot be replaced atomically and is written directly, without
+    ``force``; a block device needs ``force`` and is written directly too.
 
     Args:
         dst: the path to write.
-        force: replace an existing ``dst`` (default ``False``).
-        src: the input file's path, if any: ``dst`` may not be the same file.
+        force: replace an existing regular file ``dst`` (default ``False``).
+        src: the input file's path, if any: ``dst`` may not be the same file (compared by
+            device and inode, so hard and symbolic links to it count).
 
     Yields:
-        BinaryIO: the temporary file, open for writing.
+        BinaryIO: the temporary file (or the device), open for writing.
 
     Raises:
         FileExistsError: ``dst`` exists and ``force`` is false.
-        ValueError: ``dst`` is the file ``src``.
-        OSError: creating, writing or renaming failed.
+        InvalidArgument: ``dst`` is the file ``src``, or a symbolic link to nothing (also a
+            ``ValueError``).
+        IsADirectoryError: ``dst`` is a directory.
+        FileNotFoundError: the directory of ``dst`` does not exist.
+        OSError: creating, writing or renaming failed (``filename`` is ``dst``).
 
     Example:
         >>> import os, tempfile
@@ -58,20 +91,48 @@ def atomic_output(
         >>> os.path.getsize(path)
         14
     """
+    from guomi.exceptions import InvalidArgument
+
     path = os.fspath(dst)
-    if os.path.exists(path):
-        if src is not None and os.path.exists(src) and os.path.samefile(src, path):
-            raise ValueError(f"{path}: output would overwrite the input")
+    src_id = _file_id(os.fspath(src)) if src is not None else None
+    try:
+        st: Optional[os.stat_result] = os.stat(path)
+    except FileNotFoundError:
+        st = None
+        if os.path.islink(path):
+            raise InvalidArgument(
+                f"{path} is a symbolic link to a missing file: refusing to follow it"
+            ) from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory", path)
+        if src_id is not None and src_id == (st.st_dev, st.st_ino):
+            raise InvalidArgument(f"{path}: output would overwrite the input")
+        if not stat.S_ISREG(st.st_mode):
+            if stat.S_ISBLK(st.st_mode) and not force:
+                raise FileExistsError(f"{path} is a block device (use force/--force to write to it)")
+            # A device, FIFO or socket: there is no file to replace, and renaming over it
+            # would put a regular file in its place.
+            with open(path, "wb") as direct:
+                yield direct
+                direct.flush()
+            return
         if not force:
             raise FileExistsError(f"{path} exists (use force/--force to replace it)")
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=directory)
+    target = os.path.realpath(path) if os.path.islink(path) else path
+    directory = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(directory):
+        raise FileNotFoundError(errno.ENOENT, "no such directory", directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, path) from None
     try:
         with os.fdopen(fd, "wb") as out:
             yield out
             out.flush()
             os.fsync(out.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
@@ -125,7 +186,7 @@ def transform_file(src: PathLike, dst: PathLike, stream: Stream, *, force: bool 
 
     Raises:
         FileExistsError: ``dst`` exists and ``force`` is false.
-        ValueError: ``dst`` is ``src``.
+        InvalidArgument: ``dst`` is ``src`` (also a ``ValueError``).
         OSError: reading or writing failed; anything ``stream`` raises.
 
     Example:

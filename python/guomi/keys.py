@@ -66,7 +66,8 @@ def _iterations(iterations: int, password: Optional[Password]) -> int:
 
 def is_encrypted_pem(data: Union[str, bytes]) -> bool:
     """Whether PEM ``data`` holds a password-protected private key (PKCS#8
-    ``ENCRYPTED PRIVATE KEY`` or legacy ``Proc-Type: 4,ENCRYPTED``). Only the PEM
+    ``ENCRYPTED PRIVATE KEY`` or legacy ``Proc-Type: 4,ENCRYPTED``, the header name in
+    any case and spaces in its value ignored, as the loaders read it). Only the PEM
     markers are looked at; nothing is decoded.
 
     Args:
@@ -79,9 +80,19 @@ def is_encrypted_pem(data: Union[str, bytes]) -> bool:
         >>> from guomi import keys, sm2
         >>> keys.is_encrypted_pem(sm2.PrivateKey.generate().to_pem())
         False
+        >>> keys.is_encrypted_pem("-----BEGIN EC PRIVATE KEY-----\nproc-type: 4, ENCRYPTED\n")
+        True
     """
     text = data.decode("ascii", "replace") if isinstance(data, (bytes, bytearray)) else data
-    return "-----BEGIN ENCRYPTED PRIVATE KEY-----" in text or "Proc-Type: 4,ENCRYPTED" in text
+    if "-----BEGIN ENCRYPTED PRIVATE KEY-----" in text:
+        return True
+    # RFC 1421 headers as the loader reads them: the name in any case, spaces ignored in
+    # the value ("proc-type: 4, ENCRYPTED" is the same header).
+    for line in text.splitlines():
+        name, sep, value = line.partition(":")
+        if sep and name.strip().lower() == "proc-type" and value.replace(" ", "").strip() == "4,ENCRYPTED":
+            return True
+    return False
 
 
 def load_pem_private_key(data: Union[str, bytes], password: Optional[Password] = None) -> sm2.PrivateKey:

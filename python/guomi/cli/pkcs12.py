@@ -19,7 +19,7 @@ import argparse
 from typing import Optional
 
 from guomi import keys, pkcs12, x509
-from guomi.cli._io import UsageError, guarded, open_output, prompt_password, read_secret_file
+from guomi.cli._io import UsageError, guarded, open_output, prompt_password, read_password_file
 from guomi.cli.sm2 import load_private_key
 from guomi.cli.x509 import load_certificates
 from guomi.exceptions import InvalidKey
@@ -27,7 +27,7 @@ from guomi.exceptions import InvalidKey
 
 def _password(path: Optional[str], *, confirm: bool) -> bytes:
     if path is not None:
-        return read_secret_file(path, "password")
+        return read_password_file(path)
     return prompt_password(confirm=confirm)
 
 
@@ -92,6 +92,8 @@ def _info(args: argparse.Namespace) -> int:
 def _extract(args: argparse.Namespace) -> int:
     if not (args.key_out or args.cert_out or args.chain_out):
         raise UsageError("give --key-out, --cert-out and/or --chain-out")
+    if args.out_password_file is not None and not 1 <= args.iterations <= keys.MAX_ITERATIONS:
+        raise UsageError(f"--iterations must be 1 to {keys.MAX_ITERATIONS}")
     data, password = _load(args)
     try:
         key, cert, chain = pkcs12.load(data, password)
@@ -103,7 +105,7 @@ def _extract(args: argparse.Namespace) -> int:
             raise UsageError(f"{args.input} holds no private key")
         if args.out_password_file is not None:
             pem = keys.dump_pem_private_key(
-                key, read_secret_file(args.out_password_file, "password"), iterations=args.iterations
+                key, read_password_file(args.out_password_file), iterations=args.iterations
             )
         else:
             pem = keys.dump_pem_private_key(key)

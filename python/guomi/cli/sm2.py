@@ -7,7 +7,9 @@ Passwords come from ``--password-file`` (first line) or a prompt on a terminal, 
 from the command line. Signatures use the default ID 1234567812345678 unless ``--uid``
 says otherwise. ``encrypt``/``decrypt`` use the streaming guomi envelope (docs/envelope.md)
 with an SM2 KEM recipient: any file size in constant memory, tampering and truncation
-detected, output written atomically (nothing is written on failure).
+detected, output written atomically (nothing is written on failure; ``decrypt -o -``
+holds the plaintext in an unnamed temporary file in $TMPDIR until all of it verified).
+An output is never one of the inputs, and two outputs are never one file.
 
 Exit status: 0 success, 1 signature invalid or decryption failed, 2 usage or input error.
 """
@@ -27,7 +29,7 @@ from guomi.cli._io import (
     open_input,
     open_output,
     prompt_password,
-    read_secret_file,
+    read_password_file,
     transform,
 )
 from guomi.exceptions import DecryptionError, GuomiError, InvalidKey
@@ -46,7 +48,7 @@ def _read_file(path: str, what: str) -> bytes:
 def _password(args: argparse.Namespace, attr: str = "password_file", *, confirm: bool = False) -> bytes:
     path = getattr(args, attr, None)
     if path is not None:
-        return read_secret_file(path, "password")
+        return read_password_file(path)
     return prompt_password(confirm=confirm)
 
 
@@ -61,7 +63,10 @@ def load_private_key(path: str, args: argparse.Namespace, attr: str = "password_
         if _is_pem(data):
             if keys.is_encrypted_pem(data):
                 return keys.load_pem_private_key(data, password=_password(args, attr))
-            return keys.load_pem_private_key(data)
+            try:
+                return keys.load_pem_private_key(data)
+            except TypeError:  # encrypted in a way is_encrypted_pem did not recognise
+                return keys.load_pem_private_key(data, password=_password(args, attr))
         try:
             return keys.load_der_private_key(data)
         except TypeError:  # an EncryptedPrivateKeyInfo
@@ -108,7 +113,13 @@ def _write(dst: str, data: bytes, args: argparse.Namespace) -> None:
         out.write(data)
 
 
+def _check_iterations(args: argparse.Namespace) -> None:
+    if not 1 <= args.iterations <= keys.MAX_ITERATIONS:
+        raise UsageError(f"--iterations must be 1 to {keys.MAX_ITERATIONS}")
+
+
 def _keygen(args: argparse.Namespace) -> int:
+    _check_iterations(args)
     password: Optional[bytes] = None
     if args.password_file is not None or args.encrypt:
         if args.format != "pkcs8":
@@ -180,7 +191,12 @@ def _decrypt(args: argparse.Namespace) -> int:
     key = load_private_key(args.key, args)
     try:
         transform(
-            args.input, args.output, envelope.Opener(private_key=key), force=args.force, quiet=args.quiet
+            args.input,
+            args.output,
+            envelope.Opener(private_key=key),
+            force=args.force,
+            quiet=args.quiet,
+            verify_first=True,
         )
     except DecryptionError:
         print(
@@ -195,6 +211,7 @@ def _decrypt(args: argparse.Namespace) -> int:
 
 
 def _convert(args: argparse.Namespace) -> int:
+    _check_iterations(args)
     data = _read_file(args.input, "input")
     is_public = (_is_pem(data) and b"PUBLIC KEY-----" in data) or (
         not _is_pem(data) and _try_public_der(data)
@@ -261,7 +278,12 @@ def _protect_args(a: argparse.ArgumentParser) -> None:
         default="hmac-sm3",
         help="PBKDF2 PRF for an encrypted key: hmac-sm3 (GmSSL) or hmac-sha256 (OpenSSL 3)",
     )
-    a.add_argument("--iterations", type=int, default=keys.DEFAULT_ITERATIONS, help="PBKDF2 iterations")
+    a.add_argument(
+        "--iterations",
+        type=int,
+        default=keys.DEFAULT_ITERATIONS,
+        help=f"PBKDF2 iterations, 1 to {keys.MAX_ITERATIONS}",
+    )
     a.add_argument("--outform", choices=["pem", "der"], default="pem", help="output encoding")
 
 

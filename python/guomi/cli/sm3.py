@@ -9,6 +9,7 @@ from typing import BinaryIO
 import guomi.sm3
 
 CHUNK = 1 << 20
+MAX_HMAC_KEY_FILE = 1 << 16
 
 
 def _digest_stream(f: BinaryIO) -> bytes:
@@ -85,11 +86,25 @@ def _feed(m: guomi.sm3.HMAC, f: BinaryIO) -> None:
 
 
 def _run_hmac(args: argparse.Namespace) -> int:
-    try:
-        key = bytes.fromhex(args.key_hex)
-    except ValueError:
-        print("guomi hmac: --key-hex must be hexadecimal", file=sys.stderr)
+    if (args.key_hex is None) == (args.key_file is None):
+        print("guomi hmac: give one of --key-file, --key-hex", file=sys.stderr)
         return 2
+    if args.key_file is not None:
+        try:
+            with open(args.key_file, "rb") as f:
+                key = f.read(MAX_HMAC_KEY_FILE + 1)
+        except OSError as e:
+            print(f"guomi hmac: cannot read key file {args.key_file}: {e.strerror or e}", file=sys.stderr)
+            return 2
+        if len(key) > MAX_HMAC_KEY_FILE:
+            print(f"guomi hmac: key file {args.key_file} is larger than 64 KiB", file=sys.stderr)
+            return 2
+    else:
+        try:
+            key = bytes.fromhex(args.key_hex)
+        except ValueError:
+            print("guomi hmac: --key-hex must be hexadecimal", file=sys.stderr)
+            return 2
     status = 0
     for name in args.files or ["-"]:
         m = guomi.sm3.HMAC(key)
@@ -118,6 +133,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=_run_sm3)
 
     h = sub.add_parser("hmac", help="HMAC-SM3 of files", description="Print HMAC-SM3 tags of files.")
-    h.add_argument("--key-hex", required=True, metavar="HEX", help="the HMAC key in hexadecimal")
+    h.add_argument(
+        "--key-file", metavar="FILE", help="file whose bytes, all of them, are the key (up to 64 KiB)"
+    )
+    h.add_argument(
+        "--key-hex",
+        metavar="HEX",
+        help="the key in hexadecimal (visible to other users in the process list: prefer --key-file)",
+    )
     h.add_argument("files", nargs="*", metavar="FILE", help="files ('-' or none: standard input)")
     h.set_defaults(func=_run_hmac)

@@ -2,8 +2,10 @@
 
 The default format is the guomi envelope (docs/envelope.md): SM4-GCM chunks, so any
 tampering, truncation or reordering is detected, in constant memory. The key is a raw
-16-byte SM4 key (``--key-hex`` or ``--key-file``) or a password (``--password-file``,
-or a prompt on a terminal).
+16-byte SM4 key (``--key-file``, or ``--key-hex``, which other users can read in the
+process list) or a password (``--password-file``, its first line, or a prompt on a
+terminal). ``decrypt -o -`` releases nothing until the whole envelope has verified (the
+plaintext waits in an unnamed temporary file in $TMPDIR).
 """
 
 from __future__ import annotations
@@ -12,7 +14,14 @@ import argparse
 import sys
 
 import guomi.envelope as envelope
-from guomi.cli._io import UsageError, prompt_password, read_secret_file, transform
+from guomi.cli._io import (
+    UsageError,
+    guarded,
+    prompt_password,
+    read_key_file,
+    read_password_file,
+    transform,
+)
 from guomi.exceptions import DecryptionError
 
 
@@ -27,13 +36,9 @@ def _key(args: argparse.Namespace) -> tuple[bytes | None, bytes | None]:
         except ValueError:
             raise UsageError("--key-hex must be 32 hexadecimal digits") from None
     elif args.key_file is not None:
-        raw = read_secret_file(args.key_file, "key")
-        try:
-            key = bytes.fromhex(raw.decode("ascii")) if len(raw) == 32 else raw
-        except (UnicodeDecodeError, ValueError):
-            key = raw
+        key = read_key_file(args.key_file, 16)
     elif args.password_file is not None:
-        return None, read_secret_file(args.password_file, "password")
+        return None, read_password_file(args.password_file)
     else:
         return None, prompt_password(confirm=args.action == "encrypt")
     if len(key) != 16:
@@ -47,13 +52,22 @@ def _run(args: argparse.Namespace) -> int:
         chunk = args.chunk_size
         if chunk < 1024 or chunk > 1 << 24 or chunk & (chunk - 1):
             raise UsageError("--chunk-size must be a power of two from 1024 to 16777216")
+        if not 1 <= args.iterations <= envelope.MAX_ITERATIONS:
+            raise UsageError(f"--iterations must be 1 to {envelope.MAX_ITERATIONS}")
         stream: envelope.Sealer | envelope.Opener = envelope.Sealer(
             key=key, password=password, iterations=args.iterations, chunk_size=chunk
         )
     else:
         stream = envelope.Opener(key=key, password=password)
     try:
-        transform(args.input, args.output, stream, force=args.force, quiet=args.quiet)
+        transform(
+            args.input,
+            args.output,
+            stream,
+            force=args.force,
+            quiet=args.quiet,
+            verify_first=args.action == "decrypt",
+        )
     except DecryptionError:
         print(
             "guomi sm4 decrypt: decryption failed: wrong key or password, or the file was "
@@ -78,9 +92,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         a.add_argument(
             "-o", "--out", dest="output", required=True, metavar="FILE", help="output file ('-': stdout)"
         )
-        a.add_argument("--key-hex", metavar="HEX", help="the 16-byte SM4 key as 32 hex digits")
         a.add_argument(
-            "--key-file", metavar="FILE", help="file holding the key (16 raw bytes or 32 hex digits)"
+            "--key-file",
+            metavar="FILE",
+            help="file holding the key: exactly 16 raw bytes, or 32 hex digits",
+        )
+        a.add_argument(
+            "--key-hex",
+            metavar="HEX",
+            help="the key as 32 hex digits (visible to other users in the process list: prefer --key-file)",
         )
         a.add_argument("--password-file", metavar="FILE", help="file holding a password (first line)")
         a.add_argument("-f", "--force", action="store_true", help="replace an existing output file")
@@ -93,6 +113,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                 "--iterations",
                 type=int,
                 default=envelope.DEFAULT_ITERATIONS,
-                help="PBKDF2 iterations (passwords)",
+                help=f"PBKDF2 iterations (passwords), 1 to {envelope.MAX_ITERATIONS}",
             )
-        a.set_defaults(func=_run)
+        a.set_defaults(func=guarded(_run))

@@ -10,7 +10,8 @@ Key files are guomi PEM blocks holding the raw encodings of docs/sm9.md:
 
 Private key files are written with mode 0600. ``sign``/``verify`` read the whole message
 (SM9 signs the message itself); ``encrypt``/``decrypt`` stream through the guomi envelope
-with an SM9 KEM recipient. Exit status: 0 success, 1 invalid signature or failed
+with an SM9 KEM recipient (``decrypt -o -`` releases nothing until the whole envelope
+verified). Key files are read up to 64 KiB. Exit status: 0 success, 1 invalid signature or failed
 decryption, 2 usage or input error.
 """
 
@@ -19,17 +20,19 @@ from __future__ import annotations
 import argparse
 import base64
 import os
-import re
+import stat
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Optional
 
 import guomi.envelope as envelope
 from guomi import sm9
 from guomi.cli._io import UsageError, guarded, open_output, transform
 from guomi.exceptions import DecryptionError
 
-_PEM = re.compile(r"-----BEGIN ([A-Z0-9 ]+)-----\s*(.*?)\s*-----END \1-----", re.S)
+# A key file is a few hundred bytes; a bound keeps a hostile one (from a key centre, say)
+# from costing more than reading 64 KiB.
+MAX_KEY_FILE = 1 << 16
 
 
 def _pem(label: str, data: bytes) -> bytes:
@@ -37,24 +40,50 @@ def _pem(label: str, data: bytes) -> bytes:
     return f"-----BEGIN {label}-----\n{body}-----END {label}-----\n".encode()
 
 
+def _first_pem_block(text: str) -> Optional[tuple[str, str]]:
+    """(label, base64 body) of the first PEM block, found in one linear pass as the Rust
+    PEM reader does: the first BEGIN line, then its own END line (none: no block)."""
+    start = text.find("-----BEGIN ")
+    if start < 0:
+        return None
+    after = start + len("-----BEGIN ")
+    label_end = text.find("-----", after)
+    if label_end < 0:
+        return None
+    label = text[after:label_end]
+    body_start = label_end + 5
+    stop = text.find(f"-----END {label}-----", body_start)
+    if stop < 0:
+        return None
+    return label, text[body_start:stop]
+
+
 def _load(path: str, *labels: str) -> tuple[str, bytes]:
     try:
-        with open(path, encoding="ascii") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"cannot read key file {path}: {e}") from e
-    m = _PEM.search(text)
-    if not m or m.group(1) not in labels:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_KEY_FILE + 1)
+    except OSError as e:
+        raise UsageError(f"cannot read key file {path}: {e.strerror or e}") from e
+    if len(raw) > MAX_KEY_FILE:
+        raise UsageError(f"{path} is larger than {MAX_KEY_FILE} bytes: not a guomi SM9 key file")
+    try:
+        text = raw.decode("ascii")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a guomi SM9 key file (not ASCII text)") from None
+    block = _first_pem_block(text)
+    if block is None or block[0] not in labels:
         raise UsageError(f"{path} is not a guomi SM9 key file of type: {', '.join(labels)}")
     try:
-        return m.group(1), base64.b64decode(m.group(2), validate=False)
+        return block[0], base64.b64decode("".join(block[1].split()), validate=True)
     except ValueError as e:
         raise UsageError(f"{path}: corrupt base64") from e
 
 
 def _write(path: str, data: bytes, force: bool, private: bool) -> None:
     with open_output(path, force=force) as out:
-        if private and path != "-":
+        # Only a regular file gets the mode: a device written through (-o /dev/stdout)
+        # belongs to someone else.
+        if private and path != "-" and stat.S_ISREG(os.fstat(out.fileno()).st_mode):
             os.fchmod(out.fileno(), 0o600)
         out.write(data)
 
@@ -151,9 +180,13 @@ def _encrypt(args: argparse.Namespace) -> int:
 def _decrypt(args: argparse.Namespace) -> int:
     stream = envelope.Opener(private_key=_user_key(args.key, "ENC"))
     try:
-        transform(args.input, args.output, stream, force=args.force, quiet=args.quiet)
+        transform(args.input, args.output, stream, force=args.force, quiet=args.quiet, verify_first=True)
     except DecryptionError:
-        print("guomi sm9 decrypt: decryption failed (wrong key, or the file was modified)", file=sys.stderr)
+        print(
+            "guomi sm9 decrypt: decryption failed: wrong key, or the file was modified or "
+            "truncated; nothing was written",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

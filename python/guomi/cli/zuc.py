@@ -1,6 +1,7 @@
 """``guomi zuc eea3|eia3``: 3GPP 128-EEA3 encryption and 128-EIA3 MACs of files.
 
-The key is 16 bytes in hex; COUNT is a 32-bit number (decimal or 0x-hex), BEARER 0..31,
+The key is 16 bytes: ``--key-file`` (16 raw bytes or 32 hex digits) or ``--key-hex``
+(visible to other users in the process list); COUNT is a 32-bit number (decimal or 0x-hex), BEARER 0..31,
 DIRECTION 0 (uplink) or 1 (downlink). EEA3 is a stream cipher: never encrypt two files
 with the same key, COUNT, BEARER and DIRECTION. Files are read whole (3GPP packets are
 small); exit status 0 success, 1 MAC mismatch (``eia3 --check``), 2 usage or input error.
@@ -12,7 +13,7 @@ import argparse
 import sys
 
 import guomi.zuc as zuc
-from guomi.cli._io import UsageError, open_output
+from guomi.cli._io import UsageError, guarded, open_output, read_key_file
 from guomi.exceptions import GuomiError
 
 
@@ -27,10 +28,15 @@ def _read(path: str) -> bytes:
 
 
 def _params(args: argparse.Namespace) -> tuple[bytes, int, int, int]:
-    try:
-        key = bytes.fromhex(args.key_hex)
-    except ValueError:
-        raise UsageError("--key-hex must be 32 hexadecimal digits") from None
+    if (args.key_hex is None) == (args.key_file is None):
+        raise UsageError("give one of --key-file, --key-hex")
+    if args.key_file is not None:
+        key = read_key_file(args.key_file, 16)
+    else:
+        try:
+            key = bytes.fromhex(args.key_hex)
+        except ValueError:
+            raise UsageError("--key-hex must be 32 hexadecimal digits") from None
     try:
         count = int(args.count, 0)
     except ValueError:
@@ -77,7 +83,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     actions.required = True
     for name, func in (("eea3", _eea3), ("eia3", _eia3)):
         a = actions.add_parser(name, help=f"128-{name.upper()} of a file", description=__doc__)
-        a.add_argument("--key-hex", required=True, metavar="HEX", help="16-byte key, 32 hex digits")
+        a.add_argument(
+            "--key-file", metavar="FILE", help="file holding the key: 16 raw bytes, or 32 hex digits"
+        )
+        a.add_argument(
+            "--key-hex",
+            metavar="HEX",
+            help="the key as 32 hex digits (visible to other users in the process list: prefer --key-file)",
+        )
         a.add_argument("--count", required=True, help="32-bit COUNT")
         a.add_argument("--bearer", required=True, type=int, help="BEARER, 0..31")
         a.add_argument("--direction", required=True, type=int, help="DIRECTION, 0 or 1")
@@ -90,4 +103,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             a.add_argument(
                 "--check", metavar="HEX", help="compare with this 4-byte MAC (exit 1 if different)"
             )
-        a.set_defaults(func=func)
+        a.set_defaults(func=guarded(func))
