@@ -420,3 +420,41 @@ def test_sm9_key_file_size_is_bounded(d: Path) -> None:
     (d / "bad.pub").write_text("\n".join(lines) + "\n")
     r = g("sm9", "verify", "--master-pub", "bad.pub", "--id", "a", "-i", "plain", "--sig", "sig", cwd=d)
     one_line_usage_error(r)
+
+
+# -- the convention behind the same-file checks ------------------------------------------------
+
+NOT_FILES = {
+    "at", "bearer", "ca", "check", "chunk_size", "cipher", "count", "crl_check_all", "crl_number",
+    "days", "detached", "direction", "eku", "encrypt", "encryption", "force", "format", "help", "id",
+    "iterations", "key_format", "key_hex", "key_oid", "key_usage", "length_bits", "name",
+    "no_attributes", "oid_style", "outform", "path_len", "prf", "purpose", "quiet", "reason", "revoke",
+    "san", "serial", "sig_format", "signature_algorithm", "subject", "to", "type", "uid", "uid_hex",
+    "version",
+}  # fmt: skip
+
+
+def test_every_file_option_is_declared() -> None:
+    """The command line finds its inputs and outputs by metavar FILE (outputs by name): a
+    new option naming a file must say so, or the same-file checks would miss it."""
+    import argparse
+
+    from guomi.cli import build_parser
+    from guomi.cli._io import OUTPUT_DESTS, file_dests
+
+    def walk(p: argparse.ArgumentParser) -> set[tuple[str, object]]:
+        out: set[tuple[str, object]] = set()
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for sp in a.choices.values():
+                    out |= walk(sp)
+            else:
+                out.add((a.dest, a.metavar))
+        return out
+
+    parser = build_parser()
+    files = file_dests(parser)
+    assert OUTPUT_DESTS <= files
+    undeclared = {dest for dest, metavar in walk(parser) if metavar != "FILE" and dest not in NOT_FILES}
+    assert not undeclared, f"options neither FILE nor known non-file: {undeclared}"
+    assert not files & NOT_FILES

@@ -50,6 +50,7 @@ from typing import Optional, Union
 
 from guomi._native import sm2 as _sm2
 from guomi._typing import BytesLike
+from guomi.exceptions import InvalidArgument, InvalidLength
 
 __all__ = [
     "DEFAULT_UID",
@@ -249,6 +250,13 @@ def ciphertext_reorder(
     return _sm2.convert_ciphertext(ciphertext, from_order, to_order, c1_prefix=c1_prefix, c1_format=c1_format)
 
 
+def _check_key_length(key_length: int) -> None:
+    # The bindings take an unsigned integer: a negative one would be an OverflowError,
+    # outside the GuomiError family, so the whole range is checked here.
+    if not 1 <= key_length <= MAX_KEY_LENGTH:
+        raise InvalidLength(f"key_length must be 1 to {MAX_KEY_LENGTH}, got {key_length}")
+
+
 def encapsulate(public_key: PublicKey, key_length: int) -> tuple[bytes, bytes]:
     """SM2 key encapsulation: a fresh random key and the C1 to send with it.
 
@@ -263,8 +271,8 @@ def encapsulate(public_key: PublicKey, key_length: int) -> tuple[bytes, bytes]:
         tuple[bytes, bytes]: ``(key, c1)``.
 
     Raises:
-        InvalidLength: ``key_length`` is outside 1..65536 (checked before any work).
-        OverflowError: ``key_length`` is negative or at least 2**64.
+        InvalidLength: ``key_length`` is outside 1..65536, negative included (checked
+            before any work; also a ``ValueError``).
         RandomnessError: the OS random generator failed.
 
     Example:
@@ -274,6 +282,7 @@ def encapsulate(public_key: PublicKey, key_length: int) -> tuple[bytes, bytes]:
         >>> sm2.decapsulate(key, c1, 16) == k
         True
     """
+    _check_key_length(key_length)
     return public_key.encapsulate(key_length)
 
 
@@ -291,7 +300,7 @@ def decapsulate(private_key: PrivateKey, c1: BytesLike, key_length: int) -> byte
 
     Raises:
         DecryptionError: C1 is not a valid point (or the key would be all zero).
-        InvalidLength: ``key_length`` is outside 1..65536.
+        InvalidLength: ``key_length`` is outside 1..65536, negative included.
 
     Example:
         >>> from guomi import sm2
@@ -300,6 +309,7 @@ def decapsulate(private_key: PrivateKey, c1: BytesLike, key_length: int) -> byte
         >>> sm2.decapsulate(key, c1, 32) == k
         True
     """
+    _check_key_length(key_length)
     return private_key.decapsulate(c1, key_length)
 
 
@@ -349,7 +359,7 @@ def verify_many(items: Iterable[VerifyItem], threads: Optional[int] = None) -> l
         list[bool]: one result per item, in order; a malformed signature is ``False``.
 
     Raises:
-        ValueError: ``threads`` is negative.
+        InvalidArgument: ``threads`` is negative (also a ``ValueError``).
         TypeError: an item is not a 3- or 4-tuple of the types above.
 
     Example:
@@ -360,7 +370,7 @@ def verify_many(items: Iterable[VerifyItem], threads: Optional[int] = None) -> l
         [True, False]
     """
     if threads is not None and threads < 0:
-        raise ValueError("threads must be >= 0")
+        raise InvalidArgument("threads must be >= 0")
     norm: list[tuple[PublicKey, BytesLike, BytesLike, BytesLike]] = []
     for it in items:
         if len(it) == 3:

@@ -365,7 +365,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "CA flags, path length, keyCertSign; with --crl, revocation (base CRLs, which must verify "
         "and be current).",
     )
-    a.add_argument("certs", nargs="+", metavar="CERT", help="certificate(s) to verify")
+    a.add_argument("certs", nargs="+", metavar="FILE", help="certificate file(s) to verify")
     a.add_argument(
         "--trusted", action="append", required=True, metavar="FILE", help="trusted root(s) (PEM bundle)"
     )
