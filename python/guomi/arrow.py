@@ -32,7 +32,9 @@ An error caused by one row says ``row N:`` and carries the index as the exceptio
 from __future__ import annotations
 
 import os
+import pickle
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Optional, Union
 
@@ -101,34 +103,94 @@ class SecretKey:
         return (SecretKey, (self._key,))
 
 
-_PROVIDED: dict[tuple[int, str], bytes] = {}
+# The keys fetched by KeyProviders in this process: (pid, name, fetch fingerprint) ->
+# (fetch, key, time fetched). Keyed by the fetch function too, so that two providers
+# with the same name and different ``fetch`` never share a key.
+_PROVIDED: dict[tuple[int, str, bytes], tuple[Callable[[], bytes], bytes, float]] = {}
 _PROVIDED_LOCK = threading.Lock()
+
+
+def _fingerprint(fetch: Callable[[], bytes]) -> bytes:
+    """Equal for equal fetch functions, also across processes (an unpickled copy of the
+    same ``functools.partial`` is a new object): the SM3 of its pickle. A fetch that does
+    not pickle is told apart by identity (the cache keeps it alive, so the id is not
+    reused)."""
+    try:
+        return b"p" + _sm3_hash(pickle.dumps(fetch, protocol=4))
+    except Exception:
+        return b"i" + id(fetch).to_bytes(8, "little")
+
+
+def _sm3_hash(data: bytes) -> bytes:
+    from guomi import sm3
+
+    return sm3.hash(data)
 
 
 class KeyProvider:
     """A key fetched on each worker process, on first use, by ``fetch()`` (e.g. a KMS or
-    HSM client call) and cached in that process under ``name``. Only ``name`` and ``fetch``
+    HSM client call) and cached in that process. Only ``name``, ``fetch`` and ``ttl``
     travel to the workers (``fetch`` must pickle: a module-level function or a
-    ``functools.partial`` of one); the key itself never leaves the worker."""
+    ``functools.partial`` of one); the key itself never leaves the worker.
 
-    __slots__ = ("fetch", "name")
+    The cache is keyed by ``name`` *and* ``fetch`` (by its pickle), so providers that share
+    a name but fetch differently (two tenants, a rotated wrapped key) never get each
+    other's key. Rotation: a provider for the new key (new wrapped key, new ``fetch``
+    arguments, or a new name) is fetched afresh; ``ttl`` (seconds) re-fetches a cached key
+    once it is older than that, for a ``fetch`` whose answer changes over time;
+    :meth:`forget` drops the cached key in this process now.
+    """
 
-    def __init__(self, name: str, fetch: Callable[[], bytes]) -> None:
+    __slots__ = ("fetch", "name", "ttl")
+
+    def __init__(self, name: str, fetch: Callable[[], bytes], *, ttl: Optional[float] = None) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"KeyProvider name must be a str, got {type(name).__name__}")
+        if not callable(fetch):
+            raise TypeError("KeyProvider fetch must be callable (a zero-argument function)")
+        if ttl is not None:
+            if isinstance(ttl, bool) or not isinstance(ttl, (int, float)):
+                raise TypeError(f"ttl must be None or a number of seconds, got {type(ttl).__name__}")
+            if not (0 < ttl < float("inf")):
+                raise InvalidArgument("ttl must be a positive, finite number of seconds")
         self.name = name
         self.fetch = fetch
+        self.ttl = ttl
+
+    def _slot(self) -> tuple[int, str, bytes]:
+        return (os.getpid(), self.name, _fingerprint(self.fetch))
 
     def reveal(self) -> bytes:
-        """The key: fetched once per process (re-fetched after ``fork``)."""
-        slot = (os.getpid(), self.name)
+        """The key: fetched once per process (re-fetched after ``fork``, and after ``ttl``
+        seconds when set)."""
+        slot = self._slot()
         with _PROVIDED_LOCK:
-            key = _PROVIDED.get(slot)
-            if key is None:
-                key = bytes(self.fetch())
-                _PROVIDED[slot] = key
-            return key
+            entry = _PROVIDED.get(slot)
+            now = time.monotonic()
+            if entry is None or (self.ttl is not None and now - entry[2] >= self.ttl):
+                key = self.fetch()
+                if isinstance(key, str) or not isinstance(key, (bytes, bytearray, memoryview)):
+                    raise TypeError(f"KeyProvider fetch must return bytes, got {type(key).__name__}")
+                entry = (self.fetch, bytes(key), now)
+                _PROVIDED[slot] = entry
+            return entry[1]
+
+    def forget(self) -> None:
+        """Drops this provider's cached key in this process (the next use fetches again)."""
+        slot = self._slot()
+        with _PROVIDED_LOCK:
+            _PROVIDED.pop(slot, None)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, Callable[[], bytes], Optional[float]]]:
+        return (_key_provider, (self.name, self.fetch, self.ttl))
 
     def __repr__(self) -> str:
         return f"KeyProvider({self.name!r})"
+
+
+def _key_provider(name: str, fetch: Callable[[], bytes], ttl: Optional[float]) -> KeyProvider:
+    """Unpickles a :class:`KeyProvider` (checked again, as built)."""
+    return KeyProvider(name, fetch, ttl=ttl)
 
 
 #: What the engine helpers accept as a key.
