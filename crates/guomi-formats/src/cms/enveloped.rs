@@ -100,7 +100,8 @@ impl Default for EncryptOptions {
 }
 
 /// Encrypts `content` to every certificate in `recipients` (1 to [`MAX_RECIPIENTS`]).
-/// Returns the DER ContentInfo.
+/// Returns the DER ContentInfo. A recipient certificate with a keyUsage that lacks
+/// keyEncipherment is [`Error::InvalidValue`] (see [`super::usage`]).
 pub fn encrypt(
     content: &[u8],
     recipients: &[Certificate],
@@ -118,6 +119,9 @@ pub fn encrypt(
         return Err(Error::InvalidValue(
             "the key-transport OID must be 1.2.156.10197.1.301.3 or 1.2.156.10197.1.301.3.2.1",
         ));
+    }
+    for cert in recipients {
+        super::usage::check_recipient(cert)?;
     }
     let cek = Zeroizing::new(rand::bytes::<16>()?);
     let mut infos = Vec::with_capacity(recipients.len());
@@ -276,7 +280,8 @@ fn parse_content_alg(t: Tlv<'_>) -> Result<Params> {
 
 /// Decrypts an EnvelopedData (DER, BER or PEM) with `key`. With `cert` (the key's
 /// certificate), only the recipient infos naming it are tried; without, every SM2
-/// recipient info is tried. Malformed structure: [`Error::UnsupportedFormat`]; any
+/// recipient info is tried. A `cert` with a keyUsage that lacks keyEncipherment:
+/// [`Error::InvalidValue`]. Malformed structure: [`Error::UnsupportedFormat`]; any
 /// failure after that: [`Error::DecryptionFailed`].
 pub fn decrypt(data: &[u8], key: &PrivateKey, cert: Option<&Certificate>) -> Result<Vec<u8>> {
     if let Some(c) = cert {
@@ -285,6 +290,7 @@ pub fn decrypt(data: &[u8], key: &PrivateKey, cert: Option<&Certificate>) -> Res
                 "the certificate does not belong to the private key",
             ));
         }
+        super::usage::check_recipient(c)?;
     }
     let der = super::read_input(data)?;
     let (ct, ed) = super::open_content_info(&der)?;

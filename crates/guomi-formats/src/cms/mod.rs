@@ -8,6 +8,8 @@
 //!   content, signed attributes or not) and [`verify`].
 //! * [`enveloped`]: [`encrypt`] to SM2 recipient certificates, [`decrypt`] with an SM2
 //!   private key, content cipher SM4-CBC or SM4-GCM.
+//! * [`usage`]: what a signer's or recipient's certificate must allow (keyUsage,
+//!   extKeyUsage; [`SignerPurpose`]).
 //!
 //! Two sets of content-type OIDs exist and both are read: RFC 5652's
 //! `1.2.840.113549.1.7.x` ([`OidStyle::Rfc`], what BouncyCastle and OpenSSL write) and
@@ -23,9 +25,13 @@ use crate::ber;
 pub mod enveloped;
 pub mod signed;
 mod tlv;
+pub mod usage;
 
 pub use enveloped::{decrypt, encrypt, ContentCipher, EncryptOptions, KeyFormat};
-pub use signed::{verify, SignatureOid, SignedDataBuilder, SignerId, Verified, VerifyError};
+pub use signed::{
+    verify, verify_for, SignatureOid, SignedDataBuilder, SignerId, Verified, VerifyError,
+};
+pub use usage::SignerPurpose;
 
 use guomi_core::{Error, Result};
 use tlv::{ctx_cons, Tlv, SEQUENCE};
@@ -231,6 +237,196 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A CA and a leaf it issued with keyUsage `ku` (bit names) and extKeyUsage `eku`.
+    fn issued(
+        ku: &[&str],
+        eku: &[der::oid::ObjectIdentifier],
+    ) -> (PrivateKey, Certificate, Certificate) {
+        let ca_key = PrivateKey::generate().unwrap();
+        let mut b =
+            CertificateBuilder::new("CN=ca", ca_key.public_key().clone(), NOW - 10, NOW + 1000)
+                .unwrap();
+        b.ca(None);
+        let ca = b.self_sign(&ca_key).unwrap();
+        let key = PrivateKey::generate().unwrap();
+        let mut b =
+            CertificateBuilder::new("CN=leaf", key.public_key().clone(), NOW - 10, NOW + 1000)
+                .unwrap();
+        b.key_usage = if ku.is_empty() {
+            None
+        } else {
+            Some(crate::x509::KeyUsageFlags::from_names(ku).unwrap())
+        };
+        b.extended_key_usage = eku.to_vec();
+        let leaf = b.sign(&ca, &ca_key).unwrap();
+        (key, leaf, ca)
+    }
+
+    fn signed_by(key: &PrivateKey, cert: &Certificate, attrs: bool) -> Vec<u8> {
+        let mut b = SignedDataBuilder::new(b"content", false, OidStyle::Rfc, Some(NOW));
+        b.add_signer(
+            key.clone(),
+            cert.clone(),
+            attrs,
+            SignatureOid::Sm2WithSm3,
+            SignerId::IssuerAndSerial,
+        )
+        .unwrap();
+        b.build().unwrap()
+    }
+
+    fn usage_rejected(r: core::result::Result<Verified, VerifyError>, what: &str) {
+        match r {
+            Err(VerifyError::Chain(e)) => {
+                assert_eq!(e.subject, "CN=leaf", "{what}");
+                assert!(e.reason.contains("Usage"), "{what}: {}", e.reason);
+            }
+            other => panic!("{what}: {other:?}"),
+        }
+    }
+
+    /// Hardening review 4: a signer certificate whose keyUsage or extKeyUsage does not
+    /// allow signing (the encryption certificate of a GM dual pair, a CA-only key) is
+    /// refused, with and without trust roots; OpenSSL's S/MIME signing purpose is the
+    /// default, `Any` keeps only the keyUsage rule.
+    #[test]
+    fn signer_key_usage_and_purpose() {
+        use crate::x509::oid as x;
+        use SignerPurpose as P;
+        // A SignedData by `ku`/`eku`'s certificate (the builder's own keyUsage check is
+        // bypassed), verified with and without trust roots.
+        let ok = |ku: &[&str], eku: &[der::oid::ObjectIdentifier], p: P| {
+            let (key, leaf, ca) = issued(ku, eku);
+            let mut b = SignedDataBuilder::new(b"content", false, OidStyle::Rfc, Some(NOW));
+            b.add_signer_unchecked(key, leaf);
+            let der = b.build().unwrap();
+            (
+                verify_for(&der, None, &[ca], &[], NOW, p),
+                verify_for(&der, None, &[], &[], NOW, p),
+            )
+        };
+        // GM dual-certificate pair: the signing certificate (digitalSignature only)
+        // passes; the encryption certificate does not; nor does a CA-only key.
+        for ku in [&["digitalSignature"][..], &["nonRepudiation"], &[]] {
+            let (a, b) = ok(ku, &[], P::Smime);
+            assert!(a.is_ok() && b.is_ok(), "{ku:?}");
+        }
+        for ku in [
+            &["keyEncipherment", "dataEncipherment"][..],
+            &["keyCertSign", "cRLSign"],
+            &["keyAgreement"],
+        ] {
+            for p in [P::Smime, P::Any] {
+                let (a, b) = ok(ku, &[], p);
+                usage_rejected(a, "with roots");
+                usage_rejected(b, "without roots");
+            }
+        }
+        // extKeyUsage: emailProtection passes S/MIME; serverAuth alone does not (but
+        // passes `Any`); anyExtendedKeyUsage alone does not satisfy S/MIME (as OpenSSL).
+        let ds = &["digitalSignature"][..];
+        assert!(ok(ds, &[x::EMAIL_PROTECTION, x::SERVER_AUTH], P::Smime)
+            .0
+            .is_ok());
+        usage_rejected(ok(ds, &[x::SERVER_AUTH], P::Smime).0, "serverAuth");
+        usage_rejected(ok(ds, &[x::ANY_EXTENDED_KEY_USAGE], P::Smime).0, "anyEKU");
+        assert!(ok(ds, &[x::SERVER_AUTH], P::Any).0.is_ok());
+        // Code signing: keyUsage digitalSignature and extKeyUsage codeSigning required.
+        assert!(ok(ds, &[x::CODE_SIGNING], P::CodeSigning).0.is_ok());
+        usage_rejected(ok(&[], &[x::CODE_SIGNING], P::CodeSigning).0, "no keyUsage");
+        usage_rejected(ok(ds, &[], P::CodeSigning).0, "no extKeyUsage");
+        usage_rejected(ok(ds, &[x::EMAIL_PROTECTION], P::CodeSigning).0, "email");
+        // Time stamping (RFC 3161 §2.3): exactly timeStamping, critical.
+        usage_rejected(
+            ok(ds, &[x::TIME_STAMPING], P::TimeStamping).0,
+            "not critical",
+        );
+        usage_rejected(ok(ds, &[], P::TimeStamping).0, "no extKeyUsage");
+        // The default of `verify` is S/MIME.
+        let (key, leaf, ca) = issued(&["keyEncipherment"], &[]);
+        let mut b = SignedDataBuilder::new(b"content", false, OidStyle::Rfc, Some(NOW));
+        b.add_signer_unchecked(key.clone(), leaf.clone());
+        let der = b.build().unwrap();
+        usage_rejected(verify(&der, None, &[ca], &[], NOW), "default");
+        // The builder refuses to sign with such a certificate in the first place.
+        let mut b = SignedDataBuilder::new(b"content", false, OidStyle::Rfc, Some(NOW));
+        assert!(matches!(
+            b.add_signer(
+                key,
+                leaf,
+                true,
+                SignatureOid::Sm2,
+                SignerId::IssuerAndSerial
+            ),
+            Err(Error::InvalidValue(_))
+        ));
+        assert_eq!(SignerPurpose::parse("smime").unwrap(), P::Smime);
+        assert!(SignerPurpose::parse("sslserver").is_err());
+    }
+
+    /// Hardening review 4: a key-transport recipient's certificate must allow
+    /// keyEncipherment when it has a keyUsage (encrypting to it, and decrypting with it).
+    #[test]
+    fn recipient_key_usage() {
+        let opts = EncryptOptions::default();
+        let (key, sign_only, _) = issued(&["digitalSignature"], &[]);
+        assert!(matches!(
+            encrypt(b"m", core::slice::from_ref(&sign_only), &opts),
+            Err(Error::InvalidValue(_))
+        ));
+        let (key2, enc, _) = issued(&["keyEncipherment", "dataEncipherment"], &[]);
+        let der = encrypt(b"m", core::slice::from_ref(&enc), &opts).unwrap();
+        assert_eq!(decrypt(&der, &key2, Some(&enc)).unwrap(), b"m");
+        // A message to `key` (made through a permissive certificate of the same key),
+        // decrypted naming its signing-only certificate: refused.
+        let mut b =
+            CertificateBuilder::new("CN=leaf", key.public_key().clone(), NOW - 10, NOW + 1000)
+                .unwrap();
+        b.key_usage = None;
+        let any = b.self_sign(&key).unwrap();
+        let der = encrypt(b"m", core::slice::from_ref(&any), &opts).unwrap();
+        assert_eq!(decrypt(&der, &key, None).unwrap(), b"m");
+        assert!(matches!(
+            decrypt(&der, &key, Some(&sign_only)),
+            Err(Error::InvalidValue(_))
+        ));
+    }
+
+    /// Hardening review 5 (RFC 5652 §5.3): without signed attributes the signature does
+    /// not cover the eContentType, so it must be id-data (or GM/T 0010's data).
+    #[test]
+    fn content_type_other_than_data_needs_signed_attributes() {
+        let (key, cert) = self_signed("CN=a");
+        let data = tlv::oid(&oid::DATA);
+        let other = tlv::oid(&der::oid::ObjectIdentifier::new_unwrap(
+            "1.2.840.113549.1.7.5",
+        ));
+        assert_eq!(data.len(), other.len());
+        for attrs in [false, true] {
+            let der = signed_by(&key, &cert, attrs);
+            assert!(verify(&der, None, &[], &[], NOW).is_ok());
+            let at = der.windows(data.len()).position(|w| w == data).unwrap();
+            let mut swapped = der.clone();
+            swapped[at..at + data.len()].copy_from_slice(&other);
+            assert_eq!(
+                verify(&swapped, None, &[], &[], NOW).unwrap_err(),
+                VerifyError::Cms(Error::InvalidSignature),
+                "signed attributes: {attrs}"
+            );
+        }
+        // GM/T 0010's data type without signed attributes stays accepted.
+        let mut b = SignedDataBuilder::new(b"content", false, OidStyle::Gm, Some(NOW));
+        b.add_signer(
+            key,
+            cert,
+            false,
+            SignatureOid::Sm2,
+            SignerId::IssuerAndSerial,
+        )
+        .unwrap();
+        assert!(verify(&b.build().unwrap(), None, &[], &[], NOW).is_ok());
     }
 
     #[test]

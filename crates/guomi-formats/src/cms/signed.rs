@@ -10,6 +10,7 @@
 
 use super::tlv::{self, ctx_cons, ctx_prim, parse_alg, Tlv};
 use super::tlv::{INTEGER, OCTET_STRING, SEQUENCE, SET};
+use super::usage::SignerPurpose;
 use super::{oid, OidStyle, MAX_ATTRIBUTES, MAX_CERTIFICATES, MAX_SIGNERS};
 use crate::x509::{verify_chain, Certificate, ChainError};
 use der::oid::ObjectIdentifier;
@@ -166,6 +167,14 @@ impl SignedDataBuilder {
                 "the private key does not match the certificate's public key",
             ));
         }
+        // A signature no verifier would accept is refused now (keyUsage without
+        // digitalSignature or nonRepudiation; see [`super::usage`]).
+        if super::usage::may_sign(&cert).is_err() {
+            return Err(Error::InvalidValue(
+                "the signer certificate's keyUsage allows neither digitalSignature nor \
+                 nonRepudiation: its key may not sign (use the signing certificate of the pair)",
+            ));
+        }
         identifier(&cert, id)?;
         self.signers.push(Signer {
             key,
@@ -175,6 +184,18 @@ impl SignedDataBuilder {
             id,
         });
         Ok(self)
+    }
+
+    /// Adds a signer without any check (tests build hostile SignedData with it).
+    #[cfg(test)]
+    pub(crate) fn add_signer_unchecked(&mut self, key: PrivateKey, cert: Certificate) {
+        self.signers.push(Signer {
+            key,
+            cert,
+            signed_attributes: true,
+            signature_oid: SignatureOid::Sm2WithSm3,
+            id: SignerId::IssuerAndSerial,
+        });
     }
 
     /// Adds a certificate to the `certificates` field (e.g. intermediates). The signers'
@@ -389,6 +410,11 @@ fn check_signer(
     let key = cert.public_key()?;
     let sig = Signature::from_der(si.signature).map_err(|_| Error::InvalidSignature)?;
     let Some(attrs) = si.signed_attrs else {
+        // RFC 5652 §5.3: signedAttrs MUST be present when the content type is not
+        // id-data; without them the signature does not cover the eContentType.
+        if *e_type != oid::DATA && *e_type != oid::GM_DATA {
+            return Err(Error::InvalidSignature);
+        }
         return if key.verify(content, DEFAULT_UID, &sig) {
             Ok(())
         } else {
@@ -441,18 +467,39 @@ fn chain_error(reason: &str) -> VerifyError {
     })
 }
 
-/// Verifies a SignedData (DER, BER or PEM). `detached` is the content of a detached
-/// SignedData (an error when the content is attached). Every signer must verify; with
-/// `trust_roots`, every signer's certificate must also chain to one of them at Unix time
-/// `at` (through `intermediates` and the SignedData's certificates). The signer's
-/// certificate is looked up in the SignedData's certificates, `intermediates` and
-/// `trust_roots`.
+/// Verifies a SignedData (DER, BER or PEM) for the S/MIME signing purpose
+/// ([`verify_for`] with [`SignerPurpose::Smime`]).
 pub fn verify(
     data: &[u8],
     detached: Option<&[u8]>,
     trust_roots: &[Certificate],
     intermediates: &[Certificate],
     at: i64,
+) -> core::result::Result<Verified, VerifyError> {
+    verify_for(
+        data,
+        detached,
+        trust_roots,
+        intermediates,
+        at,
+        SignerPurpose::Smime,
+    )
+}
+
+/// Verifies a SignedData (DER, BER or PEM). `detached` is the content of a detached
+/// SignedData (an error when the content is attached). Every signer must verify, and
+/// every signer's certificate must allow `purpose` (keyUsage, extKeyUsage: see
+/// [`super::usage`]; else [`VerifyError::Chain`] naming it); with `trust_roots`, every
+/// signer's certificate must also chain to one of them at Unix time `at` (through
+/// `intermediates` and the SignedData's certificates). The signer's certificate is
+/// looked up in the SignedData's certificates, `intermediates` and `trust_roots`.
+pub fn verify_for(
+    data: &[u8],
+    detached: Option<&[u8]>,
+    trust_roots: &[Certificate],
+    intermediates: &[Certificate],
+    at: i64,
+    purpose: SignerPurpose,
 ) -> core::result::Result<Verified, VerifyError> {
     let der = super::read_input(data)?;
     let (ct, sd) = super::open_content_info(&der)?;
@@ -540,6 +587,7 @@ pub fn verify(
                 )
             })?;
         check_signer(&si, cert, content, &e_type)?;
+        super::usage::check_signer(cert, purpose).map_err(VerifyError::Chain)?;
         signers.push(cert.clone());
     }
     if !trust_roots.is_empty() {
