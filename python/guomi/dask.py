@@ -44,8 +44,14 @@ def _opaque(key: KeyLike) -> KeyLike:
 def _series_to_arrow(s: Any) -> Any:
     pd, pa = _deps()
     if isinstance(s.dtype, pd.ArrowDtype):
-        return pa.chunked_array(s.array._pa_array)
-    return pa.array(s, from_pandas=True)
+        arr = pa.chunked_array(s.array._pa_array)
+    else:
+        arr = pa.array(s, from_pandas=True)
+    # A categorical column (e.g. read back from Parquet) arrives dictionary-encoded, which
+    # guomi.arrow refuses: decode it to its values, never read it as its indices.
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.cast(arr.type.value_type)
+    return arr
 
 
 def _apply(ddf: Any, output: str, fn: Callable[[Any], Any], out_type: Any) -> Any:

@@ -1,7 +1,9 @@
-//! The small subset of DER (ITU-T X.690) that the SM2 encodings of GM/T 0009 need:
-//! signatures (§7.3, GB/T 35276) and ciphertexts (§7.2). Strict DER: definite minimal
-//! lengths, minimal non-negative INTEGERs, no trailing data. guomi-formats reuses it for
-//! the SM2 key containers (SubjectPublicKeyInfo, SEC1, PKCS#8).
+//! The core's one DER (ITU-T X.690) reader and writer, for the algorithms' own encodings:
+//! the SM2 signatures and ciphertexts of GM/T 0009 (§7.3 / GB/T 35276, §7.2) and the SM9
+//! signatures and ciphertexts of GM/T 0044 (GmSSL's SM9Signature / SM9Cipher). Strict DER:
+//! definite minimal lengths, minimal non-negative INTEGERs, BIT STRINGs without unused bits,
+//! no trailing data. guomi-formats reads and writes its containers (X.509, PKCS#8, CMS,
+//! PKCS#12) with the `der` crate instead.
 
 use crate::error::{Error, Result};
 
@@ -56,6 +58,19 @@ pub fn write_uint(out: &mut Vec<u8>, be: &[u8]) {
     write_tlv(out, TAG_INTEGER, &content);
 }
 
+/// Appends a BIT STRING with no unused bits.
+pub fn write_bit_string(out: &mut Vec<u8>, bytes: &[u8]) {
+    let mut content = Vec::with_capacity(bytes.len() + 1);
+    content.push(0);
+    content.extend_from_slice(bytes);
+    write_tlv(out, TAG_BIT_STRING, &content);
+}
+
+/// SEQUENCE { items } from already-encoded items.
+pub fn sequence(items: &[u8]) -> Vec<u8> {
+    tlv(TAG_SEQUENCE, items)
+}
+
 /// A DER reader over a byte slice.
 pub struct Reader<'a> {
     data: &'a [u8],
@@ -105,6 +120,23 @@ impl<'a> Reader<'a> {
         }
         self.pos = p + len;
         Ok(&d[p..p + len])
+    }
+
+    /// Reads a BIT STRING with no unused bits and returns its bytes.
+    pub fn read_bit_string(&mut self) -> Result<&'a [u8]> {
+        match self.read(TAG_BIT_STRING)? {
+            [0, rest @ ..] => Ok(rest),
+            _ => Err(bad()),
+        }
+    }
+
+    /// Reads a non-negative INTEGER of at most one byte's value (0..=255).
+    pub fn read_small_uint(&mut self) -> Result<u8> {
+        match self.read(TAG_INTEGER)? {
+            [v] if *v < 0x80 => Ok(*v),
+            [0, v] if *v >= 0x80 => Ok(*v),
+            _ => Err(bad()),
+        }
     }
 
     /// Reads a non-negative INTEGER into 32 big-endian bytes (must fit).
@@ -162,5 +194,31 @@ mod tests {
         assert!(uint_to_32(&[0, 1]).is_err());
         assert!(uint_to_32(&[0x80]).is_err());
         assert_eq!(uint_to_32(&[0]).unwrap(), [0; 32]);
+    }
+
+    #[test]
+    fn bit_strings_and_small_integers() {
+        let mut v = Vec::new();
+        write_bit_string(&mut v, &[4, 5]);
+        write_uint(&mut v, &[0x7f]);
+        write_uint(&mut v, &[0x80]);
+        write_uint(&mut v, &[0]);
+        assert_eq!(v, [3, 3, 0, 4, 5, 2, 1, 0x7f, 2, 2, 0, 0x80, 2, 1, 0]);
+        let seq = sequence(&v);
+        let mut outer = Reader::new(&seq);
+        let mut r = Reader::new(outer.read(TAG_SEQUENCE).unwrap());
+        assert!(outer.finish().is_ok());
+        assert_eq!(r.read_bit_string().unwrap(), &[4, 5]);
+        assert_eq!(r.read_small_uint().unwrap(), 0x7f);
+        assert_eq!(r.read_small_uint().unwrap(), 0x80);
+        assert_eq!(r.read_small_uint().unwrap(), 0);
+        assert!(r.finish().is_ok());
+        // Unused bits, non-minimal, negative and too-large integers are refused.
+        assert!(Reader::new(&[3, 2, 1, 0x80]).read_bit_string().is_err());
+        assert!(Reader::new(&[3, 0]).read_bit_string().is_err());
+        assert!(Reader::new(&[2, 2, 0, 0x7f]).read_small_uint().is_err());
+        assert!(Reader::new(&[2, 1, 0x80]).read_small_uint().is_err());
+        assert!(Reader::new(&[2, 2, 1, 0]).read_small_uint().is_err());
+        assert!(Reader::new(&[2, 0]).read_small_uint().is_err());
     }
 }

@@ -2,19 +2,21 @@
 //!
 //! Import and export go through the Arrow C data interface
 //! (<https://arrow.apache.org/docs/format/CDataInterface.html>) and the Arrow PyCapsule
-//! interface (`__arrow_c_array__`, `__arrow_c_stream__`), with the C structs declared
-//! here: no Arrow crate, no pyarrow at build time, and nothing outside the stable ABI.
-//! Imported buffers are borrowed in place (no per-value Python object and no copy), turned
-//! into the validated views of `guomi_core::columns`, and the kernels run there without
-//! the GIL. Results are exported as (schema, array) capsules that own their Rust buffers;
-//! the Python facade hands them to `pyarrow.array`.
+//! interface (`__arrow_c_array__`, `__arrow_c_stream__`): no Arrow crate, no pyarrow at
+//! build time, and nothing outside the stable ABI. This file only takes the C structs out
+//! of their capsules (and drives streams); `guomi_core::columns::cdata` checks every level
+//! of them and turns them into the validated views the kernels read, without the GIL.
+//! Results are exported as (schema, array) capsules that own their Rust buffers; the
+//! Python facade hands them to `pyarrow.array`.
 
 use crate::buf::Bytes;
 use crate::error::to_py;
 use crate::sm2::{PyPrivateKey, PyPublicKey};
+use guomi_core::columns::cdata::{
+    ArrowArray, ArrowArrayStream, ArrowSchema, Imported, Owned, ReadError, Release,
+};
 use guomi_core::columns::{
-    self, Arg, BinaryOut, BoolOut, Chunk, Column, IntArg, IntChunk, IntColumn, IntValues, OnError,
-    PublicKeys, RowError, Validity, Values,
+    self, Arg, BinaryOut, BoolOut, Column, IntArg, IntColumn, OnError, PublicKeys, RowError,
 };
 use guomi_core::sm4::modes::{Mode, Padding};
 use guomi_core::Error;
@@ -23,129 +25,12 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
-use std::ffi::{c_char, c_int, c_void, CStr, CString};
+use std::ffi::{c_int, c_void, CStr, CString};
 use std::ptr;
 
-// ---------------------------------------------------------------------------------------
-// The C data interface structs (ABI-stable, from the Arrow specification).
-
-#[repr(C)]
-struct ArrowSchema {
-    format: *const c_char,
-    name: *const c_char,
-    metadata: *const c_char,
-    flags: i64,
-    n_children: i64,
-    children: *mut *mut ArrowSchema,
-    dictionary: *mut ArrowSchema,
-    release: Option<unsafe extern "C" fn(*mut ArrowSchema)>,
-    private_data: *mut c_void,
-}
-
-#[repr(C)]
-struct ArrowArray {
-    length: i64,
-    null_count: i64,
-    offset: i64,
-    n_buffers: i64,
-    n_children: i64,
-    buffers: *mut *const c_void,
-    children: *mut *mut ArrowArray,
-    dictionary: *mut ArrowArray,
-    release: Option<unsafe extern "C" fn(*mut ArrowArray)>,
-    private_data: *mut c_void,
-}
-
-#[repr(C)]
-struct ArrowArrayStream {
-    get_schema: Option<unsafe extern "C" fn(*mut ArrowArrayStream, *mut ArrowSchema) -> c_int>,
-    get_next: Option<unsafe extern "C" fn(*mut ArrowArrayStream, *mut ArrowArray) -> c_int>,
-    get_last_error: Option<unsafe extern "C" fn(*mut ArrowArrayStream) -> *const c_char>,
-    release: Option<unsafe extern "C" fn(*mut ArrowArrayStream)>,
-    private_data: *mut c_void,
-}
-
-impl ArrowSchema {
-    fn empty() -> Self {
-        ArrowSchema {
-            format: ptr::null(),
-            name: ptr::null(),
-            metadata: ptr::null(),
-            flags: 0,
-            n_children: 0,
-            children: ptr::null_mut(),
-            dictionary: ptr::null_mut(),
-            release: None,
-            private_data: ptr::null_mut(),
-        }
-    }
-}
-
-impl ArrowArray {
-    fn empty() -> Self {
-        ArrowArray {
-            length: 0,
-            null_count: 0,
-            offset: 0,
-            n_buffers: 0,
-            n_children: 0,
-            buffers: ptr::null_mut(),
-            children: ptr::null_mut(),
-            dictionary: ptr::null_mut(),
-            release: None,
-            private_data: ptr::null_mut(),
-        }
-    }
-}
-
-/// An imported schema or array that we own: released (through its producer's callback)
-/// when dropped.
-struct Owned<T: Release>(Box<T>);
-
-trait Release {
-    fn release(&mut self);
-}
-
-impl Release for ArrowSchema {
-    fn release(&mut self) {
-        if let Some(f) = self.release {
-            // SAFETY: the producer's release callback, called once on the struct it filled
-            // (the C data interface contract); it sets `release` to NULL.
-            unsafe { f(self) };
-            self.release = None;
-        }
-    }
-}
-
-impl Release for ArrowArray {
-    fn release(&mut self) {
-        if let Some(f) = self.release {
-            // SAFETY: as for ArrowSchema.
-            unsafe { f(self) };
-            self.release = None;
-        }
-    }
-}
-
-impl Release for ArrowArrayStream {
-    fn release(&mut self) {
-        if let Some(f) = self.release {
-            // SAFETY: as for ArrowSchema.
-            unsafe { f(self) };
-            self.release = None;
-        }
-    }
-}
-
-impl<T: Release> Drop for Owned<T> {
-    fn drop(&mut self) {
-        self.0.release();
-    }
-}
-
-// SAFETY: the structs are plain data plus buffers owned by the producer until `release`;
-// the C data interface allows releasing from any thread, and we only read the buffers.
-unsafe impl<T: Release> Send for Owned<T> {}
+/// Most chunks read from one Arrow stream (a producer that never ends its stream gets a
+/// typed error instead of unbounded memory).
+const MAX_STREAM_CHUNKS: usize = 1 << 20;
 
 // ---------------------------------------------------------------------------------------
 // Import.
@@ -158,12 +43,16 @@ fn malformed(msg: &'static str) -> PyErr {
     to_py(Error::InvalidValue(msg))
 }
 
+fn read_err(e: ReadError) -> PyErr {
+    match e {
+        ReadError::WrongType(m) => type_error(m),
+        ReadError::Invalid(e) => to_py(e),
+    }
+}
+
 /// Moves the struct out of a capsule named `name` (the PyCapsule protocol: the consumer
 /// takes ownership and marks the original released).
-fn take_capsule<T>(cap: &Bound<'_, PyAny>, name: &CStr, empty: T) -> PyResult<Owned<T>>
-where
-    T: Release + TakeRelease,
-{
+fn take_capsule<T: Release>(cap: &Bound<'_, PyAny>, name: &CStr, empty: T) -> PyResult<Owned<T>> {
     // SAFETY: PyCapsule_GetPointer checks the type and the name and returns NULL (with an
     // exception set) otherwise; the pointer is a `T` by the protocol.
     let p = unsafe { ffi::PyCapsule_GetPointer(cap.as_ptr(), name.as_ptr()) } as *mut T;
@@ -172,78 +61,17 @@ where
             .unwrap_or_else(|| type_error("not an Arrow PyCapsule of the expected kind")));
     }
     let mut out = Box::new(empty);
-    // SAFETY: p points to a live `T` owned by the capsule; we copy it and mark the
-    // capsule's copy released so only we release it.
-    unsafe {
-        ptr::copy_nonoverlapping(p, &mut *out, 1);
-        (*p).clear_release();
-    }
-    if !out.is_live() {
+    // SAFETY: p points to a live `T` owned by the capsule; we move it out and leave the
+    // capsule an empty (released) struct, so only we release it. The struct follows the C
+    // data interface by the PyCapsule protocol (Owned::new's contract).
+    let out = unsafe {
+        ptr::swap(p, &mut *out);
+        Owned::new(out)
+    };
+    if !out.get().is_live() {
         return Err(malformed("arrow capsule holds a released struct"));
     }
-    Ok(Owned(out))
-}
-
-trait TakeRelease {
-    fn clear_release(&mut self);
-    fn is_live(&self) -> bool;
-}
-
-impl TakeRelease for ArrowSchema {
-    fn clear_release(&mut self) {
-        self.release = None;
-    }
-    fn is_live(&self) -> bool {
-        self.release.is_some()
-    }
-}
-
-impl TakeRelease for ArrowArray {
-    fn clear_release(&mut self) {
-        self.release = None;
-    }
-    fn is_live(&self) -> bool {
-        self.release.is_some()
-    }
-}
-
-impl TakeRelease for ArrowArrayStream {
-    fn clear_release(&mut self) {
-        self.release = None;
-    }
-    fn is_live(&self) -> bool {
-        self.release.is_some()
-    }
-}
-
-/// Arrays imported from one Python object: one schema, its chunks.
-pub struct Imported {
-    schema: Owned<ArrowSchema>,
-    arrays: Vec<Owned<ArrowArray>>,
-    /// Aligned copies of misaligned buffers.
-    arena: Arena,
-}
-
-/// Append-only storage for aligned copies of buffers that a producer handed over
-/// misaligned (e.g. arrays rebuilt from pickle-5 out-of-band buffers, as Dask does).
-#[derive(Default)]
-struct Arena(std::cell::RefCell<Vec<Box<[u64]>>>);
-
-impl Arena {
-    /// An 8-byte-aligned copy of `len` bytes at `p`, living as long as the arena.
-    ///
-    /// # Safety
-    /// `p` must point to `len` readable bytes.
-    unsafe fn copy(&self, p: *const u8, len: usize) -> *const u8 {
-        let mut b = vec![0u64; len.div_ceil(8)].into_boxed_slice();
-        // SAFETY: `p` has `len` readable bytes (caller); `b` has room for them.
-        unsafe { ptr::copy_nonoverlapping(p, b.as_mut_ptr() as *mut u8, len) };
-        let out = b.as_ptr() as *const u8;
-        // The box's heap block never moves or drops while the arena lives (nothing is
-        // ever removed), so `out` stays valid for the arena's lifetime.
-        self.0.borrow_mut().push(b);
-        out
-    }
+    Ok(out)
 }
 
 fn stream_error(stream: &mut ArrowArrayStream, code: c_int) -> PyErr {
@@ -264,9 +92,9 @@ fn stream_error(stream: &mut ArrowArrayStream, code: c_int) -> PyErr {
     pyo3::exceptions::PyOSError::new_err(format!("arrow stream failed (error {code}): {msg}"))
 }
 
-/// Reads an Arrow array from `obj` (`__arrow_c_array__` or `__arrow_c_stream__`).
+/// Reads an Arrow array from `obj` (`__arrow_c_array__` or `__arrow_c_stream__`). Every
+/// struct taken is released on every path (`Owned`).
 fn import(obj: &Bound<'_, PyAny>) -> PyResult<Imported> {
-    let py = obj.py();
     if obj.hasattr("__arrow_c_array__")? {
         let pair = obj.call_method0("__arrow_c_array__")?;
         let pair = pair
@@ -279,55 +107,44 @@ fn import(obj: &Bound<'_, PyAny>) -> PyResult<Imported> {
         }
         let schema = take_capsule(&pair.get_item(0)?, c"arrow_schema", ArrowSchema::empty())?;
         let array = take_capsule(&pair.get_item(1)?, c"arrow_array", ArrowArray::empty())?;
-        return Ok(Imported {
-            schema,
-            arrays: vec![array],
-            arena: Arena::default(),
-        });
+        // SAFETY: both follow the C data interface (the PyCapsule protocol).
+        return Ok(unsafe { Imported::new(schema, vec![array]) });
     }
     if obj.hasattr("__arrow_c_stream__")? {
         let cap = obj.call_method0("__arrow_c_stream__")?;
-        let mut stream = take_capsule(
-            &cap,
-            c"arrow_array_stream",
-            ArrowArrayStream {
-                get_schema: None,
-                get_next: None,
-                get_last_error: None,
-                release: None,
-                private_data: ptr::null_mut(),
-            },
-        )?;
-        let s: &mut ArrowArrayStream = &mut stream.0;
+        let mut stream = take_capsule(&cap, c"arrow_array_stream", ArrowArrayStream::empty())?;
+        let s: &mut ArrowArrayStream = stream.get_mut();
         let (Some(get_schema), Some(get_next)) = (s.get_schema, s.get_next) else {
             return Err(malformed("arrow stream without callbacks"));
         };
-        let mut schema = Owned(Box::new(ArrowSchema::empty()));
-        // SAFETY: the producer's callback filling a schema we own.
-        let rc = unsafe { get_schema(s, &mut *schema.0) };
+        // SAFETY: an empty schema has nothing to release.
+        let mut schema = unsafe { Owned::new(Box::new(ArrowSchema::empty())) };
+        // SAFETY: the producer's callback filling a schema we own; the result follows the
+        // C data interface (the stream interface's contract).
+        let rc = unsafe { get_schema(s, schema.get_mut()) };
         if rc != 0 {
             return Err(stream_error(s, rc));
         }
         let mut arrays = Vec::new();
         loop {
-            let mut a = Owned(Box::new(ArrowArray::empty()));
+            // SAFETY: as for the schema.
+            let mut a = unsafe { Owned::new(Box::new(ArrowArray::empty())) };
             // SAFETY: the producer's callback filling an array we own.
-            let rc = unsafe { get_next(s, &mut *a.0) };
+            let rc = unsafe { get_next(s, a.get_mut()) };
             if rc != 0 {
                 return Err(stream_error(s, rc));
             }
-            if a.0.release.is_none() {
+            if !a.get().is_live() {
                 break;
+            }
+            if arrays.len() == MAX_STREAM_CHUNKS {
+                return Err(malformed("arrow stream: more than 2^20 chunks"));
             }
             arrays.push(a);
         }
         drop(stream);
-        let _ = py;
-        return Ok(Imported {
-            schema,
-            arrays,
-            arena: Arena::default(),
-        });
+        // SAFETY: the structs the stream filled follow the C data interface.
+        return Ok(unsafe { Imported::new(schema, arrays) });
     }
     let name = obj
         .get_type()
@@ -340,275 +157,19 @@ fn import(obj: &Bound<'_, PyAny>) -> PyResult<Imported> {
     )))
 }
 
-/// The format string of a schema.
-fn format_of(s: &ArrowSchema) -> PyResult<&str> {
-    if s.format.is_null() {
-        return Err(malformed("arrow schema without a format"));
-    }
-    // SAFETY: the producer guarantees a NUL-terminated format string while the schema
-    // lives.
-    unsafe { CStr::from_ptr(s.format) }
-        .to_str()
-        .map_err(|_| malformed("arrow schema format is not UTF-8"))
-}
-
-/// A buffer as a slice of `len` items of `T` (empty for length 0, whatever the pointer);
-/// a misaligned buffer is copied once into `arena` (the C data interface asks producers
-/// for aligned buffers, but not all comply).
-///
-/// # Safety
-/// `p` must point to at least `len` readable `T`s that live as long as `'a`; `T` is a
-/// plain integer type of alignment at most 8.
-unsafe fn buffer<T: Copy>(arena: &Arena, p: *const c_void, len: usize) -> PyResult<&[T]> {
-    if len == 0 {
-        return Ok(&[]);
-    }
-    if p.is_null() {
-        return Err(malformed("arrow array: missing buffer"));
-    }
-    let bytes = len
-        .checked_mul(std::mem::size_of::<T>())
-        .ok_or_else(|| malformed("arrow array: size overflows"))?;
-    let p = if !(p as usize).is_multiple_of(std::mem::align_of::<T>()) {
-        // SAFETY: `p` has `bytes` readable bytes (caller's contract).
-        unsafe { arena.copy(p as *const u8, bytes) as *const c_void }
-    } else {
-        p
-    };
-    // SAFETY: by the caller's contract, or the arena's aligned copy of the same bytes,
-    // which lives as long as the arena ('a).
-    Ok(unsafe { std::slice::from_raw_parts(p as *const T, len) })
-}
-
-/// The type of a column after looking through a one-field struct.
-enum Kind {
-    Bin32,
-    Bin64,
-    Fixed(usize),
-    View,
-    Int(u8),
-}
-
-fn kind_of(format: &str) -> Option<Kind> {
-    Some(match format {
-        "z" | "u" => Kind::Bin32,
-        "Z" | "U" => Kind::Bin64,
-        "vz" | "vu" => Kind::View,
-        "c" | "C" | "s" | "S" | "i" | "I" | "l" | "L" => Kind::Int(format.as_bytes()[0]),
-        f => Kind::Fixed(f.strip_prefix("w:")?.parse().ok()?),
-    })
-}
-
-fn describe(format: &str) -> String {
-    match format {
-        "n" => "null".into(),
-        "b" => "bool".into(),
-        "f" | "g" | "e" => "float".into(),
-        f if f.starts_with("+s") => "struct".into(),
-        f if f.starts_with("+l") || f.starts_with("+L") || f.starts_with("+v") => "list".into(),
-        f if f.starts_with("ts") || f.starts_with("td") || f.starts_with("tt") => "temporal".into(),
-        f => format!("format {f:?}"),
-    }
-}
-
-/// One chunk to read: the array, its offset and its length.
-type Slot<'a> = (&'a ArrowArray, usize, usize);
-
-/// The format and arrays of a column, looking through a struct of exactly one field
-/// (a one-column table or record batch, e.g. a DuckDB or Polars frame).
-fn leaf(imp: &Imported) -> PyResult<(&str, Vec<Slot<'_>>)> {
-    let schema: &ArrowSchema = &imp.schema.0;
-    let format = format_of(schema)?;
-    if !schema.dictionary.is_null() {
-        return Err(type_error(
-            "dictionary-encoded arrays are not supported; decode them first (cast to binary)",
-        ));
-    }
-    let mut arrays = Vec::with_capacity(imp.arrays.len());
-    if format == "+s" {
-        if schema.n_children != 1 || schema.children.is_null() {
-            return Err(type_error(
-                "expected one column of binary or string values, got a struct (table) of \
-                 several columns; pass one column",
-            ));
-        }
-        // SAFETY: n_children == 1 valid child pointers (the C data interface).
-        let child: &ArrowSchema = unsafe { &**schema.children };
-        let cformat = format_of(child)?;
-        for a in &imp.arrays {
-            let a: &ArrowArray = &a.0;
-            if a.n_children != 1 || a.children.is_null() {
-                return Err(malformed("arrow struct array without its child"));
-            }
-            if a.null_count != 0 {
-                return Err(type_error(
-                    "a struct column with null rows is not supported",
-                ));
-            }
-            // SAFETY: as above, one child array.
-            let c: &ArrowArray = unsafe { &**a.children };
-            let (off, len) = (usize_of(a.offset)?, usize_of(a.length)?);
-            arrays.push((c, usize_of(c.offset)? + off, len));
-        }
-        return Ok((cformat, arrays));
-    }
-    for a in &imp.arrays {
-        let a: &ArrowArray = &a.0;
-        arrays.push((a, usize_of(a.offset)?, usize_of(a.length)?));
-    }
-    Ok((format, arrays))
-}
-
-fn usize_of(v: i64) -> PyResult<usize> {
-    usize::try_from(v).map_err(|_| malformed("arrow array: negative length or offset"))
-}
-
-fn validity<'a>(
-    arena: &'a Arena,
-    a: &'a ArrowArray,
-    offset: usize,
-    len: usize,
-) -> PyResult<Option<Validity<'a>>> {
-    if a.n_buffers < 1 || a.buffers.is_null() {
-        return Err(malformed("arrow array: missing buffers"));
-    }
-    // SAFETY: n_buffers >= 1 buffer pointers.
-    let p = unsafe { *a.buffers };
-    if p.is_null() || a.null_count == 0 {
-        return Ok(None);
-    }
-    let end = offset
-        .checked_add(len)
-        .ok_or_else(|| malformed("arrow array: offset + length overflows"))?;
-    // SAFETY: a validity bitmap covers offset + length bits (the C data interface).
-    let bits = unsafe { buffer::<u8>(arena, p, end.div_ceil(8))? };
-    Ok(Some(Validity::new(bits, offset, len).map_err(to_py)?))
-}
-
-fn buffers_of(a: &ArrowArray, want: usize) -> PyResult<&[*const c_void]> {
-    let n = usize_of(a.n_buffers)?;
-    if n < want || a.buffers.is_null() {
-        return Err(malformed("arrow array: too few buffers for its type"));
-    }
-    // SAFETY: the array has n_buffers buffer pointers.
-    Ok(unsafe { std::slice::from_raw_parts(a.buffers, n) })
-}
-
 /// A binary or string column (what: the argument's name, for errors).
 fn binary_column<'a>(imp: &'a Imported, what: &str) -> PyResult<Column<'a>> {
-    let (format, arrays) = leaf(imp)?;
-    let kind = match kind_of(format) {
-        Some(Kind::Int(_)) | None => {
-            return Err(type_error(format!(
-                "{what}: expected an Arrow column of binary or string values, got {}",
-                describe(format)
-            )))
-        }
-        Some(k) => k,
-    };
-    let mut chunks = Vec::with_capacity(arrays.len());
-    for (a, offset, len) in arrays {
-        let v = validity(&imp.arena, a, offset, len)?;
-        let end = offset + len;
-        let values = match kind {
-            Kind::Bin32 => {
-                let b = buffers_of(a, 3)?;
-                // SAFETY: a binary array has offset + length + 1 offsets and the values
-                // buffer holds up to its last offset (checked by Chunk::new).
-                let offs = unsafe { buffer::<i32>(&imp.arena, b[1], end + 1)? };
-                let data_len = usize_of(i64::from(offs[end]))?;
-                // SAFETY: as above.
-                let data = unsafe { buffer::<u8>(&imp.arena, b[2], data_len)? };
-                Values::Offsets32 {
-                    offsets: &offs[offset..],
-                    data,
-                }
-            }
-            Kind::Bin64 => {
-                let b = buffers_of(a, 3)?;
-                // SAFETY: as for Bin32 with 64-bit offsets.
-                let offs = unsafe { buffer::<i64>(&imp.arena, b[1], end + 1)? };
-                let data_len = usize_of(offs[end])?;
-                // SAFETY: as above.
-                let data = unsafe { buffer::<u8>(&imp.arena, b[2], data_len)? };
-                Values::Offsets64 {
-                    offsets: &offs[offset..],
-                    data,
-                }
-            }
-            Kind::Fixed(w) => {
-                let b = buffers_of(a, 2)?;
-                let n = end
-                    .checked_mul(w)
-                    .ok_or_else(|| malformed("arrow array: size overflows"))?;
-                // SAFETY: a fixed-size binary array holds (offset + length) * width bytes.
-                let data = unsafe { buffer::<u8>(&imp.arena, b[1], n)? };
-                Values::Fixed {
-                    width: w,
-                    data: &data[offset * w..],
-                }
-            }
-            Kind::View => {
-                let b = buffers_of(a, 3)?;
-                let k = b.len() - 3;
-                // SAFETY: the last buffer of a view array holds the k data buffer sizes.
-                let sizes = unsafe { buffer::<i64>(&imp.arena, b[b.len() - 1], k)? };
-                let mut bufs = Vec::with_capacity(k);
-                for (j, &s) in sizes.iter().enumerate() {
-                    // SAFETY: data buffer j holds sizes[j] bytes.
-                    bufs.push(unsafe { buffer::<u8>(&imp.arena, b[2 + j], usize_of(s)?)? });
-                }
-                // SAFETY: the views buffer holds offset + length 16-byte views.
-                let views = unsafe { buffer::<u8>(&imp.arena, b[1], end * 16)? };
-                Values::Views {
-                    views: &views[offset * 16..],
-                    buffers: bufs,
-                }
-            }
-            Kind::Int(_) => unreachable!("refused above"),
-        };
-        chunks.push(Chunk::new(len, v, values).map_err(to_py)?);
-    }
-    Ok(Column::new(chunks))
+    imp.binary_column(what).map_err(read_err)
 }
 
 /// An integer column.
 fn int_column<'a>(imp: &'a Imported, what: &str) -> PyResult<IntColumn<'a>> {
-    let (format, arrays) = leaf(imp)?;
-    let Some(Kind::Int(t)) = kind_of(format) else {
-        return Err(type_error(format!(
-            "{what}: expected an Arrow column of integers, got {}",
-            describe(format)
-        )));
-    };
-    let mut chunks = Vec::with_capacity(arrays.len());
-    for (a, offset, len) in arrays {
-        let v = validity(&imp.arena, a, offset, len)?;
-        let b = buffers_of(a, 2)?;
-        let end = offset + len;
-        // SAFETY: (every arm) an integer array holds offset + length values.
-        let values = unsafe {
-            match t {
-                b'c' => IntValues::I8(&buffer::<i8>(&imp.arena, b[1], end)?[offset..]),
-                b'C' => IntValues::U8(&buffer::<u8>(&imp.arena, b[1], end)?[offset..]),
-                b's' => IntValues::I16(&buffer::<i16>(&imp.arena, b[1], end)?[offset..]),
-                b'S' => IntValues::U16(&buffer::<u16>(&imp.arena, b[1], end)?[offset..]),
-                b'i' => IntValues::I32(&buffer::<i32>(&imp.arena, b[1], end)?[offset..]),
-                b'I' => IntValues::U32(&buffer::<u32>(&imp.arena, b[1], end)?[offset..]),
-                b'l' => IntValues::I64(&buffer::<i64>(&imp.arena, b[1], end)?[offset..]),
-                _ => IntValues::U64(&buffer::<u64>(&imp.arena, b[1], end)?[offset..]),
-            }
-        };
-        chunks.push(IntChunk::new(len, v, values).map_err(to_py)?);
-    }
-    Ok(IntColumn::new(chunks))
+    imp.int_column(what).map_err(read_err)
 }
 
-/// Whether any chunk uses 64-bit offsets (then the output does too).
+/// Whether the column uses 64-bit offsets (then the output does too).
 fn is_large(imp: &Imported) -> bool {
-    leaf(imp)
-        .map(|(f, _)| matches!(f, "Z" | "U"))
-        .unwrap_or(false)
+    imp.is_large()
 }
 
 // ---------------------------------------------------------------------------------------

@@ -16,6 +16,8 @@
 //! every core, `Some(n)` at most `n`; rows are cut into contiguous ranges, so the output
 //! never depends on the thread count (apart from fresh random nonces and signatures).
 
+#[allow(unsafe_code)]
+pub mod cdata;
 mod kernel;
 mod ops;
 mod view;

@@ -14,11 +14,9 @@ use super::bn256::fp::Fn;
 use super::bn256::fp12::Fp12;
 use super::bn256::pairing::pairing_prepared;
 use super::bn256::G1Affine;
-use super::encoding::{
-    der_bit_string, der_sequence, der_small_int, der_tlv, g1_from_bytes, g1_to_bytes, g1_to_xy,
-    DerReader,
-};
+use super::encoding::{g1_from_bytes, g1_to_bytes, g1_to_xy};
 use super::keys::{hedged_scalar, EncMasterPublicKey, EncUserKey, HID_ENCRYPT};
+use crate::der::{self, Reader, TAG_OCTET_STRING, TAG_SEQUENCE};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
 use subtle::ConstantTimeEq;
@@ -218,26 +216,26 @@ impl Ciphertext {
     /// GmSSL's DER SM9Cipher.
     pub fn to_der(&self) -> Vec<u8> {
         let mut items = Vec::with_capacity(self.c2.len() + 120);
-        der_small_int(&mut items, self.cipher.en_type());
+        der::write_uint(&mut items, &[self.cipher.en_type()]);
         let mut c1 = [0u8; 65];
         c1[0] = 4;
         c1[1..].copy_from_slice(&self.c1);
-        der_bit_string(&mut items, &c1);
-        der_tlv(&mut items, 0x04, &self.c3);
-        der_tlv(&mut items, 0x04, &self.c2);
-        der_sequence(&items)
+        der::write_bit_string(&mut items, &c1);
+        der::write_tlv(&mut items, TAG_OCTET_STRING, &self.c3);
+        der::write_tlv(&mut items, TAG_OCTET_STRING, &self.c2);
+        der::sequence(&items)
     }
 
     /// Parses the DER SM9Cipher (its EnType names the data cipher).
     pub fn from_der(b: &[u8]) -> Result<Self> {
-        let mut outer = DerReader::new(b);
-        let seq = outer.read(0x30)?;
+        let mut outer = Reader::new(b);
+        let seq = outer.read(TAG_SEQUENCE)?;
         outer.finish()?;
-        let mut r = DerReader::new(seq);
-        let en_type = r.read_small_int()?;
+        let mut r = Reader::new(seq);
+        let en_type = r.read_small_uint()?;
         let c1 = r.read_bit_string()?;
-        let c3 = r.read(0x04)?;
-        let c2 = r.read(0x04)?;
+        let c3 = r.read(TAG_OCTET_STRING)?;
+        let c2 = r.read(TAG_OCTET_STRING)?;
         r.finish()?;
         let cipher = Cipher::from_en_type(en_type)?;
         if c1.len() != 65 || c1[0] != 4 || c3.len() != 32 {

@@ -4,11 +4,10 @@
 use super::bn256::fp::Fn;
 use super::bn256::pairing::pairing;
 use super::bn256::{p2_table, G2};
-use super::encoding::{
-    der_bit_string, der_sequence, der_tlv, g1_from_bytes, g1_to_bytes, g1_to_xy, DerReader,
-};
+use super::encoding::{g1_from_bytes, g1_to_bytes, g1_to_xy};
 use super::hash::{h1, h2};
 use super::keys::{SignMasterPublicKey, SignUserKey, HID_SIGN};
+use crate::der::{self, Reader, TAG_OCTET_STRING, TAG_SEQUENCE};
 use crate::error::{Error, Result};
 use zeroize::{Zeroize, Zeroizing};
 
@@ -63,18 +62,18 @@ impl Signature {
     /// DER SM9Signature ::= SEQUENCE { h OCTET STRING, S BIT STRING } (GmSSL sm9_signature_to_der).
     pub fn to_der(&self) -> Vec<u8> {
         let mut items = Vec::with_capacity(104);
-        der_tlv(&mut items, 0x04, &self.h);
-        der_bit_string(&mut items, &self.s);
-        der_sequence(&items)
+        der::write_tlv(&mut items, TAG_OCTET_STRING, &self.h);
+        der::write_bit_string(&mut items, &self.s);
+        der::sequence(&items)
     }
 
     /// Parses the DER form (strict: nothing may follow).
     pub fn from_der(b: &[u8]) -> Result<Self> {
-        let mut outer = DerReader::new(b);
-        let seq = outer.read(0x30)?;
+        let mut outer = Reader::new(b);
+        let seq = outer.read(TAG_SEQUENCE)?;
         outer.finish()?;
-        let mut r = DerReader::new(seq);
-        let h = r.read(0x04)?;
+        let mut r = Reader::new(seq);
+        let h = r.read(TAG_OCTET_STRING)?;
         let s = r.read_bit_string()?;
         r.finish()?;
         if h.len() != 32 || s.len() != 65 || s[0] != 0x04 {
