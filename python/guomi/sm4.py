@@ -325,7 +325,7 @@ def xts_encrypt(key: BytesLike, tweak: BytesLike, data: BytesLike, standard: str
     Raises:
         InvalidLength: ``key`` is not 32 bytes, ``tweak`` not 16, or ``data`` shorter
             than 16.
-        InvalidKey: the two key halves are equal (IEEE 1619 §5.1).
+        InvalidKey: the two key halves are equal (refused as FIPS 140-3 IG C.I requires).
         InvalidArgument: unknown ``standard``.
         TypeError: an argument has the wrong type.
 

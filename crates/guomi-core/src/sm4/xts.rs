@@ -121,9 +121,13 @@ impl Sm4Xts {
             });
         }
         let (k1, k2) = key.split_at(16);
-        if bool::from(subtle::ConstantTimeEq::ct_eq(k1, k2)) {
+        // Equal halves turn XTS into XEX with one key, which Rogaway (2004) shows is
+        // insecure for the first block of a unit. IEEE 1619 §5.1 only splits the key in
+        // two; the check is FIPS 140-2 IG A.9 / FIPS 140-3 IG C.I (XTS-AES of SP 800-38E).
+        // Declassified: the halves are equal -> InvalidKey, returned (ct_eq compares them).
+        if crate::ct::declassify_choice(subtle::ConstantTimeEq::ct_eq(k1, k2)) {
             return Err(Error::InvalidKey(
-                "XTS key halves must differ (IEEE 1619 §5.1)",
+                "XTS key halves must differ (key1 == key2 is refused, as FIPS 140-3 IG C.I requires)",
             ));
         }
         Ok(Sm4Xts {
@@ -261,4 +265,21 @@ pub fn encrypt(key: &[u8], tweak: &[u8], data: &[u8], std: Standard) -> Result<V
 /// One-shot XTS decryption with a 32-byte key.
 pub fn decrypt(key: &[u8], tweak: &[u8], data: &[u8], std: Standard) -> Result<Vec<u8>> {
     Sm4Xts::new(key, std)?.decrypt(tweak, data)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equal_key_halves_cite_the_rule_that_requires_the_check() {
+        let err = encrypt(&[7u8; 32], &[0u8; 16], &[0u8; 16], Standard::Ieee)
+            .err()
+            .expect("equal halves are refused");
+        let Error::InvalidKey(msg) = err else {
+            panic!("not InvalidKey: {err:?}")
+        };
+        // IEEE 1619 does not require distinct halves; the FIPS 140 guidance does.
+        assert!(msg.contains("IG C.I") && !msg.contains("1619"), "{msg}");
+    }
 }
