@@ -218,8 +218,10 @@ class SignedDataBuilder:
             bytes: the ContentInfo.
 
         Raises:
-            InvalidArgument: no signer, too many signers or certificates, a bad option, or
-                ``"subject_key_identifier"`` for a certificate without that extension.
+            InvalidArgument: no signer, too many signers or certificates, a bad option,
+                ``"subject_key_identifier"`` for a certificate without that extension, or
+                a certificate whose keyUsage allows neither digitalSignature nor
+                nonRepudiation (it may not sign; no verifier would accept it).
             InvalidKey: a key that does not match its certificate.
 
         Example:
@@ -281,7 +283,8 @@ def sign(
         bytes: the SignedData ContentInfo.
 
     Raises:
-        InvalidArgument: a bad option, too many certificates.
+        InvalidArgument: a bad option, too many certificates, or a certificate whose
+            keyUsage allows neither digitalSignature nor nonRepudiation.
         InvalidKey: the key does not match the certificate.
         TypeError: a wrong argument type.
 
@@ -313,6 +316,7 @@ def verify(
     trust_roots: Sequence[Certificate] = (),
     intermediates: Sequence[Certificate] = (),
     at: Optional[datetime] = None,
+    purpose: str = "smime",
 ) -> VerifiedData:
     """Verifies a CMS SignedData and returns its content and signers; raises on any failure.
 
@@ -325,6 +329,20 @@ def verify(
     issuerAndSerialNumber or subjectKeyIdentifier among the SignedData's certificates,
     ``intermediates`` and ``trust_roots``.
 
+    Without signed attributes the content type must be id-data (RFC 5652 §5.3: nothing
+    else signs it).
+
+    Every signer's certificate must allow ``purpose`` (checked with and without trust
+    roots; OpenSSL's purposes for a leaf): its keyUsage, when present, must include
+    digitalSignature or nonRepudiation, so the encryption certificate of a GM/T 0015
+    dual pair (keyEncipherment, dataEncipherment) or a CA-only key never verifies; and
+    ``"smime"`` (default, OpenSSL ``smimesign``): an extKeyUsage, when present, lists
+    emailProtection (anyExtendedKeyUsage alone does not do); ``"any"``: extKeyUsage not
+    checked; ``"codesign"``: keyUsage present with digitalSignature and without
+    keyCertSign/cRLSign, extKeyUsage present with codeSigning; ``"timestamping"``
+    (RFC 3161 §2.3): keyUsage at most digitalSignature and nonRepudiation, extKeyUsage
+    critical and exactly timeStamping.
+
     With ``trust_roots``, every signer's certificate must also chain to one of them
     (:func:`guomi.x509.verify_chain`, through ``intermediates`` and the SignedData's
     certificates). Without, only the signatures are checked: that proves the content was
@@ -336,18 +354,21 @@ def verify(
         trust_roots: trusted :class:`~guomi.x509.Certificate` objects.
         intermediates: more certificates for path building and signer lookup.
         at: time to check certificate validity at (default now; naive means UTC).
+        purpose: what every signer's certificate must allow: ``"smime"`` (default),
+            ``"any"``, ``"codesign"`` or ``"timestamping"`` (see above).
 
     Returns:
         VerifiedData: ``content``, ``signers`` (certificates) and ``oid_style``.
 
     Raises:
-        InvalidSignature: a signature, messageDigest or contentType does not verify, or no
-            signer.
-        ~guomi.exceptions.CertificateVerificationError: a signer's certificate is missing or
-            does not chain.
+        InvalidSignature: a signature, messageDigest or contentType does not verify, no
+            signer, or a content type other than data without signed attributes.
+        ~guomi.exceptions.CertificateVerificationError: a signer's certificate is missing,
+            does not allow ``purpose`` (its ``reason`` names the keyUsage or extKeyUsage
+            rule) or does not chain.
         UnsupportedFormat: malformed, over a bound, or unsupported (a digest other than SM3).
         InvalidArgument: ``content`` missing for a detached SignedData, or given for an
-            attached one.
+            attached one; an unknown ``purpose``.
 
     Example:
         >>> from guomi import cms, sm2, x509
@@ -370,6 +391,7 @@ def verify(
         [_cert(c, "trust root") for c in trust_roots],
         [_cert(c, "intermediate") for c in intermediates],
         int(when.timestamp()),
+        purpose,
     )
     return VerifiedData(body, tuple(Certificate(n) for n in signers), style)
 
@@ -410,8 +432,13 @@ def encrypt(
     Returns:
         bytes: the EnvelopedData ContentInfo.
 
+    A recipient certificate with a keyUsage must allow keyEncipherment (SM2 key transport,
+    as OpenSSL's ``smimeencrypt`` purpose): of a GM/T 0015 dual pair, encrypt to the
+    encryption certificate.
+
     Raises:
-        InvalidArgument: a bad option, no or too many recipients.
+        InvalidArgument: a bad option, no or too many recipients, or a recipient
+            certificate whose keyUsage lacks keyEncipherment.
         InvalidKey: a recipient certificate without a valid SM2 key.
 
     Example:
@@ -454,6 +481,7 @@ def decrypt(data: CmsInput, key: sm2.PrivateKey, certificate: Optional[Certifica
         DecryptionError: any decryption failure.
         UnsupportedFormat: malformed, over a bound or unsupported (another cipher).
         InvalidKey: ``certificate`` is not the key's.
+        InvalidArgument: ``certificate`` has a keyUsage without keyEncipherment.
 
     Example:
         >>> from guomi import cms, sm2, x509

@@ -80,7 +80,7 @@ def is_encrypted_pem(data: Union[str, bytes]) -> bool:
         >>> from guomi import keys, sm2
         >>> keys.is_encrypted_pem(sm2.PrivateKey.generate().to_pem())
         False
-        >>> keys.is_encrypted_pem("-----BEGIN EC PRIVATE KEY-----\nproc-type: 4, ENCRYPTED\n")
+        >>> keys.is_encrypted_pem("-----BEGIN EC PRIVATE KEY-----\\nproc-type: 4, ENCRYPTED\\n")
         True
     """
     text = data.decode("ascii", "replace") if isinstance(data, (bytes, bytearray)) else data

@@ -10,7 +10,11 @@
   128-EIA3 integrity with the 3GPP COUNT / BEARER / DIRECTION framing and bit-granular
   lengths (ETSI/SAGE specification, TS 33.401 / 33.501);
 * :class:`EEA3`: an EEA3 encryptor bound to one key that refuses to reuse a keystream
-  (raises :class:`guomi.exceptions.KeystreamReuse`);
+  (raises :class:`guomi.exceptions.KeystreamReuse`) in ``encrypt``. Its ``decrypt`` is
+  unguarded and, EEA3 being a stream cipher, is the same XOR as ``encrypt``: calling
+  ``decrypt`` on plaintext encrypts it under a (COUNT, BEARER, DIRECTION) that may
+  already be used, without the check. Decrypt only what was received; encrypt only with
+  ``encrypt``;
 * :func:`eea3_many`, :func:`eia3_many`: many packets in one call (SIMD lanes, threads);
 * :func:`zuc256_keystream`, :func:`zuc256_mac`, :func:`zuc256_mac_verify`: ZUC-256
   (2018 specification) with 32-, 64- and 128-bit tags.

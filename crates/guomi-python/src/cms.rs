@@ -9,7 +9,7 @@ use guomi_core::sm2::PrivateKey;
 use guomi_core::Error;
 use guomi_formats::cms::{
     self as core_cms, ContentCipher, EncryptOptions, KeyFormat, OidStyle, SignatureOid,
-    SignedDataBuilder, SignerId, VerifyError,
+    SignedDataBuilder, SignerId, SignerPurpose, VerifyError,
 };
 use guomi_formats::x509::{Certificate, ObjectIdentifier};
 use guomi_python_macros::guard_panics;
@@ -52,7 +52,9 @@ fn certs(v: &[PyRef<'_, PyCertificate>]) -> Vec<Certificate> {
 ///
 /// Raises:
 ///     InvalidArgument: a bad option, no signer, too many signers or certificates, a
-///         certificate without subjectKeyIdentifier when that identifier is asked for.
+///         certificate without subjectKeyIdentifier when that identifier is asked for,
+///         or a signer certificate whose keyUsage allows neither digitalSignature nor
+///         nonRepudiation.
 ///     InvalidKey: a key that is invalid or does not match its certificate.
 ///
 /// Example:
@@ -109,6 +111,8 @@ fn sign<'py>(
 ///     trust_roots: `NativeCertificate`s; when not empty every signer must chain to one.
 ///     intermediates: `NativeCertificate`s to build paths (and find signers) with.
 ///     at: Unix time to check certificate validity at.
+///     purpose: what every signer certificate must allow: `"smime"` (default),
+///         `"any"`, `"codesign"` or `"timestamping"` (see `guomi.cms.verify`).
 ///
 /// Returns:
 ///     tuple[bytes, list[NativeCertificate], str]: content, signer certificates, OID
@@ -116,11 +120,13 @@ fn sign<'py>(
 ///
 /// Raises:
 ///     InvalidSignature: a signature, messageDigest or contentType attribute does not
-///         verify, or there is no signer.
+///         verify, there is no signer, or a content type other than data is not
+///         covered by signed attributes.
 ///     UnsupportedFormat: malformed or unsupported structure (digest not SM3, ...).
 ///     InvalidArgument: content given for an attached SignedData or missing for a
-///         detached one.
-///     CertificateVerificationError: a signer certificate is missing or does not chain.
+///         detached one, or an unknown purpose.
+///     CertificateVerificationError: a signer certificate is missing, does not allow
+///         the purpose (keyUsage, extKeyUsage) or does not chain.
 ///
 /// Example:
 ///     >>> from guomi import sm2, x509
@@ -134,7 +140,7 @@ fn sign<'py>(
 #[guard_panics]
 #[pyfunction]
 #[allow(clippy::type_complexity)]
-#[pyo3(signature = (data, content, trust_roots, intermediates, at))]
+#[pyo3(signature = (data, content, trust_roots, intermediates, at, purpose="smime"))]
 fn verify<'py>(
     py: Python<'py>,
     data: Bytes,
@@ -142,11 +148,13 @@ fn verify<'py>(
     trust_roots: Vec<PyRef<'py, PyCertificate>>,
     intermediates: Vec<PyRef<'py, PyCertificate>>,
     at: i64,
+    purpose: &str,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<PyCertificate>, &'static str)> {
+    let purpose = SignerPurpose::parse(purpose).py_err()?;
     let roots = certs(&trust_roots);
     let ints = certs(&intermediates);
     let detached: Option<&[u8]> = content.as_deref();
-    let res = py.detach(|| core_cms::verify(&data, detached, &roots, &ints, at));
+    let res = py.detach(|| core_cms::verify_for(&data, detached, &roots, &ints, at, purpose));
     match res {
         Ok(v) => Ok((
             PyBytes::new(py, &v.content),
@@ -185,7 +193,8 @@ fn verify<'py>(
 ///     bytes: the EnvelopedData ContentInfo.
 ///
 /// Raises:
-///     InvalidArgument: a bad option, no or too many recipients.
+///     InvalidArgument: a bad option, no or too many recipients, or a recipient
+///         certificate whose keyUsage lacks keyEncipherment.
 ///     InvalidKey: a recipient certificate without a valid SM2 key.
 ///
 /// Example:
@@ -247,6 +256,7 @@ fn encrypt<'py>(
 ///         matching recipient, bad padding or tag, tampered ciphertext).
 ///     UnsupportedFormat: malformed or unsupported structure.
 ///     InvalidKey: an invalid key, or a certificate that is not the key's.
+///     InvalidArgument: a certificate whose keyUsage lacks keyEncipherment.
 ///
 /// Example:
 ///     >>> from guomi import sm2, x509

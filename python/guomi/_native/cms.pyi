@@ -54,7 +54,9 @@ def sign(
 
     Raises:
         InvalidArgument: a bad option, no signer, too many signers or certificates, a
-            certificate without subjectKeyIdentifier when that identifier is asked for.
+            certificate without subjectKeyIdentifier when that identifier is asked for,
+            or a signer certificate whose keyUsage allows neither digitalSignature nor
+            nonRepudiation.
         InvalidKey: a key that is invalid or does not match its certificate.
 
     Example:
@@ -74,6 +76,7 @@ def verify(
     trust_roots: Sequence[NativeCertificate],
     intermediates: Sequence[NativeCertificate],
     at: int,
+    purpose: str = "smime",
 ) -> tuple[bytes, list[NativeCertificate], str]:
     """Verifies a SignedData (DER, BER or PEM; used by `guomi.cms.verify`).
 
@@ -83,6 +86,8 @@ def verify(
         trust_roots: `NativeCertificate`s; when not empty every signer must chain to one.
         intermediates: `NativeCertificate`s to build paths (and find signers) with.
         at: Unix time to check certificate validity at.
+        purpose: what every signer certificate must allow: `"smime"` (default),
+            `"any"`, `"codesign"` or `"timestamping"` (see `guomi.cms.verify`).
 
     Returns:
         tuple[bytes, list[NativeCertificate], str]: content, signer certificates, OID
@@ -90,11 +95,13 @@ def verify(
 
     Raises:
         InvalidSignature: a signature, messageDigest or contentType attribute does not
-            verify, or there is no signer.
+            verify, there is no signer, or a content type other than data is not
+            covered by signed attributes.
         UnsupportedFormat: malformed or unsupported structure (digest not SM3, ...).
         InvalidArgument: content given for an attached SignedData or missing for a
-            detached one.
-        CertificateVerificationError: a signer certificate is missing or does not chain.
+            detached one, or an unknown purpose.
+        CertificateVerificationError: a signer certificate is missing, does not allow
+            the purpose (keyUsage, extKeyUsage) or does not chain.
 
     Example:
         >>> from guomi import sm2, x509
@@ -134,7 +141,8 @@ def encrypt(
         bytes: the EnvelopedData ContentInfo.
 
     Raises:
-        InvalidArgument: a bad option, no or too many recipients.
+        InvalidArgument: a bad option, no or too many recipients, or a recipient
+            certificate whose keyUsage lacks keyEncipherment.
         InvalidKey: a recipient certificate without a valid SM2 key.
 
     Example:
@@ -165,6 +173,7 @@ def decrypt(data: BytesLike, key: BytesLike, certificate: Optional[NativeCertifi
             matching recipient, bad padding or tag, tampered ciphertext).
         UnsupportedFormat: malformed or unsupported structure.
         InvalidKey: an invalid key, or a certificate that is not the key's.
+        InvalidArgument: a certificate whose keyUsage lacks keyEncipherment.
 
     Example:
         >>> from guomi import sm2, x509
