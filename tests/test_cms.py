@@ -53,6 +53,7 @@ def pki() -> dict[str, object]:
     other_root = x509.CertificateBuilder(subject="CN=Test Root").ca().self_sign(other_key)
     return {
         "root": root,
+        "ca_key": ca_key,
         "key": key,
         "cert": cert,
         "key2": key2,
@@ -642,3 +643,108 @@ def test_signed_attribute_checks_with_valid_signatures(pki: dict) -> None:
     for edit in (wrong_type, wrong_md, no_ct, no_md, twice):
         with pytest.raises(InvalidSignature):
             cms.verify(_resign_attributes(der, pki["key"], edit))
+
+
+# --- certificate purposes (keyUsage / extKeyUsage of signers and recipients) ---------
+
+
+def _issued(
+    pki: dict, key: sm2.PrivateKey, usage: list[str], eku: tuple[str, ...] = (), serial: int = 77
+) -> x509.Certificate:
+    ca_key = pki["ca_key"]
+    return (
+        x509.CertificateBuilder(subject="CN=Dual", public_key=key.public_key())
+        .serial(serial)
+        .with_key_usage(usage)
+        .with_extended_key_usage(eku)
+        .valid_for_days(30)
+        .sign(pki["root"], ca_key)
+    )
+
+
+def _signed_as(pki: dict, usage: list[str], eku: tuple[str, ...] = ()) -> tuple[bytes, x509.Certificate]:
+    """A SignedData whose SignerInfo names a certificate with ``usage``/``eku``: signed
+    through a permissive twin (same key, issuer and serial), which is then stripped, so
+    that the signer is found only as the given certificate."""
+    key = sm2.PrivateKey.generate()
+    twin = _issued(pki, key, ["digitalSignature"])
+    restricted = _issued(pki, key, usage, eku)
+    der = _strip_certificates(cms.sign(b"dual", key, twin))
+    return der, restricted
+
+
+def test_signer_key_usage_must_allow_signing(pki: dict) -> None:
+    # A GM/T 0015 dual pair: the signing certificate (digitalSignature only) verifies ...
+    der, sign_cert = _signed_as(pki, ["digitalSignature"])
+    assert cms.verify(der, trust_roots=[pki["root"]], intermediates=[sign_cert]).content == b"dual"
+    der, nr_cert = _signed_as(pki, ["nonRepudiation"])
+    assert cms.verify(der, intermediates=[nr_cert]).content == b"dual"
+    # ... the encryption certificate, a CA-only key or a key-agreement key never do,
+    # with or without trust roots, whatever the purpose.
+    for usage in (["keyEncipherment", "dataEncipherment"], ["keyCertSign", "cRLSign"], ["keyAgreement"]):
+        der, cert = _signed_as(pki, usage)
+        for purpose in ("smime", "any"):
+            with pytest.raises(CertificateVerificationError) as e:
+                cms.verify(der, trust_roots=[pki["root"]], intermediates=[cert], purpose=purpose)
+            assert e.value.subject == "CN=Dual" and "keyUsage" in e.value.reason
+            with pytest.raises(CertificateVerificationError):
+                cms.verify(der, intermediates=[cert], purpose=purpose)
+    # signing with such a certificate is refused at once
+    key = sm2.PrivateKey.generate()
+    enc = _issued(pki, key, ["keyEncipherment", "dataEncipherment"])
+    with pytest.raises(InvalidArgument, match="keyUsage"):
+        cms.sign(b"x", key, enc)
+
+
+def test_signer_extended_key_usage_purpose(pki: dict) -> None:
+    der, email = _signed_as(pki, ["digitalSignature"], ("emailProtection",))
+    assert cms.verify(der, intermediates=[email]).content == b"dual"
+    der, server = _signed_as(pki, ["digitalSignature"], ("serverAuth",))
+    with pytest.raises(CertificateVerificationError, match="emailProtection"):
+        cms.verify(der, trust_roots=[pki["root"]], intermediates=[server])
+    assert cms.verify(der, intermediates=[server], purpose="any").content == b"dual"
+    # anyExtendedKeyUsage alone is not S/MIME (as OpenSSL's smimesign purpose)
+    der, anyeku = _signed_as(pki, ["digitalSignature"], ("anyExtendedKeyUsage",))
+    with pytest.raises(CertificateVerificationError):
+        cms.verify(der, intermediates=[anyeku])
+    der, code = _signed_as(pki, ["digitalSignature"], ("codeSigning",))
+    assert cms.verify(der, intermediates=[code], purpose="codesign").content == b"dual"
+    with pytest.raises(CertificateVerificationError):
+        cms.verify(der, intermediates=[code])
+    # the builder writes extKeyUsage non-critical: not a time-stamping certificate
+    der, ts = _signed_as(pki, ["digitalSignature"], ("timeStamping",))
+    with pytest.raises(CertificateVerificationError, match="critical"):
+        cms.verify(der, intermediates=[ts], purpose="timestamping")
+    with pytest.raises(InvalidArgument, match="purpose"):
+        cms.verify(der, intermediates=[ts], purpose="sslserver")
+
+
+def test_recipient_key_usage(pki: dict) -> None:
+    key = sm2.PrivateKey.generate()
+    sign_cert = _issued(pki, key, ["digitalSignature"], serial=78)
+    enc_cert = _issued(pki, key, ["keyEncipherment", "dataEncipherment", "keyAgreement"], serial=79)
+    with pytest.raises(InvalidArgument, match="keyEncipherment"):
+        cms.encrypt(b"m", [enc_cert, sign_cert])
+    env = cms.encrypt(b"m", [enc_cert])
+    assert cms.decrypt(env, key, enc_cert) == b"m"
+    assert cms.decrypt(env, key) == b"m"
+    with pytest.raises(InvalidArgument, match="keyEncipherment"):
+        cms.decrypt(env, key, sign_cert)
+
+
+def test_content_type_without_signed_attributes(pki: dict) -> None:
+    # RFC 5652 §5.3: without signed attributes the eContentType is not signed, so only
+    # id-data is accepted; a changed type is refused (with attributes: the contentType
+    # attribute no longer matches).
+    data_oid = bytes.fromhex("2a864886f70d010701")
+    digested_oid = bytes.fromhex("2a864886f70d010705")
+    for attrs in (False, True):
+        der = cms.sign(b"typed", pki["key"], pki["cert"], signed_attributes=attrs)
+        assert der.count(data_oid) == (2 if attrs else 1)
+        i = der.index(data_oid)
+        swapped = der[:i] + digested_oid + der[i + len(data_oid) :]
+        with pytest.raises(InvalidSignature):
+            cms.verify(swapped)
+    # GM/T 0010's data type without signed attributes is still id-data
+    gm = cms.sign(b"typed", pki["key"], pki["cert"], signed_attributes=False, oid_style="gm")
+    assert cms.verify(gm).content == b"typed"
