@@ -19,6 +19,7 @@ it is about to make to ``REPORT.json.current`` first.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
@@ -114,10 +115,65 @@ PLAUSIBLE: dict[str, Any] = {
 }
 
 
+# Per-module plausible values and extra hostile values (the column modules take Arrow
+# columns, column names and data frames where the others take bytes).
+MODULE_PLAUSIBLE: dict[str, Any] = {}
+
+
 def _plausible(name: str, default: Any) -> Any:
     if default is not inspect.Parameter.empty:
         return default
+    if name in MODULE_PLAUSIBLE:
+        return MODULE_PLAUSIBLE[name]
     return PLAUSIBLE.get(name, b"x" * 16)
+
+
+def _arrow_values() -> tuple[dict[str, Any], list[Any]]:
+    """Plausible arguments of guomi.arrow, and hostile Arrow columns: wrong types,
+    dictionaries (plain, in a record batch, in a table), structs of several columns,
+    slices, empty and chunked arrays, out-of-range integers."""
+    import pyarrow as pa
+
+    from guomi import sm2
+
+    data = pa.array([b"ab", None, b"c" * 40])
+    key = sm2.PrivateKey.generate()
+    plausible = {
+        "column": data,
+        "data": data,
+        "messages": data,
+        "signatures": pa.array([bytes(64)] * 3),
+        "iv": pa.array([bytes(16)] * 3, pa.binary(16)),
+        "private_key": key,
+        "public_key": key.public_key(),
+        "mode": "ctr",
+        "padding": None,
+    }
+    ints = pa.array([1, 2, 3])
+    hostile = [
+        ints,
+        pa.array([2**63 - 1, -(2**63), 0], pa.int64()),
+        pa.array([2**64 - 1, 0, 1], pa.uint64()),
+        pa.array([1.5, 2.5, 0.0]),
+        pa.array([True, False, None]),
+        pa.array([None, None, None]),
+        pa.array([], pa.binary()),
+        pa.array(["a", "b", "a"]).dictionary_encode(),
+        ints.dictionary_encode(),
+        pa.record_batch([ints.dictionary_encode()], names=["d"]),
+        pa.table([data.dictionary_encode()], names=["d"]),
+        pa.record_batch([data, data], names=["a", "b"]),
+        pa.record_batch([data], names=["a"]),
+        pa.table([ints], names=["i"]),
+        pa.StructArray.from_arrays([data], names=["s"]),
+        pa.array([[b"a"], None, []], pa.list_(pa.binary())),
+        pa.chunked_array([], pa.binary()),
+        pa.chunked_array([data.slice(1), pa.array([b"x", b"yz"]).slice(1)]),
+        data.slice(2, 1),
+        pa.array([b"x" * 16] * 3, pa.binary(16)).slice(1),
+        pa.array([b"a", b"bc", None], pa.binary_view()),
+    ]
+    return plausible, hostile
 
 
 def _factories() -> dict[str, Callable[[], list[Any]]]:
@@ -207,6 +263,46 @@ SKIP = {
     # Changes the process-wide backend; swept separately with every name it accepts.
     "force_backend",
 }
+
+
+def _frame_values(module_name: str) -> dict[str, Any]:
+    """Plausible arguments of guomi.dask (a small Dask frame; column names) and of
+    guomi.spark (no Spark session is started: the calls reach the argument checks)."""
+    values: dict[str, Any] = {
+        "column": "m",
+        "signature": "s",
+        "message": "m",
+        "key_bytes": "k",
+        "output": "out",
+        "key": bytes(16),
+    }
+    if module_name == "guomi.dask":
+        import dask.dataframe as dd
+        import pandas as pd
+        import pyarrow as pa
+
+        binary = pd.ArrowDtype(pa.binary())
+        pdf = pd.DataFrame(
+            {
+                "m": pd.Series([b"ab", None, b"c" * 40], dtype=binary),
+                "s": pd.Series([bytes(64)] * 3, dtype=binary),
+                "k": pd.Series([bytes(65)] * 3, dtype=binary),
+                "cat": pd.Series(["a", "b", "a"], dtype="category"),
+                "i": pd.Series([1, 2, 3]),
+            }
+        )
+        values["ddf"] = dd.from_pandas(pdf, npartitions=2)
+        values["public_key"] = "k"
+    return values
+
+
+def _computed(fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        return out.compute(scheduler="sync") if hasattr(out, "compute") else out
+
+    return run
 
 
 class Sweep:
@@ -308,6 +404,13 @@ class Sweep:
 
     def run(self, module_name: str) -> None:
         module = importlib.import_module(module_name)
+        if module_name in ("guomi.arrow", "guomi.dask", "guomi.spark"):
+            plausible, hostile = _arrow_values()
+            HOSTILE.extend(hostile)
+            if module_name == "guomi.arrow":
+                MODULE_PLAUSIBLE.update(plausible)
+            else:
+                MODULE_PLAUSIBLE.update(_frame_values(module_name))
         for name in getattr(module, "__all__", []):
             obj = getattr(module, name)
             if isinstance(obj, type):
@@ -316,6 +419,9 @@ class Sweep:
                 self.sweep_class(f"{module_name}.{name}", obj)
             elif callable(obj):
                 self.sweep_callable(f"{module_name}.{name}", obj)
+                if module_name == "guomi.dask":
+                    # The work runs when the frame is computed: sweep that too.
+                    self.sweep_callable(f"{module_name}.{name}(...).compute", _computed(obj))
         factory = _factories().get(module_name)
         if factory is not None:
             for obj in factory():

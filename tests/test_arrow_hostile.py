@@ -158,7 +158,9 @@ class Producer:
         return Column()
 
 
-def fixed1_struct(p: Producer, parent_len: int, child_len: int, parent_offset: int = 0, child_offset: int = 0) -> Any:
+def fixed1_struct(
+    p: Producer, parent_len: int, child_len: int, parent_offset: int = 0, child_offset: int = 0
+) -> Any:
     """A one-column struct over fixed_size_binary(1): the child buffer holds "A" and then
     47 bytes that are not part of any row."""
     data = p.buf(b"A" + b"secret-process-memory-not-in-the-array!!!!!!!!!")
@@ -169,7 +171,9 @@ def fixed1_struct(p: Producer, parent_len: int, child_len: int, parent_offset: i
     return p.column(parent_s, parent_a)
 
 
-def expect(p: Producer, exc: type[BaseException], call: Callable[[], object], match: str | None = None) -> None:
+def expect(
+    p: Producer, exc: type[BaseException], call: Callable[[], object], match: str | None = None
+) -> None:
     with pytest.raises(exc, match=match) as info:
         call()
     assert not isinstance(info.value, InternalError)
@@ -213,7 +217,9 @@ def test_struct_offsets_near_i64_max(parent_offset: int, child_offset: int) -> N
     expect(
         p,
         InvalidArgument,
-        lambda: ga.sm3(fixed1_struct(p, 1, 2**63 - 1, parent_offset=parent_offset, child_offset=child_offset)),
+        lambda: ga.sm3(
+            fixed1_struct(p, 1, 2**63 - 1, parent_offset=parent_offset, child_offset=child_offset)
+        ),
     )
 
 
@@ -241,7 +247,9 @@ def test_struct_child_counts_must_match_the_format() -> None:
     expect(
         p,
         InvalidArgument,
-        lambda: ga.sm3(p.column(p.schema(b"w:1"), p.array(1, [None, p.buf(b"A")], children=[], n_children=3))),
+        lambda: ga.sm3(
+            p.column(p.schema(b"w:1"), p.array(1, [None, p.buf(b"A")], children=[], n_children=3))
+        ),
     )
     p = Producer()
     child_s = p.schema(b"w:1")
@@ -253,7 +261,9 @@ def test_struct_child_counts_must_match_the_format() -> None:
 def test_top_level_hostile_numbers() -> None:
     for length, offset, null_count in [(-1, 0, 0), (1, -1, 0), (2**63 - 1, 2**63 - 1, 0), (1, 0, -2)]:
         p = Producer()
-        col = p.column(p.schema(b"w:1"), p.array(length, [None, p.buf(b"A")], offset=offset, null_count=null_count))
+        col = p.column(
+            p.schema(b"w:1"), p.array(length, [None, p.buf(b"A")], offset=offset, null_count=null_count)
+        )
         expect(p, InvalidArgument, lambda col=col: ga.sm3(col))
     p = Producer()
     # Wrong buffer count for the type.

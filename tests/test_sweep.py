@@ -24,11 +24,22 @@ MODULES = [
     "guomi.x509",
     "guomi.envelope",
     "guomi.keys",
+    "guomi.arrow",
+    "guomi.dask",
+    "guomi.spark",
 ]
+# The column modules' optional dependencies (the sweep is skipped without them).
+NEEDS = {
+    "guomi.arrow": ["pyarrow"],
+    "guomi.dask": ["pyarrow", "dask.dataframe"],
+    "guomi.spark": ["pyarrow", "pyspark"],
+}
 
 
 @pytest.mark.parametrize("module", MODULES)
 def test_sweep(module: str, tmp_path: Path) -> None:
+    for dep in NEEDS.get(module, []):
+        pytest.importorskip(dep, reason=f"{module} needs {dep}")
     report = tmp_path / "report.json"
     proc = subprocess.run(
         [sys.executable, str(WORKER), module, str(report)],
