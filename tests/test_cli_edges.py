@@ -165,6 +165,7 @@ def test_full_device_is_one_line_exit_2(d: Path) -> None:
     os.symlink("/dev/full", d / "full")
     r = g("sm4", "encrypt", "--key-file", "key", "-i", "plain", "-o", "full", "-f", cwd=d)
     one_line_usage_error(r)
+    assert b"full: No space left on device" in r.stderr
     assert os.path.islink(d / "full") and stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 

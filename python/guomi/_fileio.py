@@ -38,6 +38,16 @@ def _file_id(path: str) -> Optional[tuple[int, int]]:
     return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
 
+# Errors that only writing gives: an OSError without a file name and one of these is
+# about the output, so it is named after it (a read error of the input is left as is).
+_WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS})
+
+
+def _name_output(e: OSError, path: str) -> None:
+    if e.filename is None and e.errno in _WRITE_ERRNOS:
+        e.filename = path
+
+
 def is_stream_target(dst: PathLike) -> bool:
     """Whether ``dst`` names an existing character device, FIFO or socket (symbolic links
     followed): :func:`atomic_output` writes those directly, so whatever is written reaches
@@ -113,9 +123,13 @@ def atomic_output(
                 raise FileExistsError(f"{path} is a block device (use force/--force to write to it)")
             # A device, FIFO or socket: there is no file to replace, and renaming over it
             # would put a regular file in its place.
-            with open(path, "wb") as direct:
-                yield direct
-                direct.flush()
+            try:
+                with open(path, "wb") as direct:
+                    yield direct
+                    direct.flush()
+            except OSError as e:
+                _name_output(e, path)
+                raise
             return
         if not force:
             raise FileExistsError(f"{path} exists (use force/--force to replace it)")
@@ -133,11 +147,13 @@ def atomic_output(
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(e, OSError):
+            _name_output(e, path)
         raise
 
 
