@@ -18,13 +18,16 @@
 //! and every `unsafe` block carries a `// SAFETY:` comment. The exceptions are
 //! [`parallel`]'s hand-off of a call's work to pool threads (a lifetime-erased pointer
 //! to the call's task, dereferenced only while the call waits for it; see
-//! `parallel::with_helpers`), and [`cpu`]'s CPUID query of the vendor (an `unsafe fn`
-//! in the oldest supported Rust, safe from 1.94 on).
+//! `parallel::with_helpers`), [`cpu`]'s CPUID query of the vendor (an `unsafe fn`
+//! in the oldest supported Rust, safe from 1.94 on), and `ct::valgrind`'s valgrind
+//! client-request sequence, compiled only with the `ct-declassify` feature that the
+//! constant-time harness enables (see [`ct`]).
 #![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod columns;
 pub mod cpu;
+pub mod ct;
 pub mod der;
 pub mod error;
 pub(crate) mod modinv;

@@ -14,8 +14,9 @@
 //! `timing`. Outside valgrind `check` still runs every operation (a smoke test) but
 //! proves nothing about timing.
 //!
-//! `unsafe` is denied except in `rng` (the exported `getrandom` shim), `valgrind` (the
-//! client-request assembly) and `timing::cycles` (`rdtsc`).
+//! `unsafe` is denied except in `rng` (the exported `getrandom` shim) and
+//! `timing::cycles` (`rdtsc`). The valgrind client requests are guomi-core's
+//! (`guomi_core::ct::valgrind`, with the `ct-declassify` feature).
 #![deny(unsafe_code)]
 
 mod checks;

@@ -107,15 +107,17 @@ pub(crate) fn sign_with_k<C: Curve>(
     let mut k_n = Fe::<C::N>::from_limbs_reduced(k);
     let mut k_r = k_n.add(&r);
     k_n.0.zeroize();
-    // r = 0 or r + k = n: back to A3. (The outcome only discards this k.)
-    if bool::from(r.is_zero() | k_r.is_zero()) {
+    // r = 0 or r + k = n: back to A3. Declassified: the outcome only discards this k
+    // (probability about 2^-255).
+    if crate::ct::declassify_choice(r.is_zero() | k_r.is_zero()) {
         k_r.0.zeroize();
         return None;
     }
     // A6: s = ((1 + d)^-1 · (k - r·d)) mod n = (1 + d)^-1 · (k + r) - r.
     let s = key.dinv().mul(&k_r).sub(&r);
     k_r.0.zeroize();
-    if bool::from(s.is_zero()) {
+    // s = 0: back to A3. Declassified, as above: only discards this k.
+    if crate::ct::declassify_choice(s.is_zero()) {
         return None;
     }
     // A7: (r, s).

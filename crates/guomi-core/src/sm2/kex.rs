@@ -44,7 +44,9 @@ impl<C: Curve> Ephemeral<C> {
     fn new(r: &Limbs) -> Result<Self> {
         let n = <C::N as super::field::Modulus>::M;
         let zero = (r[0] | r[1] | r[2] | r[3]).ct_eq(&0);
-        if bool::from(zero | !super::field::lt_ct(r, &n)) {
+        // Declassified: r in [1, n-1] or an error. The hedged sequence already drew r in
+        // range, so the outcome is always "in range" (only the combined bit is released).
+        if crate::ct::declassify_choice(zero | !super::field::lt_ct(r, &n)) {
             return Err(Error::InvalidValue("ephemeral key must be in [1, n-1]"));
         }
         let p = mul_fixed_ct(C::g_table(), r)
@@ -238,8 +240,9 @@ impl<C: Curve> Initiator<C> {
         u.x.0.zeroize();
         u.y.0.zeroize();
         if let Some(sb) = peer_confirmation {
-            // A9: S_1 == S_B.
-            if sb.len() != 32 || !bool::from(d.s_b.ct_eq(sb)) {
+            // A9: S_1 == S_B. Declassified: matched or InvalidTag, public by definition
+            // (the comparison is ct_eq).
+            if sb.len() != 32 || !crate::ct::declassify_choice(d.s_b.ct_eq(sb)) {
                 return Err(Error::InvalidTag);
             }
         }
@@ -340,7 +343,8 @@ impl<C: Curve> Responder<C> {
 
     /// B10: checks A's S_A (constant time); a mismatch is [`Error::InvalidTag`].
     pub fn confirm(&self, s_a: &[u8]) -> Result<()> {
-        if s_a.len() == 32 && bool::from(self.s_a.ct_eq(s_a)) {
+        // Declassified: S_A matched or InvalidTag, public by definition (ct_eq).
+        if s_a.len() == 32 && crate::ct::declassify_choice(self.s_a.ct_eq(s_a)) {
             Ok(())
         } else {
             Err(Error::InvalidTag)

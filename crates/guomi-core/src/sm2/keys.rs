@@ -42,8 +42,9 @@ pub(crate) fn random_scalar<C: Curve>(less: u64) -> Result<Zeroizing<Limbs>> {
         let k = Zeroizing::new(limbs_from_be(&b));
         b.zeroize();
         let nonzero = !(Choice::from(((k[0] | k[1] | k[2] | k[3]) == 0) as u8));
-        // The accept/reject outcome reveals only a discarded value.
-        if bool::from(lt_ct(&k, &bound) & nonzero) {
+        // Declassified: rejection sampling. The accept/reject outcome reveals only a
+        // discarded value (rejection has probability about 2^-32 for sm2p256v1's n).
+        if crate::ct::declassify_choice(lt_ct(&k, &bound) & nonzero) {
             return Ok(k);
         }
     }
@@ -425,7 +426,9 @@ impl<C: Curve> PrivateKey<C> {
         let d = Zeroizing::new(limbs_from_be(buf));
         let n_minus_1 = super::field::sub_limbs(&<C::N as Modulus>::M, &[1, 0, 0, 0]).0;
         let zero = Choice::from(((d[0] | d[1] | d[2] | d[3]) == 0) as u8);
-        if !bool::from(lt_ct(&d, &n_minus_1) & !zero) {
+        // Declassified: d in [1, n-2] or InvalidKey, returned to the caller (lt_ct is
+        // constant time).
+        if !crate::ct::declassify_choice(lt_ct(&d, &n_minus_1) & !zero) {
             return Err(Error::InvalidKey("SM2 private key must be in [1, n-2]"));
         }
         Ok(Self::from_limbs_unchecked(&d))

@@ -58,8 +58,10 @@ impl HedgedNonces {
             m.update(&self.counter.to_be_bytes());
             self.counter = self.counter.wrapping_add(1);
             let t = Zeroizing::new(m.finalize());
-            // Accept T in [1, n-1]. The outcome only discards this candidate.
-            if in_range(&t) {
+            // Accept T in [1, n-1]. Declassified: a rejected candidate is discarded and never
+            // used, so the outcome reveals nothing about the value kept (`in_range` itself
+            // is constant time).
+            if crate::ct::declassify(in_range(&t)) {
                 return t;
             }
         }

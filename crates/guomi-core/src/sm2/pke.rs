@@ -328,10 +328,11 @@ pub(crate) fn encrypt_with_k<C: Curve>(
     let (c1, mut p2) = c1_and_shared(key, k)?;
     let x2y2 = xy(&p2);
     wipe(&mut p2);
-    // A5: t = KDF(x2 || y2, klen); all zero: back to A1.
+    // A5: t = KDF(x2 || y2, klen); all zero: back to A1. Declassified: the outcome only
+    // discards this k.
     let mut c2 = vec![0u8; msg.len()];
     kdf_into(&x2y2[..], &mut c2);
-    if !msg.is_empty() && all_zero(&c2) {
+    if !msg.is_empty() && crate::ct::declassify(all_zero(&c2)) {
         return None;
     }
     // A6: C2 = M xor t.
@@ -461,9 +462,11 @@ impl<C: Curve> PrivateKey<C> {
         h.update(&m);
         h.update(&x2y2[32..]);
         let mut u = h.finalize();
-        let ok = u.ct_eq(&parts.c3);
+        let ok = u.ct_eq(&parts.c3) & !subtle::Choice::from(zero as u8);
         u.zeroize();
-        if bool::from(ok) && !zero {
+        // Declassified: C3 matched and t not all zero, or DecryptionFailed (one opaque
+        // error returned to the caller; only the combined bit is released).
+        if crate::ct::declassify_choice(ok) {
             Ok(m)
         } else {
             Err(fail)
@@ -494,7 +497,8 @@ impl<C: Curve> PrivateKey<C> {
         let mut key = Zeroizing::new(vec![0u8; key_len]);
         kdf_into(&xy(&p2)[..], &mut key);
         wipe(&mut p2);
-        if all_zero(&key) {
+        // Declassified: K all zero -> DecryptionFailed, returned to the caller.
+        if crate::ct::declassify(all_zero(&key)) {
             return Err(Error::DecryptionFailed);
         }
         Ok(key)

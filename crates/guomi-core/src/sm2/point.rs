@@ -460,7 +460,10 @@ impl<C: Curve> Jacobian<C> {
     /// infinity outcome (one safegcd inversion).
     pub(crate) fn to_affine(self) -> Option<Affine<C>> {
         let a = self.scaled(&self.z.invert());
-        if bool::from(self.is_infinity()) {
+        // Declassified: whether the point is infinity. Callers turn it into an error or a
+        // retry that the API reports (for a valid key and an in-range scalar it never
+        // happens); the inversion and products before it are constant time.
+        if crate::ct::declassify_choice(self.is_infinity()) {
             None
         } else {
             Some(a)
@@ -480,7 +483,8 @@ impl<C: Curve> Jacobian<C> {
             self.scaled(&inv.mul(&other.z)),
             other.scaled(&inv.mul(&self.z)),
         );
-        if bool::from(self.is_infinity() | other.is_infinity()) {
+        // Declassified: either point at infinity, as in `to_affine`.
+        if crate::ct::declassify_choice(self.is_infinity() | other.is_infinity()) {
             None
         } else {
             Some(out)

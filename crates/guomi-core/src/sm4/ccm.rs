@@ -227,7 +227,8 @@ impl Sm4Ccm {
         self.ctr(c0, ct);
         let mut t = self.mac(nonce, q, aad, ct);
         xor_in_place(&mut t, &self.s0(c0));
-        let ok = bool::from(t[..self.tag_len].ct_eq(tag));
+        // Declassified: tag matched or InvalidTag, public by definition (ct_eq).
+        let ok = crate::ct::declassify_choice(t[..self.tag_len].ct_eq(tag));
         t.zeroize();
         if !ok {
             data.zeroize();
@@ -262,7 +263,8 @@ impl Sm4Ccm {
         self.ctr(c0, out);
         let mut t = self.mac(nonce, q, aad, out);
         xor_in_place(&mut t, &self.s0(c0));
-        let ok = bool::from(t[..self.tag_len].ct_eq(&data[n..]));
+        // Declassified: tag matched or InvalidTag, public by definition (ct_eq).
+        let ok = crate::ct::declassify_choice(t[..self.tag_len].ct_eq(&data[n..]));
         t.zeroize();
         if !ok {
             out.zeroize();

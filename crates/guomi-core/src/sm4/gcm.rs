@@ -233,7 +233,8 @@ impl Sm4Gcm {
         let n = data.len() - tag_len;
         let (ct, tag) = data.split_at_mut(n);
         let expected = self.tag(j0, aad, ct);
-        if !bool::from(expected[..tag_len].ct_eq(tag)) {
+        // Declassified: tag matched or InvalidTag, public by definition (ct_eq).
+        if !crate::ct::declassify_choice(expected[..tag_len].ct_eq(tag)) {
             data.zeroize();
             return Err(Error::InvalidTag);
         }
@@ -283,7 +284,8 @@ impl Sm4Gcm {
             aad.len() as u64,
             ct.len() as u64,
         );
-        if !bool::from(expected[..tag_len].ct_eq(tag)) {
+        // Declassified: tag matched or InvalidTag, public by definition (ct_eq).
+        if !crate::ct::declassify_choice(expected[..tag_len].ct_eq(tag)) {
             out.zeroize();
             return Err(Error::InvalidTag);
         }
@@ -837,7 +839,9 @@ impl GcmDecryptor {
     /// any other length is [`Error::InvalidTag`].
     pub fn finalize_with_tag(&mut self, tag: &[u8]) -> Result<Vec<u8>> {
         let mut t = self.s.tag()?;
-        let ok = tag.len() == self.tag_len && bool::from(t[..self.tag_len].ct_eq(tag));
+        // Declassified: tag matched or InvalidTag, public by definition (ct_eq).
+        let ok =
+            tag.len() == self.tag_len && crate::ct::declassify_choice(t[..self.tag_len].ct_eq(tag));
         t.zeroize();
         let mut buf = self.buffered.take().unwrap_or_default();
         if !ok {

@@ -164,7 +164,10 @@ fn unpad_len(padding: Padding, last: &[u8; 16]) -> Result<usize> {
                 let in_pad = (15 - i as u8).ct_lt(&n);
                 ok &= !in_pad | b.ct_eq(&n);
             }
-            if bool::from(ok) {
+            // Declassified: padding valid or not. The one-shot API returns Ok(len) or
+            // InvalidPadding, so the outcome and the plaintext length are public; the scan
+            // above is constant time.
+            if crate::ct::declassify_choice(ok) {
                 Ok(16 - n as usize)
             } else {
                 Err(Error::InvalidPadding)
@@ -185,7 +188,8 @@ fn unpad_len(padding: Padding, last: &[u8; 16]) -> Result<usize> {
                 pos.conditional_assign(&(i as u8), take);
                 found |= take;
             }
-            if bool::from(found & !bad) {
+            // Declassified: padding valid or not, and the length (returned, as for PKCS #7).
+            if crate::ct::declassify_choice(found & !bad) {
                 Ok(pos as usize)
             } else {
                 Err(Error::InvalidPadding)

@@ -362,7 +362,8 @@ impl EncMasterPublicKey {
         kdf_into(&z, &mut k);
         drop(z);
         let (k1, k2) = k.split_at(k1_len);
-        if k1_len > 0 && k1.iter().fold(0u8, |a, &b| a | b) == 0 {
+        // Declassified: K1 all zero means a fresh r; the outcome only discards r.
+        if k1_len > 0 && crate::ct::declassify(k1.iter().fold(0u8, |a, &b| a | b) == 0) {
             return Ok(None);
         }
         // A7: C3 = MAC(K2, C2).
@@ -423,7 +424,8 @@ impl EncMasterPublicKey {
         let mut k = Zeroizing::new(vec![0u8; key_length]);
         kdf_into(&z, &mut k);
         drop(z);
-        if k.iter().fold(0u8, |a, &b| a | b) == 0 {
+        // Declassified: K all zero means a fresh r; the outcome only discards r.
+        if crate::ct::declassify(k.iter().fold(0u8, |a, &b| a | b) == 0) {
             return Ok(None);
         }
         Ok(Some((k, g1_to_bytes(&c))))
@@ -468,8 +470,9 @@ impl EncUserKey {
         let k1_zero = k1_len > 0 && k1.iter().fold(0u8, |a, &b| a | b) == 0;
         // B4: u = MAC(K2', C2) == C3, in constant time; M' only after it passes.
         let u = mac(mac_kind, k2, &ct.c2);
-        let ok = bool::from(u.ct_eq(&ct.c3)) & !k1_zero;
-        if ok {
+        // Declassified: C3 matched and K1 not all zero, or DecryptionFailed (one opaque
+        // error; only the combined bit is released).
+        if crate::ct::declassify_choice(u.ct_eq(&ct.c3) & !subtle::Choice::from(k1_zero as u8)) {
             ct.cipher.open(k1, &ct.c2)
         } else {
             Err(Error::DecryptionFailed)
@@ -495,7 +498,8 @@ impl EncUserKey {
         let mut k = Zeroizing::new(vec![0u8; key_length]);
         kdf_into(&z, &mut k);
         drop(z);
-        if k.iter().fold(0u8, |a, &b| a | b) == 0 {
+        // Declassified: K all zero -> DecryptionFailed, returned to the caller.
+        if crate::ct::declassify(k.iter().fold(0u8, |a, &b| a | b) == 0) {
             return Err(Error::DecryptionFailed);
         }
         Ok(k)

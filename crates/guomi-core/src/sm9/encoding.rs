@@ -27,7 +27,8 @@ pub fn g1_to_xy(p: &G1Affine) -> [u8; 64] {
 /// (G1 has cofactor 1, so this is also the subgroup check). The identity has no encoding.
 pub fn g1_from_bytes(b: &[u8], what: &'static str) -> Result<G1Affine> {
     let xy = match b.len() {
-        65 if b[0] == 0x04 => &b[1..],
+        // Declassified: the format byte (never key material, even in a key's encoding).
+        65 if crate::ct::declassify(b[0]) == 0x04 => &b[1..],
         65 => {
             return Err(Error::UnsupportedFormat(
                 "only uncompressed points (04 || x || y) are supported",
@@ -44,14 +45,17 @@ pub fn g1_from_bytes(b: &[u8], what: &'static str) -> Result<G1Affine> {
     };
     let x = Fp::from_be_bytes(xy[..32].try_into().unwrap());
     let y = Fp::from_be_bytes(xy[32..].try_into().unwrap());
-    if !bool::from(x.is_some() & y.is_some()) {
+    // Declassified: coordinates below p or InvalidKey (returned). The values are taken by
+    // constant-time selects: `CtOption::unwrap` would branch on each `is_some` on its own.
+    if !crate::ct::declassify_choice(x.is_some() & y.is_some()) {
         return Err(Error::InvalidKey("point coordinate is not below p"));
     }
     let p = G1Affine {
-        x: x.unwrap(),
-        y: y.unwrap(),
+        x: x.unwrap_or(Fp::ZERO),
+        y: y.unwrap_or(Fp::ZERO),
     };
-    if !bool::from(g1_on_curve(&p)) {
+    // Declassified: on the curve or InvalidKey (returned).
+    if !crate::ct::declassify_choice(g1_on_curve(&p)) {
         return Err(Error::InvalidKey("point is not on the SM9 curve"));
     }
     Ok(p)
@@ -70,7 +74,8 @@ pub fn g2_to_bytes(p: &G2Affine) -> [u8; 129] {
 /// point must be on the twist and in the order-N subgroup.
 pub fn g2_from_bytes(b: &[u8], what: &'static str) -> Result<G2Affine> {
     let xy = match b.len() {
-        129 if b[0] == 0x04 => &b[1..],
+        // Declassified: the format byte, as in `g1_from_bytes`.
+        129 if crate::ct::declassify(b[0]) == 0x04 => &b[1..],
         129 => {
             return Err(Error::UnsupportedFormat(
                 "only uncompressed points (04 || x || y) are supported",
@@ -91,10 +96,11 @@ pub fn g2_from_bytes(b: &[u8], what: &'static str) -> Result<G2Affine> {
         return Err(Error::InvalidKey("point coordinate is not below p"));
     };
     let p = G2Affine { x, y };
-    if !bool::from(G2::affine_on_curve(&p)) {
+    // Declassified: on the twist, then in the subgroup, or InvalidKey (returned).
+    if !crate::ct::declassify_choice(G2::affine_on_curve(&p)) {
         return Err(Error::InvalidKey("point is not on the SM9 twist curve"));
     }
-    if !bool::from(g2_in_subgroup(&p)) {
+    if !crate::ct::declassify_choice(g2_in_subgroup(&p)) {
         return Err(Error::InvalidKey(
             "point is not in the order-N subgroup of the twist",
         ));
@@ -110,11 +116,13 @@ pub fn scalar_from_bytes(b: &[u8], what: &'static str) -> Result<Fn> {
         got: b.len(),
     })?;
     let s = Fn::from_be_bytes(arr);
-    if !bool::from(s.is_some()) {
+    // Declassified: each outcome is an InvalidKey the caller gets (a master private key is
+    // secret). The value is taken by a constant-time select, not `CtOption::unwrap`.
+    if !crate::ct::declassify_choice(s.is_some()) {
         return Err(Error::InvalidKey("scalar is not below the group order N"));
     }
-    let s = s.unwrap();
-    if bool::from(s.is_zero()) {
+    let s = s.unwrap_or(Fn::ZERO);
+    if crate::ct::declassify_choice(s.is_zero()) {
         return Err(Error::InvalidKey("scalar is zero"));
     }
     Ok(s)

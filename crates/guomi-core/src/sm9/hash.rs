@@ -7,6 +7,7 @@
 use super::bn256::fp::{adc, sbb};
 use super::bn256::N;
 use crate::sm3::Sm3;
+use subtle::Choice;
 
 /// N - 1, little-endian limbs.
 const N_MINUS_1: [u64; 4] = [N[0] - 1, N[1], N[2], N[3]];
@@ -30,7 +31,11 @@ fn reduce_320(ha: &[u8; 40]) -> [u64; 4] {
             let (d2, br) = sbb(r[2], N_MINUS_1[2], br);
             let (d3, br) = sbb(r[3], N_MINUS_1[3], br);
             let (d4, br) = sbb(r[4], 0, br);
-            let keep = 0u64.wrapping_sub(br);
+            // The mask passes through `subtle`'s optimisation barrier: without it the
+            // compiler turned the selects below into a branch on the borrow (reported by
+            // scripts/ct-check.sh in SM9 signing, where Ha = H2(M || w) is secret until
+            // the signature is published).
+            let keep = 0u64.wrapping_sub(Choice::from(br as u8).unwrap_u8() as u64);
             r = [
                 (r[0] & keep) | (d0 & !keep),
                 (r[1] & keep) | (d1 & !keep),

@@ -208,7 +208,8 @@ impl KeyExchange {
     /// Responder B (B8): checks the initiator's S_A in constant time.
     pub fn confirm(&self, sa: &[u8]) -> Result<()> {
         match &self.expect_sa {
-            Some(e) if sa.len() == 32 && bool::from(e.ct_eq(sa)) => Ok(()),
+            // Declassified: S_A matched or InvalidTag, public by definition (ct_eq).
+            Some(e) if sa.len() == 32 && crate::ct::declassify_choice(e.ct_eq(sa)) => Ok(()),
             Some(_) => Err(Error::InvalidTag),
             None => Err(Error::InvalidValue("confirm() needs a completed respond()")),
         }
@@ -244,7 +245,8 @@ impl KeyExchange {
         // A6: S_1 = Hash(0x82 || g1' || Hash(...)) must equal S_B.
         if let Some(sb) = sb {
             let s1 = confirm_hash(0x82, &s);
-            if sb.len() != 32 || !bool::from(s1.ct_eq(sb)) {
+            // Declassified: S_B matched or InvalidTag, public by definition (ct_eq).
+            if sb.len() != 32 || !crate::ct::declassify_choice(s1.ct_eq(sb)) {
                 return Err(Error::InvalidTag);
             }
         }

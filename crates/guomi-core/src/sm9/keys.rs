@@ -36,13 +36,13 @@ pub(crate) fn hedged_scalar(seq: &mut crate::sm2::nonce::HedgedNonces) -> Fn {
 pub fn random_scalar() -> Result<Fn> {
     loop {
         let mut b = crate::rand::bytes::<32>()?;
-        let s = Fn::from_be_bytes(&b);
+        // s >= N maps to 0 (a constant-time select), so one test accepts [1, N-1].
+        let s = Fn::from_be_bytes(&b).unwrap_or(Fn::ZERO);
         b.zeroize();
-        if bool::from(s.is_some()) {
-            let s = s.unwrap();
-            if !bool::from(s.is_zero()) {
-                return Ok(s);
-            }
+        // Declassified: rejection sampling; a rejected value is discarded, so the outcome
+        // reveals nothing about the value kept.
+        if !crate::ct::declassify_choice(s.is_zero()) {
+            return Ok(s);
         }
     }
 }
@@ -51,7 +51,8 @@ pub fn random_scalar() -> Result<Fn> {
 /// error if t1 = 0 (the KGC must then generate a new master key).
 fn extract_scalar(master: &Fn, id: &[u8], hid: u8) -> Result<Fn> {
     let t1 = Fn::from_raw(h1(id, hid)).add(master);
-    if bool::from(t1.is_zero()) {
+    // Declassified: t1 = 0 is an error the KGC gets (probability about 2^-256).
+    if crate::ct::declassify_choice(t1.is_zero()) {
         return Err(Error::InvalidKey("H1(ID || hid) + master key = 0 mod N: this master key cannot serve this ID; generate a new master key"));
     }
     Ok(master.mul(&t1.invert()))
@@ -233,7 +234,8 @@ impl SignUserKey {
             "user key does not match this ID and master public key",
         ))?;
         // Constant-time comparison: the left side is derived from the secret key.
-        if !bool::from(pairing(&ds, &qa).ct_eq(&public.g().0)) {
+        // Declassified: key valid or InvalidKey, returned to the caller.
+        if !crate::ct::declassify_choice(pairing(&ds, &qa).ct_eq(&public.g().0)) {
             return Err(Error::InvalidKey(
                 "user key does not match this ID and master public key",
             ));
@@ -506,7 +508,8 @@ impl EncUserKey {
             .to_affine()
             .expect("checked non-identity");
         // Constant-time comparison: the left side is derived from the secret key.
-        if !bool::from(pairing_prepared(&q, key.lines()).ct_eq(&public.g().0)) {
+        // Declassified: key valid or InvalidKey, returned to the caller.
+        if !crate::ct::declassify_choice(pairing_prepared(&q, key.lines()).ct_eq(&public.g().0)) {
             return Err(Error::InvalidKey(
                 "user key does not match this ID and master public key",
             ));

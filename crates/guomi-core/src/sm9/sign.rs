@@ -135,7 +135,8 @@ impl SignUserKey {
         let h = Fn::from_raw(h2(&[msg, &w[..]]));
         // A5: l = (r - h) mod N, l != 0.
         let mut l = r.sub(&h);
-        if bool::from(l.is_zero()) {
+        // Declassified: l = 0 goes back to A1 with a fresh r; the outcome only discards r.
+        if crate::ct::declassify_choice(l.is_zero()) {
             return None;
         }
         // A6: S = [l] ds_A.

@@ -109,7 +109,9 @@ impl<C: CurveParams> Point<C> {
 
     /// (x, y) or `None` for the identity.
     pub fn to_affine(&self) -> Option<Affine<C::F>> {
-        if bool::from(self.is_identity()) {
+        // Declassified: identity or not. For a secret point (S = [l]ds_A with l != 0) it is
+        // never the identity, and the outcome is an error the API returns.
+        if crate::ct::declassify_choice(self.is_identity()) {
             return None;
         }
         let zi = self.z.invert();

@@ -192,10 +192,13 @@ impl Fp2 {
     pub fn from_bytes(b: &[u8; 64]) -> Option<Self> {
         let c1 = Fp::from_be_bytes(b[..32].try_into().unwrap());
         let c0 = Fp::from_be_bytes(b[32..].try_into().unwrap());
-        if bool::from(c0.is_some() & c1.is_some()) {
+        // Declassified: both coordinates below p, or None (an error the caller returns).
+        // The values are taken by constant-time selects: `CtOption::unwrap` would branch
+        // on each (still secret) `is_some` on its own.
+        if crate::ct::declassify_choice(c0.is_some() & c1.is_some()) {
             Some(Self {
-                c0: c0.unwrap(),
-                c1: c1.unwrap(),
+                c0: c0.unwrap_or(Fp::ZERO),
+                c1: c1.unwrap_or(Fp::ZERO),
             })
         } else {
             None
