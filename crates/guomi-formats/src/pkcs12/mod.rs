@@ -28,7 +28,12 @@
 //! re-export.
 //!
 //! Bounds: a file of at most [`MAX_PFX_LEN`] bytes, at most [`MAX_BAGS`] bags in all,
-//! safe-contents nesting at most [`MAX_DEPTH`], iteration counts 1 to [`MAX_ITERATIONS`].
+//! safe-contents nesting at most [`MAX_DEPTH`], iteration counts 1 to [`MAX_ITERATIONS`]
+//! per derivation and [`MAX_TOTAL_ITERATIONS`] for all the derivations of one [`load`]
+//! together (the MAC key, every encrypted part, every shrouded key): the iteration counts
+//! that can be read without a password are summed and checked before the first
+//! derivation runs, and each derivation found later (a shrouded key inside an encrypted
+//! part) is checked before it runs.
 
 use crate::ber;
 mod der_w;
@@ -53,6 +58,11 @@ pub const MAX_BAGS: usize = 64;
 pub const MAX_DEPTH: usize = 4;
 /// Iterations written by default (PBKDF2 and the MAC KDF).
 pub const DEFAULT_ITERATIONS: u32 = 65_536;
+/// Most key-derivation iterations (PBKDF2 and PKCS#12 KDF, each one iteration per HMAC or
+/// hash) one [`load`] runs, all derivations together: three derivations at
+/// [`MAX_ITERATIONS`], what [`dump`] writes at its maximum (the MAC, the certificates,
+/// the key). A file asking for more is refused before the work starts.
+pub const MAX_TOTAL_ITERATIONS: u64 = 3 * MAX_ITERATIONS as u64;
 
 /// Object identifiers of PKCS#12 and PKCS#7/9.
 pub mod oid {
@@ -216,12 +226,103 @@ fn opaque() -> Error {
 /// A bag's value with its `localKeyId` and `friendlyName`.
 type WithAttributes<T> = (T, Option<Vec<u8>>, Option<String>);
 
-#[derive(Default)]
 struct Collected {
     keys: Vec<WithAttributes<PrivateKey>>,
     certs: Vec<WithAttributes<Vec<u8>>>,
     bags: usize,
     contents: Vec<String>,
+    /// Key-derivation iterations still allowed (see [`MAX_TOTAL_ITERATIONS`]).
+    budget: Budget,
+}
+
+/// What is left of the derivation work of one `load`.
+struct Budget(u64);
+
+impl Budget {
+    /// Takes `iterations` from the budget before a derivation runs.
+    fn charge(&mut self, iterations: u64) -> Result<()> {
+        self.0 = self.0.checked_sub(iterations).ok_or(too_much_work())?;
+        Ok(())
+    }
+}
+
+fn too_much_work() -> Error {
+    Error::UnsupportedFormat(
+        "PKCS#12: the key derivations of this file need more than 30000000 iterations in \
+         all (MAX_TOTAL_ITERATIONS)",
+    )
+}
+
+/// The iterations of the derivations that can be seen without decrypting anything:
+/// every encrypted part and every shrouded key in the plain parts (nested bags too).
+/// What cannot be read counts 0 here; the walk that follows refuses it.
+fn visible_iterations(auth_bytes: &[u8]) -> u64 {
+    fn pbe_iterations(alg: &AnyRef<'_>) -> Option<u64> {
+        let der = alg.to_der_vec().ok()?;
+        let used = pbe::inspect(&pbe::alg_ref(&der).ok()?).ok()?;
+        Some(u64::from(used.iterations))
+    }
+    fn in_safe_contents(der: &[u8], depth: usize) -> u64 {
+        let Ok(der) = ber::to_der(der) else { return 0 };
+        let der = Zeroizing::new(der);
+        let Ok(top) = AnyRef::from_der(&der) else {
+            return 0;
+        };
+        let mut sum = 0u64;
+        for bag in elements(&top, Tag::Sequence).unwrap_or_default() {
+            let Ok(parts) = elements(&bag, Tag::Sequence) else {
+                continue;
+            };
+            let (Some(id), Some(value)) = (parts.first(), parts.get(1)) else {
+                continue;
+            };
+            let Ok(value) = explicit_of(value, 0) else {
+                continue;
+            };
+            sum = sum.saturating_add(match oid_of(id) {
+                Ok(oid::SHROUDED_KEY_BAG) => elements(&value, Tag::Sequence)
+                    .ok()
+                    .and_then(|epki| pbe_iterations(epki.first()?))
+                    .unwrap_or(0),
+                Ok(oid::SAFE_CONTENTS_BAG) if depth < MAX_DEPTH => value
+                    .to_der_vec()
+                    .map(|d| in_safe_contents(&d, depth + 1))
+                    .unwrap_or(0),
+                _ => 0,
+            });
+        }
+        sum
+    }
+    let Ok(der) = ber::to_der(auth_bytes) else {
+        return 0;
+    };
+    let Ok(safe) = AnyRef::from_der(&der) else {
+        return 0;
+    };
+    let mut sum = 0u64;
+    for ci in elements(&safe, Tag::Sequence).unwrap_or_default() {
+        let Ok(ci) = elements(&ci, Tag::Sequence) else {
+            continue;
+        };
+        let (Some(t), Some(body)) = (ci.first(), ci.get(1)) else {
+            continue;
+        };
+        let Ok(body) = explicit_of(body, 0) else {
+            continue;
+        };
+        sum = sum.saturating_add(match oid_of(t) {
+            Ok(oid::DATA) => octets_of(&body)
+                .map(|b| in_safe_contents(b, 1))
+                .unwrap_or(0),
+            Ok(oid::ENCRYPTED_DATA) => elements(&body, Tag::Sequence)
+                .ok()
+                .and_then(|ed| elements(ed.get(1)?, Tag::Sequence).ok())
+                .and_then(|eci| pbe_iterations(eci.get(1)?))
+                .unwrap_or(0),
+            _ => 0,
+        });
+    }
+    sum
 }
 
 /// localKeyId and friendlyName of a bag.
@@ -300,6 +401,8 @@ fn read_safe_contents(
                 }
                 let alg_der = epki[0].to_der_vec()?;
                 let alg = pbe::alg_ref(&alg_der)?;
+                out.budget
+                    .charge(u64::from(pbe::inspect(&alg)?.iterations))?;
                 let (plain, used) =
                     pbe::decrypt(&alg, password, octets_of(&epki[1])?).map_err(|e| match e {
                         Error::UnsupportedFormat(_) => e,
@@ -353,8 +456,14 @@ impl ToDerVec for AnyRef<'_> {
 ///
 /// Errors: `InvalidKey` for a wrong password or a changed file (one message);
 /// `UnsupportedFormat` for malformed or unsupported contents (legacy algorithms are
-/// named), bounds exceeded, or no MAC; `InvalidValue` for a password that is not UTF-8.
+/// named), bounds exceeded (among them [`MAX_TOTAL_ITERATIONS`], checked before any
+/// derivation runs), or no MAC; `InvalidValue` for a password that is not UTF-8.
 pub fn load(data: &[u8], password: &[u8]) -> Result<Pkcs12> {
+    load_within(data, password, MAX_TOTAL_ITERATIONS)
+}
+
+/// [`load`] with a derivation budget of `budget` iterations (the tests use small ones).
+fn load_within(data: &[u8], password: &[u8], budget: u64) -> Result<Pkcs12> {
     if data.len() > MAX_PFX_LEN {
         return Err(Error::UnsupportedFormat("PKCS#12: file larger than 4 MiB"));
     }
@@ -402,6 +511,16 @@ pub fn load(data: &[u8], password: &[u8]) -> Result<Pkcs12> {
         Some(i) => i.decode_as::<u32>().map_err(der_err)?,
         None => 1,
     };
+    // The whole derivation work that can be seen, before any of it runs (the MAC's own
+    // parameters are bounded by `mac_kind`).
+    let mut budget = Budget(budget);
+    budget.charge(match pbe::mac_kind(&mac_alg, iterations)? {
+        MacKind::Pkcs12(_) => u64::from(iterations),
+        MacKind::Pbmac1 { iterations, .. } => u64::from(iterations),
+    })?;
+    if visible_iterations(auth_bytes) > budget.0 {
+        return Err(too_much_work());
+    }
     // The MAC first, in constant time, before anything is decrypted.
     let kind = pbe::verify_mac(&mac_alg, tag, salt, iterations, password, auth_bytes)?;
     let (mac_name, mac_iterations) = match kind {
@@ -416,7 +535,13 @@ pub fn load(data: &[u8], password: &[u8]) -> Result<Pkcs12> {
         ),
     };
 
-    let mut out = Collected::default();
+    let mut out = Collected {
+        keys: Vec::new(),
+        certs: Vec::new(),
+        bags: 0,
+        contents: Vec::new(),
+        budget,
+    };
     let auth_der = ber::to_der(auth_bytes)?;
     let safe = AnyRef::from_der(&auth_der).map_err(der_err)?;
     let infos = elements(&safe, Tag::Sequence)?;
@@ -470,6 +595,8 @@ pub fn load(data: &[u8], password: &[u8]) -> Result<Pkcs12> {
                 };
                 let alg_der = eci[1].to_der_vec()?;
                 let alg = pbe::alg_ref(&alg_der)?;
+                out.budget
+                    .charge(u64::from(pbe::inspect(&alg)?.iterations))?;
                 let (plain, used) =
                     pbe::decrypt(&alg, password, &encrypted).map_err(|e| match e {
                         Error::UnsupportedFormat(_) => e,

@@ -310,3 +310,111 @@ fn reads_bouncycastle_files() {
         Err(Error::InvalidKey(_))
     ));
 }
+
+/// A PBES2 AlgorithmIdentifier (PBKDF2-HMAC-SM3, SM4-CBC) claiming `iterations`.
+fn pbes2_claiming(iterations: u32) -> Vec<u8> {
+    use crate::x509::oid as x;
+    let kdf = seq(&[
+        &oid_der(&x::PBKDF2),
+        &seq(&[
+            &octets(&[7; 16]),
+            &int_u32(iterations),
+            &seq(&[&oid_der(&x::HMAC_SM3), &null()]),
+        ]),
+    ]);
+    let enc = seq(&[&oid_der(&x::SM4_CBC), &octets(&[9; 16])]);
+    seq(&[&oid_der(&x::PBES2), &seq(&[&kdf, &enc])])
+}
+
+/// An encryptedData ContentInfo of `ciphertext` under `alg`.
+fn encrypted_part(alg: &[u8], ciphertext: &[u8]) -> Vec<u8> {
+    let eci = seq(&[&oid_der(&oid::DATA), alg, &tlv(0x80, ciphertext)]);
+    let ed = seq(&[&int_u32(0), &eci]);
+    seq(&[&oid_der(&oid::ENCRYPTED_DATA), &explicit(0, &ed)])
+}
+
+/// Hardening review 6: 64 encrypted parts at the per-derivation maximum would cost
+/// minutes of CPU; the total is refused before the first derivation (even the MAC's)
+/// runs, whatever the password.
+#[test]
+fn derivation_budget_is_checked_before_any_derivation() {
+    let part = encrypted_part(&pbes2_claiming(MAX_ITERATIONS), &[0; 16]);
+    for parts in [4, MAX_BAGS] {
+        let refs: Vec<&[u8]> = vec![&part; parts];
+        let pfx = seal(&seq(&refs), b"pw", Encryption::Sm, 1).unwrap();
+        for password in [&b"pw"[..], b"wrong"] {
+            assert!(
+                matches!(
+                    load(&pfx, password),
+                    Err(Error::UnsupportedFormat(m)) if m.contains("MAX_TOTAL_ITERATIONS")
+                ),
+                "{parts} parts"
+            );
+        }
+    }
+    // The MAC's own iterations count: three parts at the maximum fit alone, not with
+    // a MAC at the maximum too (refused before the MAC runs: a wrong password does not
+    // get as far as the MAC check).
+    let refs: Vec<&[u8]> = vec![&part; 3];
+    let auth = seq(&refs);
+    let pfx = seal(&auth, b"pw", Encryption::Sm, 1).unwrap();
+    assert_eq!(visible_iterations(&auth), 3 * u64::from(MAX_ITERATIONS));
+    let p = AnyRef::from_der(&pfx).unwrap();
+    let top = elements(&p, Tag::Sequence).unwrap();
+    let mac = elements(&top[2], Tag::Sequence).unwrap();
+    let mac2 = seq(&[
+        &mac[0].to_der_vec().unwrap(),
+        &mac[1].to_der_vec().unwrap(),
+        &int_u32(MAX_ITERATIONS),
+    ]);
+    let heavy = seq(&[
+        &top[0].to_der_vec().unwrap(),
+        &top[1].to_der_vec().unwrap(),
+        &mac2,
+    ]);
+    assert!(matches!(
+        load(&heavy, b"wrong"),
+        Err(Error::UnsupportedFormat(m)) if m.contains("MAX_TOTAL_ITERATIONS")
+    ));
+}
+
+/// Every derivation counts, the MAC's and the parts', and a file exactly at the budget
+/// loads; a shrouded key found only after decrypting a part is charged before its own
+/// derivation runs.
+#[test]
+fn derivation_budget_counts_every_derivation() {
+    let key = pem_key("openssl3-key.pem");
+    let cert = pem_cert("openssl3-cert.pem");
+    // dump: MAC + encrypted certificates + shrouded key, 100 iterations each.
+    let der = dump(
+        Some(&key),
+        Some(&cert),
+        &[],
+        b"pw",
+        Encryption::Sm,
+        100,
+        None,
+    )
+    .unwrap();
+    assert_eq!(load_within(&der, b"pw", 300).unwrap().key.unwrap(), key);
+    assert!(matches!(
+        load_within(&der, b"pw", 299),
+        Err(Error::UnsupportedFormat(m)) if m.contains("MAX_TOTAL_ITERATIONS")
+    ));
+    // A shrouded key inside an encrypted part: 200 visible (MAC, part), 100 hidden.
+    let scheme = Encryption::Sm.scheme();
+    let (alg, ct) = pbe::encrypt(scheme, b"pw", 100, &key.to_pkcs8_der()).unwrap();
+    let bag = seq(&[
+        &oid_der(&oid::SHROUDED_KEY_BAG),
+        &explicit(0, &seq(&[&alg, &octets(&ct)])),
+    ]);
+    let (alg2, ct2) = pbe::encrypt(scheme, b"pw", 100, &seq(&[&bag])).unwrap();
+    let auth = seq(&[&encrypted_part(&alg2, &ct2)]);
+    assert_eq!(visible_iterations(&auth), 100);
+    let pfx = seal(&auth, b"pw", Encryption::Sm, 100).unwrap();
+    assert_eq!(load_within(&pfx, b"pw", 300).unwrap().key.unwrap(), key);
+    assert!(matches!(
+        load_within(&pfx, b"pw", 299),
+        Err(Error::UnsupportedFormat(m)) if m.contains("MAX_TOTAL_ITERATIONS")
+    ));
+}
