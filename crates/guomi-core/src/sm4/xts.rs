@@ -274,8 +274,7 @@ mod tests {
     #[test]
     fn equal_key_halves_cite_the_rule_that_requires_the_check() {
         let err = encrypt(&[7u8; 32], &[0u8; 16], &[0u8; 16], Standard::Ieee)
-            .err()
-            .expect("equal halves are refused");
+            .expect_err("equal halves are refused");
         let Error::InvalidKey(msg) = err else {
             panic!("not InvalidKey: {err:?}")
         };
