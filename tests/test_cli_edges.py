@@ -459,3 +459,11 @@ def test_every_file_option_is_declared() -> None:
     undeclared = {dest for dest, metavar in walk(parser) if metavar != "FILE" and dest not in NOT_FILES}
     assert not undeclared, f"options neither FILE nor known non-file: {undeclared}"
     assert not files & NOT_FILES
+
+
+def test_hmac_key_file_is_the_whole_file(d: Path) -> None:
+    (d / "hk").write_bytes(b"k\n\x00")  # every byte counts, the newline included
+    a = ok("hmac", "--key-file", "hk", "plain", cwd=d).stdout
+    b = ok("hmac", "--key-hex", b"k\n\x00".hex(), "plain", cwd=d).stdout
+    assert a == b
+    assert g("hmac", "plain", cwd=d).returncode == 2
