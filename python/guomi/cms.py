@@ -39,7 +39,6 @@ from typing import Optional, Union
 
 from guomi import sm2
 from guomi._native import cms as _cms
-from guomi._native.x509 import NativeCertificate
 from guomi._typing import BytesLike
 from guomi.x509 import Certificate
 
@@ -90,10 +89,10 @@ def _key_bytes(key: sm2.PrivateKey) -> bytes:
     return key.to_bytes()
 
 
-def _cert(c: Certificate, what: str = "certificate") -> NativeCertificate:
+def _cert(c: Certificate, what: str = "certificate") -> Certificate:
     if not isinstance(c, Certificate):
         raise TypeError(f"{what} must be a guomi.x509.Certificate, got {type(c).__name__}")
-    return c._n
+    return c
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,8 +147,8 @@ class SignedDataBuilder:
         self._content = bytes(content)
         self._detached = detached
         self._oid_style = oid_style
-        self._signers: list[tuple[BytesLike, NativeCertificate, bool, str, str]] = []
-        self._certificates: list[NativeCertificate] = []
+        self._signers: list[tuple[BytesLike, Certificate, bool, str, str]] = []
+        self._certificates: list[Certificate] = []
 
     def add_signer(
         self,
@@ -393,7 +392,7 @@ def verify(
         int(when.timestamp()),
         purpose,
     )
-    return VerifiedData(body, tuple(Certificate(n) for n in signers), style)
+    return VerifiedData(body, tuple(signers), style)
 
 
 def encrypt(

@@ -1,6 +1,6 @@
 //! `guomi._native.cms`: CMS SignedData and EnvelopedData (RFC 5652, GM/T 0010) over the
 //! `guomi-formats` crate's `cms` module. Private keys cross as their 32-byte d,
-//! certificates as `NativeCertificate`; `guomi/cms.py` is the public API.
+//! certificates as `Certificate`; `guomi/cms.py` is the public API.
 
 use crate::buf::Bytes;
 use crate::error::IntoPy;
@@ -38,7 +38,7 @@ fn certs(v: &[PyRef<'_, PyCertificate>]) -> Vec<Certificate> {
 /// Args:
 ///     content: the content to sign.
 ///     signers: `(d, certificate, signed_attributes, signature_algorithm, identifier)`
-///         tuples, 1 to 64: the private key (32 bytes), its `NativeCertificate`, whether
+///         tuples, 1 to 64: the private key (32 bytes), its `Certificate`, whether
 ///         to sign attributes (contentType, messageDigest, signingTime), `"sm2-with-sm3"`
 ///         or `"sm2"`, `"issuer_and_serial"` or `"subject_key_identifier"`.
 ///     certificates: extra certificates to include (at most 256 in all).
@@ -62,7 +62,7 @@ fn certs(v: &[PyRef<'_, PyCertificate>]) -> Vec<Certificate> {
 ///     >>> from guomi._native.cms import sign
 ///     >>> key = sm2.PrivateKey.generate()
 ///     >>> cert = x509.CertificateBuilder(subject="CN=a").self_sign(key)
-///     >>> der = sign(b"hi", [(key.to_bytes(), cert._n, True, "sm2-with-sm3",
+///     >>> der = sign(b"hi", [(key.to_bytes(), cert, True, "sm2-with-sm3",
 ///     ...     "issuer_and_serial")], [], False, "rfc", None, "der")
 ///     >>> der[:1]
 ///     b'0'
@@ -108,14 +108,14 @@ fn sign<'py>(
 /// Args:
 ///     data: the SignedData.
 ///     content: the detached content, or `None` when it is attached.
-///     trust_roots: `NativeCertificate`s; when not empty every signer must chain to one.
-///     intermediates: `NativeCertificate`s to build paths (and find signers) with.
+///     trust_roots: `Certificate`s; when not empty every signer must chain to one.
+///     intermediates: `Certificate`s to build paths (and find signers) with.
 ///     at: Unix time to check certificate validity at.
 ///     purpose: what every signer certificate must allow: `"smime"` (default),
 ///         `"any"`, `"codesign"` or `"timestamping"` (see `guomi.cms.verify`).
 ///
 /// Returns:
-///     tuple[bytes, list[NativeCertificate], str]: content, signer certificates, OID
+///     tuple[bytes, list[Certificate], str]: content, signer certificates, OID
 ///     style (`"rfc"` or `"gm"`).
 ///
 /// Raises:
@@ -133,7 +133,7 @@ fn sign<'py>(
 ///     >>> from guomi._native.cms import sign, verify
 ///     >>> key = sm2.PrivateKey.generate()
 ///     >>> cert = x509.CertificateBuilder(subject="CN=a").self_sign(key)
-///     >>> der = sign(b"hi", [(key.to_bytes(), cert._n, True, "sm2-with-sm3",
+///     >>> der = sign(b"hi", [(key.to_bytes(), cert, True, "sm2-with-sm3",
 ///     ...     "issuer_and_serial")], [], False, "rfc", None, "der")
 ///     >>> verify(der, None, [], [], 0)[0]
 ///     b'hi'
@@ -180,7 +180,7 @@ fn verify<'py>(
 ///
 /// Args:
 ///     content: the plaintext.
-///     recipients: 1 to 64 `NativeCertificate`s.
+///     recipients: 1 to 64 `Certificate`s.
 ///     cipher: `"sm4-cbc"` or `"sm4-gcm"`.
 ///     oid_style: `"rfc"` or `"gm"`.
 ///     key_format: `"der"` (GM/T 0009 SM2Cipher) or `"c1c3c2"` (raw, BouncyCastle's).
@@ -202,7 +202,7 @@ fn verify<'py>(
 ///     >>> from guomi._native.cms import encrypt, decrypt
 ///     >>> key = sm2.PrivateKey.generate()
 ///     >>> cert = x509.CertificateBuilder(subject="CN=a").self_sign(key)
-///     >>> der = encrypt(b"hi", [cert._n], "sm4-cbc", "rfc", "der",
+///     >>> der = encrypt(b"hi", [cert], "sm4-cbc", "rfc", "der",
 ///     ...     "1.2.156.10197.1.301.3.2.1", "issuer_and_serial", "der")
 ///     >>> decrypt(der, key.to_bytes(), None)
 ///     b'hi'
@@ -245,7 +245,7 @@ fn encrypt<'py>(
 /// Args:
 ///     data: the EnvelopedData.
 ///     key: the recipient's private key d (32 bytes).
-///     certificate: the recipient's `NativeCertificate` (selects its recipient info), or
+///     certificate: the recipient's `Certificate` (selects its recipient info), or
 ///         `None` to try every SM2 recipient info.
 ///
 /// Returns:
@@ -263,9 +263,9 @@ fn encrypt<'py>(
 ///     >>> from guomi._native.cms import encrypt, decrypt
 ///     >>> key = sm2.PrivateKey.generate()
 ///     >>> cert = x509.CertificateBuilder(subject="CN=a").self_sign(key)
-///     >>> der = encrypt(b"hi", [cert._n], "sm4-gcm", "gm", "der",
+///     >>> der = encrypt(b"hi", [cert], "sm4-gcm", "gm", "der",
 ///     ...     "1.2.156.10197.1.301.3", "issuer_and_serial", "pem")
-///     >>> decrypt(der, key.to_bytes(), cert._n)
+///     >>> decrypt(der, key.to_bytes(), cert)
 ///     b'hi'
 #[guard_panics]
 #[pyfunction]

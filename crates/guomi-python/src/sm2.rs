@@ -161,6 +161,11 @@ impl PyPublicKey {
     pub(crate) fn inner(&self) -> &PublicKey {
         &self.0
     }
+
+    /// Wraps a core key (for other binding modules, e.g. a certificate's subject key).
+    pub(crate) fn from_core(key: PublicKey) -> Self {
+        PyPublicKey(key)
+    }
 }
 
 #[guard_panics]

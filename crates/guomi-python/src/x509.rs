@@ -1,10 +1,13 @@
 //! `guomi._native.x509`: protected private keys, SM2 X.509 certificates, certification
-//! paths and PKCS#10 requests (see the core's `x509` module). Keys cross this boundary
-//! as bytes (d: 32 bytes; public keys: 65-byte `04||x||y`); `guomi/x509.py` and
-//! `guomi/keys.py` turn them into `guomi.sm2` key objects.
+//! paths and PKCS#10 requests (see the core's `x509` module). `Certificate`,
+//! `CertificateRevocationList` and `CertificateSigningRequest` are the public classes
+//! (`guomi/x509.py` re-exports them); their getters build the small value types that stay
+//! in Python (`Extension`, `BasicConstraints`, `RevokedCertificate`) and `guomi.sm2`
+//! public keys. The builders take private keys as bytes (d: 32 bytes).
 
 use crate::buf::Bytes;
 use crate::error::IntoPy;
+use crate::sm2::PyPublicKey;
 use guomi_core::sm2::{PrivateKey, PublicKey};
 use guomi_core::Error;
 use guomi_formats::x509::{
@@ -14,7 +17,8 @@ use guomi_formats::x509::{
 use guomi_python_macros::guard_panics;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{IntoPyDict, PyBytes, PyFrozenSet, PyInt, PyString, PyType};
 
 pyo3::import_exception!(guomi.exceptions, CertificateVerificationError);
 
@@ -34,18 +38,110 @@ fn private_key(d: &[u8]) -> PyResult<PrivateKey> {
     PrivateKey::from_bytes(d).py_err()
 }
 
-fn san_to_py(py: Python<'_>, g: &GeneralNameValue) -> PyResult<Py<PyAny>> {
-    let value: Py<PyAny> = match g {
+/// `(kind, value)` as Python users read it: `ip` as the printed address (Python's
+/// `ipaddress`), `other` as the hex of its DER, the rest as they are.
+fn san_to_py(py: Python<'_>, g: &GeneralNameValue) -> PyResult<(&'static str, String)> {
+    let value = match g {
         GeneralNameValue::Dns(s)
         | GeneralNameValue::Email(s)
         | GeneralNameValue::Uri(s)
         | GeneralNameValue::DirectoryName(s)
-        | GeneralNameValue::RegisteredId(s) => PyString::new(py, s).into_any().unbind(),
-        GeneralNameValue::Ip(b) | GeneralNameValue::Other(b) => {
-            PyBytes::new(py, b).into_any().unbind()
+        | GeneralNameValue::RegisteredId(s) => s.clone(),
+        GeneralNameValue::Ip(b) => {
+            static IP_ADDRESS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+            IP_ADDRESS
+                .import(py, "ipaddress", "ip_address")?
+                .call1((PyBytes::new(py, b),))?
+                .str()?
+                .extract()?
         }
+        GeneralNameValue::Other(b) => b.iter().map(|x| format!("{x:02x}")).collect(),
     };
-    Ok((g.kind(), value).into_pyobject(py)?.into_any().unbind())
+    Ok((g.kind(), value))
+}
+
+/// Unix seconds as an aware UTC `datetime` (`datetime.fromtimestamp(secs, timezone.utc)`).
+fn utc_datetime(py: Python<'_>, secs: i64) -> PyResult<Bound<'_, PyAny>> {
+    static DATETIME: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    static UTC: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let utc = UTC.get_or_try_init(py, || {
+        Ok::<_, PyErr>(
+            py.import("datetime")?
+                .getattr("timezone")?
+                .getattr("utc")?
+                .unbind(),
+        )
+    })?;
+    DATETIME
+        .import(py, "datetime", "datetime")?
+        .call_method1("fromtimestamp", (secs, utc.bind(py)))
+}
+
+/// A `datetime` (naive means UTC) as Unix seconds, truncated as `int(t.timestamp())`.
+fn unix_seconds(when: &Bound<'_, PyAny>) -> PyResult<i64> {
+    let py = when.py();
+    static DATETIME: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let datetime = DATETIME.import(py, "datetime", "datetime")?;
+    if !when.is_instance(datetime)? {
+        return Err(PyTypeError::new_err("expected a datetime.datetime"));
+    }
+    let mut t = when.clone();
+    if t.getattr("tzinfo")?.is_none() {
+        let utc = py.import("datetime")?.getattr("timezone")?.getattr("utc")?;
+        let kw = [("tzinfo", utc)].into_py_dict(py)?;
+        t = t.call_method("replace", (), Some(&kw))?;
+    }
+    Ok(t.call_method0("timestamp")?.extract::<f64>()? as i64)
+}
+
+/// Big-endian bytes as a Python `int` (`int.from_bytes(b, "big", signed=signed)`).
+fn py_int<'py>(py: Python<'py>, b: &[u8], signed: bool) -> PyResult<Bound<'py, PyAny>> {
+    let kw = [("signed", signed)].into_py_dict(py)?;
+    py.get_type::<PyInt>()
+        .call_method("from_bytes", (PyBytes::new(py, b), "big"), Some(&kw))
+}
+
+/// One of the small value types of `guomi.x509` (dataclasses kept in Python, imported
+/// when first needed: `guomi.x509` is loaded by then).
+fn x509_type<'py>(
+    py: Python<'py>,
+    cell: &'static PyOnceLock<Py<PyType>>,
+    name: &str,
+) -> PyResult<&'py Bound<'py, PyType>> {
+    cell.import(py, "guomi.x509", name)
+}
+
+static EXTENSION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static BASIC_CONSTRAINTS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static REVOKED_CERTIFICATE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+
+/// `[Extension(oid, critical, value), ...]`.
+fn extensions_to_py(
+    py: Python<'_>,
+    v: Vec<(String, bool, Vec<u8>)>,
+) -> PyResult<Vec<Bound<'_, PyAny>>> {
+    let ext = x509_type(py, &EXTENSION, "Extension")?;
+    v.into_iter()
+        .map(|(o, c, v)| ext.call1((o, c, PyBytes::new(py, &v))))
+        .collect()
+}
+
+/// The issuer argument of `verify_signature`: a `Certificate` or an `sm2.PublicKey`.
+enum Issuer<'a> {
+    Cert(&'a Certificate),
+    Key(&'a PublicKey),
+}
+
+fn issuer_of<'a>(issuer: &'a Bound<'_, PyAny>) -> PyResult<Issuer<'a>> {
+    if let Ok(c) = issuer.cast::<PyCertificate>() {
+        return Ok(Issuer::Cert(&c.get().0));
+    }
+    if let Ok(k) = issuer.cast::<PyPublicKey>() {
+        return Ok(Issuer::Key(k.get().inner()));
+    }
+    Err(PyTypeError::new_err(
+        "issuer must be a Certificate or an sm2.PublicKey",
+    ))
 }
 
 fn san_from_py(items: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<Vec<GeneralNameValue>> {
@@ -70,116 +166,81 @@ fn san_from_py(items: Vec<(String, Bound<'_, PyAny>)>) -> PyResult<Vec<GeneralNa
         .collect()
 }
 
-/// An X.509 certificate as parsed by the core (immutable, compared by DER, hashable).
-/// `guomi.x509.Certificate` wraps it with `datetime` and dataclass views; use that.
+/// An SM2 X.509 certificate (immutable, compared by its DER, hashable).
 ///
-/// There is no constructor: use `from_der`, `from_pem` or `all_from_pem`.
+/// There is no constructor: read one with `from_pem`, `from_der` or
+/// `load_pem_certificates`; make one with `CertificateBuilder`.
 ///
 /// Example:
 ///     >>> from guomi import sm2, x509
-///     >>> from guomi._native.x509 import NativeCertificate
 ///     >>> key = sm2.PrivateKey.generate()
-///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-///     >>> c = NativeCertificate.from_der(der)
-///     >>> c.subject
-///     'CN=a'
-#[pyclass(module = "guomi.x509", name = "NativeCertificate", frozen)]
+///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+///     >>> cert.subject, cert.serial_number, cert.version
+///     ('CN=a', 5, 3)
+///     >>> x509.Certificate.from_pem(cert.to_pem()) == cert
+///     True
+#[pyclass(module = "guomi.x509", name = "Certificate", frozen)]
 pub struct PyCertificate(pub(crate) Certificate);
 
 #[guard_panics]
 #[pymethods]
 impl PyCertificate {
-    /// Parses a DER certificate (strict: trailing bytes or unknown outer fields are refused).
+    /// Reads a DER certificate (strict: trailing bytes or unknown outer fields are refused).
     ///
     /// Args:
-    ///     der: bytes-like DER.
+    ///     data: bytes-like DER.
     ///
     /// Returns:
-    ///     NativeCertificate: the certificate.
+    ///     Certificate: the certificate.
     ///
     /// Raises:
     ///     UnsupportedFormat: malformed DER.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> NativeCertificate.from_der(der) == c
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> x509.Certificate.from_der(cert.to_der()) == cert
     ///     True
     #[staticmethod]
-    fn from_der(der: Bytes) -> PyResult<Self> {
-        Ok(PyCertificate(Certificate::from_der(&der).py_err()?))
+    fn from_der(data: Bytes) -> PyResult<Self> {
+        Ok(PyCertificate(Certificate::from_der(&data).py_err()?))
     }
 
-    /// Parses the first `CERTIFICATE` (or `X509 CERTIFICATE`) block of PEM text.
+    /// Reads the first `CERTIFICATE` (or `X509 CERTIFICATE`) block of PEM text.
     ///
     /// Args:
-    ///     pem: `str` or `bytes` (ASCII).
+    ///     data: PEM, `str` or `bytes` (other blocks before it are skipped).
     ///
     /// Returns:
-    ///     NativeCertificate: the certificate.
+    ///     Certificate: the certificate.
     ///
     /// Raises:
-    ///     UnsupportedFormat: no certificate block, bad base64 or malformed DER.
-    ///     TypeError: `pem` is neither `str` nor bytes.
+    ///     UnsupportedFormat: no certificate block, bad base64 or malformed DER (strict).
+    ///     TypeError: `data` is neither `str` nor bytes.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> NativeCertificate.from_pem(c.to_pem()) == c
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> x509.Certificate.from_pem(cert.to_pem()) == cert
     ///     True
     #[staticmethod]
-    fn from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyCertificate(Certificate::from_pem(&text(pem)?).py_err()?))
+    fn from_pem(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyCertificate(Certificate::from_pem(&text(data)?).py_err()?))
     }
 
-    /// Parses every `CERTIFICATE` block of a PEM bundle, in order (other blocks are skipped).
-    ///
-    /// Args:
-    ///     pem: `str` or `bytes` (ASCII).
-    ///
-    /// Returns:
-    ///     list[NativeCertificate]: the certificates (empty when there are none).
-    ///
-    /// Raises:
-    ///     UnsupportedFormat: bad base64 or malformed DER in a certificate block.
-    ///     TypeError: `pem` is neither `str` nor bytes.
-    ///
-    /// Example:
-    ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
-    ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> len(NativeCertificate.all_from_pem(c.to_pem() * 2))
-    ///     2
-    #[staticmethod]
-    fn all_from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Vec<Self>> {
-        Ok(Certificate::all_from_pem(&text(pem)?)
-            .py_err()?
-            .into_iter()
-            .map(PyCertificate)
-            .collect())
-    }
-
-    /// The DER encoding, exactly as parsed or built.
+    /// The DER encoding, exactly as read or built.
     ///
     /// Returns:
     ///     bytes: the DER.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.to_der() == der
-    ///     True
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.to_der()[0]
+    ///     48
     fn to_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.to_der())
     }
@@ -191,55 +252,47 @@ impl PyCertificate {
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.to_pem().splitlines()[0]
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.to_pem().splitlines()[0]
     ///     '-----BEGIN CERTIFICATE-----'
     fn to_pem(&self) -> PyResult<String> {
         self.0.to_pem().py_err()
     }
 
-    /// The X.509 version: 1, 2 or 3.
+    /// The X.509 version: 1, 2 or 3 (certificates guomi builds are 3).
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.version
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.version
     ///     3
     #[getter]
     fn version(&self) -> u8 {
         self.0.version()
     }
 
-    /// The serial number as its DER INTEGER content bytes (two's complement, big-endian).
+    /// The serial number (an `int`; negative only in non-conforming certificates).
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.serial
-    ///     b'\x05'
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.serial_number
+    ///     5
     #[getter]
-    fn serial<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.0.serial())
+    fn serial_number<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py_int(py, self.0.serial(), true)
     }
 
     /// The subject name as an RFC 4514 string, most specific first (`"CN=leaf,O=Example"`).
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.subject
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.subject
     ///     'CN=a'
     #[getter]
     fn subject(&self) -> String {
@@ -250,27 +303,23 @@ impl PyCertificate {
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.issuer
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.issuer
     ///     'CN=a'
     #[getter]
     fn issuer(&self) -> String {
         self.0.issuer()
     }
 
-    /// The subject name as DER (the `Name` structure).
+    /// The subject name as DER (the `Name` structure), for exact comparison.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.subject_der == c.issuer_der
-    ///     True
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.subject_der[0]
+    ///     48
     #[getter]
     fn subject_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(py, &self.0.subject_der().py_err()?))
@@ -280,59 +329,51 @@ impl PyCertificate {
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.issuer_der[0]
-    ///     48
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.issuer_der == cert.subject_der
+    ///     True
     #[getter]
     fn issuer_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(py, &self.0.issuer_der().py_err()?))
     }
 
-    /// Start of the validity period, in Unix seconds (UTC).
+    /// Start of the validity period, an aware UTC `datetime`.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.not_before < c.not_after
-    ///     True
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.not_valid_before.tzinfo
+    ///     datetime.timezone.utc
     #[getter]
-    fn not_before(&self) -> i64 {
-        self.0.not_before()
+    fn not_valid_before<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        utc_datetime(py, self.0.not_before())
     }
 
-    /// End of the validity period, in Unix seconds (UTC).
+    /// End of the validity period, an aware UTC `datetime`.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> (c.not_after - c.not_before) // 86400
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> (cert.not_valid_after - cert.not_valid_before).days
     ///     365
     #[getter]
-    fn not_after(&self) -> i64 {
-        self.0.not_after()
+    fn not_valid_after<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        utc_datetime(py, self.0.not_after())
     }
 
-    /// The signature algorithm OID, dotted (`"1.2.156.10197.1.501"` for SM2-with-SM3).
+    /// The signature algorithm OID, dotted (`SIGNATURE_ALGORITHM_OID` for SM2-with-SM3).
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.signature_algorithm
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.signature_algorithm_oid
     ///     '1.2.156.10197.1.501'
     #[getter]
-    fn signature_algorithm(&self) -> String {
+    fn signature_algorithm_oid(&self) -> String {
         self.0.signature_algorithm()
     }
 
@@ -340,154 +381,143 @@ impl PyCertificate {
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> key.public_key().verify(c.signature, c.tbs_der)
-    ///     True
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.signature[0]
+    ///     48
     #[getter]
     fn signature<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.signature())
     }
 
-    /// The signed part of the certificate (TBSCertificate DER).
+    /// The signed part (TBSCertificate DER).
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.tbs_der[0]
-    ///     48
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> key.public_key().verify(cert.signature, cert.tbs_certificate_bytes)
+    ///     True
     #[getter]
-    fn tbs_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    fn tbs_certificate_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.tbs_der())
     }
 
-    /// The subject's SM2 public key as 65 bytes `04 || x || y`.
+    /// The subject's SM2 public key.
     ///
     /// Returns:
-    ///     bytes: the point.
+    ///     sm2.PublicKey: the key.
     ///
     /// Raises:
-    ///     UnsupportedFormat: the key is not an SM2 key.
+    ///     UnsupportedFormat: the certificate holds a key of another algorithm.
     ///     InvalidKey: the point is not on the curve.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.public_key_bytes() == key.public_key().to_bytes()
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.public_key() == key.public_key()
     ///     True
-    fn public_key_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(PyBytes::new(
-            py,
-            &self.0.public_key().py_err()?.to_uncompressed(),
-        ))
+    fn public_key(&self) -> PyResult<PyPublicKey> {
+        Ok(PyPublicKey::from_core(self.0.public_key().py_err()?))
     }
 
-    /// SM3 of the DER certificate.
+    /// A digest of the DER certificate.
+    ///
+    /// Args:
+    ///     algorithm: `"sm3"` (default), or any `hashlib` name (`"sha256"`, `"sha1"`).
     ///
     /// Returns:
-    ///     bytes: 32 bytes.
+    ///     bytes: the digest.
+    ///
+    /// Raises:
+    ///     ValueError: an unknown hashlib algorithm.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> len(c.fingerprint_sm3())
-    ///     32
-    fn fingerprint_sm3<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.0.fingerprint_sm3())
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> len(cert.fingerprint()), len(cert.fingerprint('sha1'))
+    ///     (32, 20)
+    #[pyo3(signature = (algorithm = "sm3"))]
+    fn fingerprint<'py>(&self, py: Python<'py>, algorithm: &str) -> PyResult<Bound<'py, PyAny>> {
+        if algorithm.eq_ignore_ascii_case("sm3") {
+            return Ok(PyBytes::new(py, &self.0.fingerprint_sm3()).into_any());
+        }
+        py.import("hashlib")?
+            .call_method1("new", (algorithm, PyBytes::new(py, self.0.to_der())))?
+            .call_method0("digest")
     }
 
-    /// Every extension, in order, undecoded.
-    ///
-    /// Returns:
-    ///     list[tuple[str, bool, bytes]]: `(oid, critical, value)` with the dotted OID and
-    ///     the extnValue DER.
+    /// Every extension, in order, undecoded (a list of `Extension`).
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> '2.5.29.19' in [oid for oid, _, _ in c.extensions()]
-    ///     True
-    fn extensions<'py>(&self, py: Python<'py>) -> Vec<(String, bool, Bound<'py, PyBytes>)> {
-        self.0
-            .extensions()
-            .into_iter()
-            .map(|(o, c, v)| (o, c, PyBytes::new(py, &v)))
-            .collect()
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> [e.critical for e in cert.extensions][:1]
+    ///     [True]
+    #[getter]
+    fn extensions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        extensions_to_py(py, self.0.extensions())
     }
 
-    /// The basicConstraints extension (RFC 5280 §4.2.1.9).
-    ///
-    /// Returns:
-    ///     tuple[bool, int | None] | None: `(ca, path_length)`, or `None` without the
-    ///     extension.
+    /// The basicConstraints extension, or `None` without it.
     ///
     /// Raises:
     ///     UnsupportedFormat: the extension is malformed.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.basic_constraints()
-    ///     (False, None)
-    fn basic_constraints(&self) -> PyResult<Option<(bool, Option<u8>)>> {
-        self.0.basic_constraints().py_err()
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.basic_constraints
+    ///     BasicConstraints(ca=False, path_length=None)
+    #[getter]
+    fn basic_constraints<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.0.basic_constraints().py_err()? {
+            None => Ok(None),
+            Some((ca, len)) => Ok(Some(
+                x509_type(py, &BASIC_CONSTRAINTS, "BasicConstraints")?.call1((ca, len))?,
+            )),
+        }
     }
 
-    /// The keyUsage extension as bit names (`"digitalSignature"`, `"keyCertSign"`, ...).
-    ///
-    /// Returns:
-    ///     list[str] | None: the names of the bits set, or `None` without the extension.
+    /// keyUsage bit names (`"digitalSignature"`, `"keyCertSign"`, ...) or `None` without
+    /// the extension.
     ///
     /// Raises:
     ///     UnsupportedFormat: the extension is malformed.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.key_usage()
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> sorted(cert.key_usage)
     ///     ['digitalSignature', 'keyEncipherment']
-    fn key_usage(&self) -> PyResult<Option<Vec<&'static str>>> {
-        Ok(self.0.key_usage().py_err()?.map(|k| k.names()))
+    #[getter]
+    fn key_usage<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyFrozenSet>>> {
+        self.0
+            .key_usage()
+            .py_err()?
+            .map(|k| PyFrozenSet::new(py, k.names()))
+            .transpose()
     }
 
-    /// The extKeyUsage extension: short names (`"serverAuth"`, `"clientAuth"`,
-    /// `"codeSigning"`, `"emailProtection"`, `"timeStamping"`, `"OCSPSigning"`,
-    /// `"anyExtendedKeyUsage"`) or dotted OIDs for others.
-    ///
-    /// Returns:
-    ///     list[str] | None: the usages, or `None` without the extension.
+    /// extKeyUsage as short names (`"serverAuth"`, `"clientAuth"`, `"codeSigning"`,
+    /// `"emailProtection"`, `"timeStamping"`, `"OCSPSigning"`, `"anyExtendedKeyUsage"`) or
+    /// dotted OIDs for others, or `None` without the extension.
     ///
     /// Raises:
     ///     UnsupportedFormat: the extension is malformed.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.extended_key_usage() is None
-    ///     True
+    ///     >>> b = x509.CertificateBuilder(subject='CN=s').with_extended_key_usage(['serverAuth'])
+    ///     >>> b.self_sign(key).extended_key_usage
+    ///     ['serverAuth']
+    #[getter]
     fn extended_key_usage(&self) -> PyResult<Option<Vec<String>>> {
         Ok(self
             .0
@@ -496,52 +526,48 @@ impl PyCertificate {
             .map(|v| v.iter().map(core_x509::eku_name).collect()))
     }
 
-    /// The subjectAltName extension.
-    ///
-    /// Returns:
-    ///     list[tuple[str, str | bytes]] | None: `(kind, value)` pairs, kind `"dns"`,
-    ///     `"email"`, `"uri"`, `"dirname"` or `"rid"` with a `str`, or `"ip"` (4 or 16
-    ///     bytes) or `"other"` (DER) with `bytes`; `None` without the extension.
+    /// The subjectAltName entries as `(kind, value)` strings, or `None` without the
+    /// extension. Kinds: `dns`, `email`, `uri`, `ip` (printed address), `dirname`, `rid`
+    /// and `other` (hex of the DER).
     ///
     /// Raises:
     ///     UnsupportedFormat: the extension is malformed.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.subject_alt_names() is None
-    ///     True
-    fn subject_alt_names(&self, py: Python<'_>) -> PyResult<Option<Vec<Py<PyAny>>>> {
-        match self.0.subject_alt_names().py_err()? {
-            None => Ok(None),
-            Some(v) => Ok(Some(
-                v.iter()
-                    .map(|g| san_to_py(py, g))
-                    .collect::<PyResult<_>>()?,
-            )),
-        }
+    ///     >>> b = x509.CertificateBuilder(subject='CN=s').with_subject_alternative_names(['ip:127.0.0.1'])
+    ///     >>> b.self_sign(key).subject_alternative_names
+    ///     [('ip', '127.0.0.1')]
+    #[getter]
+    fn subject_alternative_names(
+        &self,
+        py: Python<'_>,
+    ) -> PyResult<Option<Vec<(&'static str, String)>>> {
+        self.0
+            .subject_alt_names()
+            .py_err()?
+            .map(|v| v.iter().map(|g| san_to_py(py, g)).collect())
+            .transpose()
     }
 
-    /// The subjectKeyIdentifier extension.
-    ///
-    /// Returns:
-    ///     bytes | None: the key identifier, or `None` without the extension.
+    /// The subjectKeyIdentifier, or `None` without it (guomi writes the first 20 bytes of
+    /// SM3 of the public key).
     ///
     /// Raises:
     ///     UnsupportedFormat: the extension is malformed.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> len(c.subject_key_id())
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> len(cert.subject_key_identifier)
     ///     20
-    fn subject_key_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    #[getter]
+    fn subject_key_identifier<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
         Ok(self
             .0
             .subject_key_id()
@@ -549,23 +575,22 @@ impl PyCertificate {
             .map(|v| PyBytes::new(py, &v)))
     }
 
-    /// The keyIdentifier of the authorityKeyIdentifier extension.
-    ///
-    /// Returns:
-    ///     bytes | None: the key identifier, or `None` without it.
+    /// The keyIdentifier of the authorityKeyIdentifier, or `None` without it.
     ///
     /// Raises:
     ///     UnsupportedFormat: the extension is malformed.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.authority_key_id() == c.subject_key_id()
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.authority_key_identifier == cert.subject_key_identifier
     ///     True
-    fn authority_key_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    #[getter]
+    fn authority_key_identifier<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
         Ok(self
             .0
             .authority_key_id()
@@ -573,15 +598,14 @@ impl PyCertificate {
             .map(|v| PyBytes::new(py, &v)))
     }
 
-    /// Whether the subject and issuer names are equal.
+    /// Whether the subject and issuer names are equal (a root, or a self-issued CA
+    /// certificate).
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.is_self_issued
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.is_self_issued
     ///     True
     #[getter]
     fn is_self_issued(&self) -> bool {
@@ -591,44 +615,54 @@ impl PyCertificate {
     /// Checks that `issuer` signed this certificate (SM2-with-SM3, default signer ID).
     ///
     /// Args:
-    ///     issuer: the issuing `NativeCertificate`; its subject must equal this
-    ///         certificate's issuer.
+    ///     issuer: the issuing `Certificate` (its subject must equal this certificate's
+    ///         issuer), or a bare `guomi.sm2.PublicKey`.
     ///
     /// Raises:
-    ///     InvalidSignature: the names differ or the signature does not verify.
+    ///     InvalidSignature: the signature does not verify (or the names differ).
     ///     UnsupportedFormat: an unsupported signature algorithm or issuer key.
+    ///     TypeError: `issuer` is neither a certificate nor an SM2 public key.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.verify_signature(c)
-    fn verify_signature(&self, py: Python<'_>, issuer: &PyCertificate) -> PyResult<()> {
-        py.detach(|| self.0.verify_signature(&issuer.0)).py_err()
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.verify_signature(cert)
+    ///     >>> cert.verify_signature(key.public_key())
+    fn verify_signature(&self, py: Python<'_>, issuer: &Bound<'_, PyAny>) -> PyResult<()> {
+        match issuer_of(issuer)? {
+            Issuer::Cert(c) => py.detach(|| self.0.verify_signature(c)),
+            Issuer::Key(k) => py.detach(|| self.0.verify_signature_with(k)),
+        }
+        .py_err()
     }
 
-    /// Checks this certificate's signature with a bare SM2 public key.
+    /// Whether `when` lies in the validity period (bounds included).
     ///
     /// Args:
-    ///     key: bytes-like point: 65 bytes `04 || x || y`, 64 bytes `x || y` or 33 bytes
-    ///         compressed.
+    ///     when: a `datetime` (naive means UTC), or `None` for now.
+    ///
+    /// Returns:
+    ///     bool: `not_valid_before <= when <= not_valid_after`.
     ///
     /// Raises:
-    ///     InvalidSignature: the signature does not verify.
-    ///     InvalidLength, UnsupportedFormat, InvalidKey: `key` is not a valid point.
+    ///     TypeError: `when` is not a `datetime`.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificate
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-    ///     >>> c = NativeCertificate.from_der(der)
-    ///     >>> c.verify_signature_with_key(key.public_key().to_bytes())
-    fn verify_signature_with_key(&self, py: Python<'_>, key: Bytes) -> PyResult<()> {
-        let k = PublicKey::from_bytes(&key).py_err()?;
-        py.detach(|| self.0.verify_signature_with(&k)).py_err()
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert.is_valid_at()
+    ///     True
+    #[pyo3(signature = (when = None))]
+    fn is_valid_at(&self, when: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+        let t = match when {
+            Some(w) => unix_seconds(w)?,
+            None => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
+        };
+        Ok(self.0.not_before() <= t && t <= self.0.not_after())
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -640,131 +674,142 @@ impl PyCertificate {
     fn __hash__(&self) -> u64 {
         u64::from_be_bytes(self.0.fingerprint_sm3()[..8].try_into().unwrap())
     }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let serial = py_int(py, self.0.serial(), true)?.call_method1("__format__", ("#x",))?;
+        Ok(format!(
+            "<guomi.x509.Certificate subject={} serial={}>",
+            PyString::new(py, &self.0.subject()).repr()?,
+            serial
+        ))
+    }
+
+    /// Pickles (and copies) by DER: `Certificate.from_der(der)`.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let der = PyBytes::new(slf.py(), slf.get().0.to_der());
+        Ok((slf.get_type().getattr("from_der")?, (der,)))
+    }
 }
 
-/// A certificate revocation list as parsed by the core (immutable).
-/// `guomi.x509.CertificateRevocationList` wraps it; use that.
+/// An X.509 CRL (RFC 5280 §5; immutable, compared by its DER, hashable).
 ///
-/// There is no constructor: use `from_der`, `from_pem` or `all_from_pem`.
+/// There is no constructor: read one with `from_pem`, `from_der` or `load_pem_crls`;
+/// issue one with `CRLBuilder`; give them to `verify_chain` (`crls=`) to reject revoked
+/// certificates. v1 and v2 CRLs are read; delta, partitioned and indirect CRLs parse but
+/// `verify_chain` refuses to rely on them (a critical extension it does not implement
+/// fails the path, closed).
 ///
 /// Example:
 ///     >>> from guomi import sm2, x509
-///     >>> from guomi._native.x509 import NativeCrl
 ///     >>> key = sm2.PrivateKey.generate()
 ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-///     >>> der = x509.CRLBuilder().sign(ca, key).to_der()
-///     >>> NativeCrl.from_der(der).issuer
-///     'CN=ca'
-#[pyclass(module = "guomi.x509", name = "NativeCrl", frozen)]
+///     >>> crl = x509.CRLBuilder(crl_number=7).revoke(5).sign(ca, key)
+///     >>> crl.issuer, crl.crl_number, crl.get_revoked(5) is not None
+///     ('CN=ca', 7, True)
+///     >>> x509.CertificateRevocationList.from_pem(crl.to_pem()) == crl
+///     True
+#[pyclass(module = "guomi.x509", name = "CertificateRevocationList", frozen)]
 pub struct PyCrl(Crl);
+
+impl PyCrl {
+    fn check(&self, py: Python<'_>, issuer: &Bound<'_, PyAny>) -> PyResult<guomi_core::Result<()>> {
+        Ok(match issuer_of(issuer)? {
+            Issuer::Cert(c) => py.detach(|| self.0.verify_signature(c)),
+            Issuer::Key(k) => py.detach(|| self.0.verify_signature_with(k)),
+        })
+    }
+}
 
 #[guard_panics]
 #[pymethods]
 impl PyCrl {
-    /// Parses a DER CRL (v1 or v2).
+    /// Reads a DER CRL (strict DER).
     ///
     /// Args:
-    ///     der: bytes-like DER.
+    ///     data: bytes-like DER.
     ///
     /// Returns:
-    ///     NativeCrl: the CRL.
+    ///     CertificateRevocationList: the CRL.
     ///
     /// Raises:
-    ///     UnsupportedFormat: malformed DER.
+    ///     UnsupportedFormat: malformed DER, or a version other than v1/v2.
     ///
     /// Example:
-    ///     >>> from guomi._native.x509 import NativeCrl
-    ///     >>> NativeCrl.from_der(b"0")
-    ///     Traceback (most recent call last):
-    ///     ...
-    ///     guomi.exceptions.UnsupportedFormat: malformed DER
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> der = x509.CRLBuilder().sign(ca, key).to_der()
+    ///     >>> x509.CertificateRevocationList.from_der(der).version
+    ///     2
     #[staticmethod]
-    fn from_der(der: Bytes) -> PyResult<Self> {
-        Ok(PyCrl(Crl::from_der(&der).py_err()?))
+    fn from_der(data: Bytes) -> PyResult<Self> {
+        Ok(PyCrl(Crl::from_der(&data).py_err()?))
     }
 
-    /// Parses the first `X509 CRL` block of PEM text.
+    /// Reads the first `X509 CRL` block of PEM text.
     ///
     /// Args:
-    ///     pem: `str` or `bytes` (ASCII).
+    ///     data: PEM, `str` or `bytes` (other blocks before it are skipped).
     ///
     /// Returns:
-    ///     NativeCrl: the CRL.
+    ///     CertificateRevocationList: the CRL.
     ///
     /// Raises:
     ///     UnsupportedFormat: no CRL block, bad base64 or malformed DER.
-    ///     TypeError: `pem` is neither `str` nor bytes.
+    ///     TypeError: `data` is neither `str` nor bytes.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCrl
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
     ///     >>> pem = x509.CRLBuilder().sign(ca, key).to_pem()
-    ///     >>> NativeCrl.from_pem(pem).version
-    ///     2
+    ///     >>> x509.CertificateRevocationList.from_pem(pem).issuer
+    ///     'CN=ca'
     #[staticmethod]
-    fn from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyCrl(Crl::from_pem(&text(pem)?).py_err()?))
+    fn from_pem(data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyCrl(Crl::from_pem(&text(data)?).py_err()?))
     }
 
-    /// Every `X509 CRL` block of PEM text, in order.
-    ///
-    /// Args:
-    ///     pem: `str` or `bytes` (ASCII).
+    /// The DER encoding, exactly as read or built.
     ///
     /// Returns:
-    ///     list[NativeCrl]: the CRLs (empty when there is none).
-    ///
-    /// Raises:
-    ///     UnsupportedFormat: bad base64 or malformed DER in a CRL block.
-    ///     TypeError: `pem` is neither `str` nor bytes.
-    ///
-    /// Example:
-    ///     >>> from guomi._native.x509 import NativeCrl
-    ///     >>> NativeCrl.all_from_pem("")
-    ///     []
-    #[staticmethod]
-    fn all_from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Vec<Self>> {
-        Ok(Crl::all_from_pem(&text(pem)?)
-            .py_err()?
-            .into_iter()
-            .map(PyCrl)
-            .collect())
-    }
-
-    /// The DER encoding, exactly as parsed or built.
+    ///     bytes: the DER.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> x509.CRLBuilder().sign(ca, key)._n.to_der()[:1]
-    ///     b'0'
+    ///     >>> x509.CRLBuilder().sign(ca, key).to_der()[0]
+    ///     48
     fn to_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.to_der())
     }
 
-    /// PEM text (label `X509 CRL`).
+    /// The CRL as a PEM `X509 CRL` block.
+    ///
+    /// Returns:
+    ///     str: the PEM text.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> x509.CRLBuilder().sign(ca, key)._n.to_pem().splitlines()[0]
+    ///     >>> x509.CRLBuilder().sign(ca, key).to_pem().splitlines()[0]
     ///     '-----BEGIN X509 CRL-----'
     fn to_pem(&self) -> PyResult<String> {
         self.0.to_pem().py_err()
     }
 
-    /// 1 (no version field) or 2.
+    /// 1 (no version field) or 2 (CRLs guomi issues are v2).
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> n.version
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> crl.version
     ///     2
     #[getter]
     fn version(&self) -> u8 {
@@ -777,8 +822,8 @@ impl PyCrl {
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> n.issuer
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> crl.issuer
     ///     'CN=ca'
     #[getter]
     fn issuer(&self) -> String {
@@ -791,52 +836,101 @@ impl PyCrl {
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> n.issuer_der() == ca.subject_der
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> crl.issuer_der == ca.subject_der
     ///     True
+    #[getter]
     fn issuer_der<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         Ok(PyBytes::new(py, &self.0.issuer_der().py_err()?))
     }
 
-    /// thisUpdate, Unix seconds.
+    /// thisUpdate (aware `datetime`, UTC).
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> n.this_update > 0
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> crl.last_update.tzinfo is not None
     ///     True
     #[getter]
-    fn this_update(&self) -> i64 {
-        self.0.this_update()
+    fn last_update<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        utc_datetime(py, self.0.this_update())
     }
 
-    /// nextUpdate, Unix seconds, or `None`.
+    /// nextUpdate (aware `datetime`, UTC), or `None` when absent.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> n.next_update - n.this_update
-    ///     604800
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> (crl.next_update - crl.last_update).days
+    ///     7
     #[getter]
-    fn next_update(&self) -> Option<i64> {
-        self.0.next_update()
+    fn next_update<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.0
+            .next_update()
+            .map(|t| utc_datetime(py, t))
+            .transpose()
     }
 
-    /// The signature algorithm OID, dotted.
+    /// The cRLNumber extension, or `None` when absent.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: a malformed or repeated extension.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> n.signature_algorithm
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> crl.crl_number
+    ///     3
+    #[getter]
+    fn crl_number<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.0
+            .crl_number()
+            .py_err()?
+            .map(|b| py_int(py, &b, false))
+            .transpose()
+    }
+
+    /// The authorityKeyIdentifier's keyIdentifier, or `None`.
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: a malformed or repeated extension.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> crl.authority_key_identifier == ca.subject_key_identifier
+    ///     True
+    #[getter]
+    fn authority_key_identifier<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        Ok(self
+            .0
+            .authority_key_id()
+            .py_err()?
+            .map(|b| PyBytes::new(py, &b)))
+    }
+
+    /// The signature algorithm OID, dotted (SM2-with-SM3: `1.2.156.10197.1.501`).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> crl.signature_algorithm_oid
     ///     '1.2.156.10197.1.501'
     #[getter]
-    fn signature_algorithm(&self) -> String {
+    fn signature_algorithm_oid(&self) -> String {
         self.0.signature_algorithm()
     }
 
@@ -846,81 +940,43 @@ impl PyCrl {
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> n.signature()[0]
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> crl.signature[0]
     ///     48
+    #[getter]
     fn signature<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.signature())
     }
 
-    /// The signed part (TBSCertList) exactly as encoded.
+    /// The signed part (TBSCertList), exactly as encoded.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> key.public_key().verify(n.signature(), n.tbs_der())
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> key.public_key().verify(crl.signature, crl.tbs_certlist_bytes)
     ///     True
-    fn tbs_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    #[getter]
+    fn tbs_certlist_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.tbs_der())
     }
 
-    /// cRLNumber as big-endian bytes, or `None`.
-    ///
-    /// Raises:
-    ///     UnsupportedFormat: a malformed or repeated extension.
+    /// Every CRL extension, in order (a list of `Extension`).
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> n.crl_number()
-    ///     b'\x03'
-    fn crl_number<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        Ok(self.0.crl_number().py_err()?.map(|b| PyBytes::new(py, &b)))
-    }
-
-    /// authorityKeyIdentifier keyIdentifier, or `None`.
-    ///
-    /// Raises:
-    ///     UnsupportedFormat: a malformed or repeated extension.
-    ///
-    /// Example:
-    ///     >>> from guomi import sm2, x509
-    ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> n.authority_key_id() == ca.subject_key_identifier
-    ///     True
-    fn authority_key_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        Ok(self
-            .0
-            .authority_key_id()
-            .py_err()?
-            .map(|b| PyBytes::new(py, &b)))
-    }
-
-    /// Every CRL extension as `(oid, critical, value)`.
-    ///
-    /// Example:
-    ///     >>> from guomi import sm2, x509
-    ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> [o for o, _, _ in n.extensions()]
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> [e.oid for e in crl.extensions]
     ///     ['2.5.29.20', '2.5.29.35']
-    fn extensions<'py>(&self, py: Python<'py>) -> Vec<(String, bool, Bound<'py, PyBytes>)> {
-        self.0
-            .extension_list()
-            .into_iter()
-            .map(|(o, c, v)| (o, c, PyBytes::new(py, &v)))
-            .collect()
+    #[getter]
+    fn extensions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        extensions_to_py(py, self.0.extension_list())
     }
 
-    /// The revoked entries as `(serial, revocation_date, reason, invalidity_date)`:
-    /// serial as INTEGER content bytes, dates in Unix seconds, reason a name or `None`.
+    /// Every entry, in order (a list of `RevokedCertificate`).
     ///
     /// Raises:
     ///     UnsupportedFormat: a malformed or repeated entry extension.
@@ -929,62 +985,110 @@ impl PyCrl {
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> [(s, r) for s, _, r, _ in n.revoked()]
-    ///     [(b'\t', 'superseded')]
-    #[allow(clippy::type_complexity)]
-    fn revoked<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Vec<(Bound<'py, PyBytes>, i64, Option<&'static str>, Option<i64>)>> {
-        Ok(self
-            .0
+    ///     >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+    ///     >>> [(e.serial_number, e.reason) for e in crl.revoked_certificates]
+    ///     [(9, 'superseded')]
+    #[getter]
+    fn revoked_certificates<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let entry = x509_type(py, &REVOKED_CERTIFICATE, "RevokedCertificate")?;
+        self.0
             .revoked()
             .py_err()?
             .into_iter()
             .map(|e| {
-                (
-                    PyBytes::new(py, &e.serial),
-                    e.revocation_date,
+                entry.call1((
+                    py_int(py, &e.serial, true)?,
+                    utc_datetime(py, e.revocation_date)?,
                     e.reason.and_then(core_x509::crl::reason_name),
-                    e.invalidity_date,
-                )
+                    e.invalidity_date.map(|t| utc_datetime(py, t)).transpose()?,
+                ))
             })
-            .collect())
+            .collect()
     }
 
-    /// Checks the CRL's signature against the issuing CA certificate (name, cRLSign,
-    /// SM2-with-SM3 signature).
+    /// The entry for a certificate (or a serial number), or `None` when not listed.
+    ///
+    /// The serial number alone identifies the entry: check the CRL's issuer and signature
+    /// (or use `verify_chain` with `crls=`) before relying on the answer.
+    ///
+    /// Args:
+    ///     certificate: a `Certificate` or a serial number.
+    ///
+    /// Returns:
+    ///     RevokedCertificate | None: the entry.
     ///
     /// Raises:
-    ///     InvalidSignature: wrong issuer or the signature does not verify.
+    ///     UnsupportedFormat: a malformed or repeated entry extension.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+    ///     >>> crl = x509.CRLBuilder().revoke(5).sign(ca, key)
+    ///     >>> crl.get_revoked(5).serial_number, crl.get_revoked(6)
+    ///     (5, None)
+    fn get_revoked<'py>(
+        &self,
+        py: Python<'py>,
+        certificate: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let serial = match certificate.cast::<PyCertificate>() {
+            Ok(c) => py_int(py, c.get().0.serial(), true)?,
+            Err(_) => certificate.clone(),
+        };
+        for entry in self.revoked_certificates(py)? {
+            if entry.getattr("serial_number")?.eq(&serial)? {
+                return Ok(Some(entry));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Checks that `issuer` signed this CRL (SM2-with-SM3, default signer ID).
+    ///
+    /// Args:
+    ///     issuer: the issuing CA `Certificate` (its subject must equal the CRL's issuer;
+    ///         with a keyUsage extension it must allow cRLSign), or a bare
+    ///         `guomi.sm2.PublicKey`.
+    ///
+    /// Raises:
+    ///     InvalidSignature: the signature does not verify (or the names differ).
     ///     InvalidArgument: the certificate's keyUsage lacks cRLSign.
+    ///     TypeError: `issuer` is neither a certificate nor an SM2 public key.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> n.verify_signature(ca._n)
-    fn verify_signature(&self, py: Python<'_>, issuer: &PyCertificate) -> PyResult<()> {
-        py.detach(|| self.0.verify_signature(&issuer.0)).py_err()
+    ///     >>> x509.CRLBuilder().sign(ca, key).verify_signature(ca)
+    fn verify_signature(&self, py: Python<'_>, issuer: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.check(py, issuer)?.py_err()
     }
 
-    /// Checks the CRL's signature with a bare SM2 public key (65/64/33 bytes).
+    /// Whether `issuer` signed this CRL (`verify_signature` as a bool).
+    ///
+    /// Args:
+    ///     issuer: the issuing CA `Certificate` or a `guomi.sm2.PublicKey`.
+    ///
+    /// Returns:
+    ///     bool: `True` when the signature verifies.
     ///
     /// Raises:
-    ///     InvalidSignature: the signature does not verify.
-    ///     InvalidLength, UnsupportedFormat, InvalidKey: `key` is not a valid point.
+    ///     TypeError: `issuer` is neither a certificate nor an SM2 public key.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
     ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-    ///     >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-    ///     >>> n.verify_signature_with_key(key.public_key().to_bytes())
-    fn verify_signature_with_key(&self, py: Python<'_>, key: Bytes) -> PyResult<()> {
-        let k = PublicKey::from_bytes(&key).py_err()?;
-        py.detach(|| self.0.verify_signature_with(&k)).py_err()
+    ///     >>> crl = x509.CRLBuilder().sign(ca, key)
+    ///     >>> crl.is_signature_valid(ca), crl.is_signature_valid(sm2.PrivateKey.generate().public_key())
+    ///     (True, False)
+    fn is_signature_valid(&self, py: Python<'_>, issuer: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match self.check(py, issuer)? {
+            Ok(()) => Ok(true),
+            Err(Error::InvalidSignature | Error::InvalidValue(_)) => Ok(false),
+            Err(e) => Err(crate::error::to_py(e)),
+        }
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -995,90 +1099,103 @@ impl PyCrl {
         let h = guomi_core::sm3::hash(self.0.to_der());
         u64::from_be_bytes(h[..8].try_into().unwrap())
     }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "<guomi.x509.CertificateRevocationList issuer={} entries={}>",
+            PyString::new(py, &self.0.issuer()).repr()?,
+            self.0.revoked().py_err()?.len()
+        ))
+    }
+
+    /// Pickles (and copies) by DER: `CertificateRevocationList.from_der(der)`.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let der = PyBytes::new(slf.py(), slf.get().0.to_der());
+        Ok((slf.get_type().getattr("from_der")?, (der,)))
+    }
 }
 
-/// A PKCS#10 certification request as parsed by the core (immutable).
-/// `guomi.x509.CertificateSigningRequest` wraps it; use that.
+/// A PKCS#10 certification request (immutable).
 ///
-/// There is no constructor: use `from_der` or `from_pem`.
+/// There is no constructor: read one with `from_pem` or `from_der`; make one with
+/// `CertificateSigningRequestBuilder`.
 ///
 /// Example:
 ///     >>> from guomi import sm2, x509
-///     >>> from guomi._native.x509 import NativeCertificateRequest
 ///     >>> key = sm2.PrivateKey.generate()
-///     >>> der = x509.CertificateSigningRequestBuilder(subject="CN=a").sign(key).to_der()
-///     >>> NativeCertificateRequest.from_der(der).subject
-///     'CN=a'
-#[pyclass(module = "guomi.x509", name = "NativeCertificateRequest", frozen)]
+///     >>> csr = x509.CertificateSigningRequestBuilder(
+///     ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+///     >>> csr.subject, csr.is_signature_valid
+///     ('CN=a', True)
+#[pyclass(module = "guomi.x509", name = "CertificateSigningRequest", frozen)]
 pub struct PyRequest(CertificateRequest);
 
 #[guard_panics]
 #[pymethods]
 impl PyRequest {
-    /// Parses a DER request (strict).
+    /// Reads a DER request (strict).
     ///
     /// Args:
-    ///     der: bytes-like DER.
+    ///     data: bytes-like DER.
     ///
     /// Returns:
-    ///     NativeCertificateRequest: the request.
+    ///     CertificateSigningRequest: the request (its signature is not checked here).
     ///
     /// Raises:
     ///     UnsupportedFormat: malformed DER.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificateRequest
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-    ///     >>> r.subject
+    ///     >>> csr = x509.CertificateSigningRequestBuilder(
+    ///     ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+    ///     >>> x509.CertificateSigningRequest.from_der(csr.to_der()).subject
     ///     'CN=a'
     #[staticmethod]
-    fn from_der(der: Bytes) -> PyResult<Self> {
-        Ok(PyRequest(CertificateRequest::from_der(&der).py_err()?))
+    fn from_der(data: Bytes) -> PyResult<Self> {
+        Ok(PyRequest(CertificateRequest::from_der(&data).py_err()?))
     }
 
-    /// Parses the first `CERTIFICATE REQUEST` block of PEM text.
+    /// Reads the first `CERTIFICATE REQUEST` block of PEM text.
     ///
     /// Args:
-    ///     pem: `str` or `bytes` (ASCII).
+    ///     data: PEM, `str` or `bytes`.
     ///
     /// Returns:
-    ///     NativeCertificateRequest: the request.
+    ///     CertificateSigningRequest: the request (its signature is not checked here).
     ///
     /// Raises:
     ///     UnsupportedFormat: no request block, bad base64 or malformed DER.
-    ///     TypeError: `pem` is neither `str` nor bytes.
+    ///     TypeError: `data` is neither `str` nor bytes.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificateRequest
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-    ///     >>> NativeCertificateRequest.from_pem(r.to_pem()).subject
+    ///     >>> csr = x509.CertificateSigningRequestBuilder(
+    ///     ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+    ///     >>> x509.CertificateSigningRequest.from_pem(csr.to_pem()).subject
     ///     'CN=a'
     #[staticmethod]
-    fn from_pem(pem: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn from_pem(data: &Bound<'_, PyAny>) -> PyResult<Self> {
         Ok(PyRequest(
-            CertificateRequest::from_pem(&text(pem)?).py_err()?,
+            CertificateRequest::from_pem(&text(data)?).py_err()?,
         ))
     }
 
-    /// The DER encoding.
+    /// The request as DER.
     ///
     /// Returns:
     ///     bytes: the DER.
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificateRequest
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-    ///     >>> NativeCertificateRequest.from_der(r.to_der()).subject
-    ///     'CN=a'
+    ///     >>> csr = x509.CertificateSigningRequestBuilder(
+    ///     ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+    ///     >>> csr.to_der()[0]
+    ///     48
     fn to_der<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.0.to_der())
     }
@@ -1090,11 +1207,10 @@ impl PyRequest {
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificateRequest
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-    ///     >>> r.to_pem().splitlines()[0]
+    ///     >>> csr = x509.CertificateSigningRequestBuilder(
+    ///     ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+    ///     >>> csr.to_pem().splitlines()[0]
     ///     '-----BEGIN CERTIFICATE REQUEST-----'
     fn to_pem(&self) -> PyResult<String> {
         self.0.to_pem().py_err()
@@ -1104,11 +1220,10 @@ impl PyRequest {
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificateRequest
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-    ///     >>> r.subject
+    ///     >>> csr = x509.CertificateSigningRequestBuilder(
+    ///     ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+    ///     >>> csr.subject
     ///     'CN=a'
     #[getter]
     fn subject(&self) -> String {
@@ -1119,21 +1234,43 @@ impl PyRequest {
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificateRequest
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-    ///     >>> r.signature_algorithm
+    ///     >>> csr = x509.CertificateSigningRequestBuilder(
+    ///     ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+    ///     >>> csr.signature_algorithm_oid
     ///     '1.2.156.10197.1.501'
     #[getter]
-    fn signature_algorithm(&self) -> String {
+    fn signature_algorithm_oid(&self) -> String {
         self.0.signature_algorithm()
     }
 
-    /// The requested SM2 public key as 65 bytes `04 || x || y`.
+    /// Names requested in an extensionRequest attribute, as `(kind, value)` strings (as
+    /// `Certificate.subject_alternative_names`; empty when none).
+    ///
+    /// Raises:
+    ///     UnsupportedFormat: the attribute is malformed.
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> csr = x509.CertificateSigningRequestBuilder(
+    ///     ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+    ///     >>> csr.subject_alternative_names
+    ///     [('dns', 'a.example')]
+    #[getter]
+    fn subject_alternative_names(&self, py: Python<'_>) -> PyResult<Vec<(&'static str, String)>> {
+        self.0
+            .subject_alt_names()
+            .py_err()?
+            .iter()
+            .map(|g| san_to_py(py, g))
+            .collect()
+    }
+
+    /// The requested SM2 public key.
     ///
     /// Returns:
-    ///     bytes: the point.
+    ///     sm2.PublicKey: the key.
     ///
     /// Raises:
     ///     UnsupportedFormat: not an SM2 key.
@@ -1141,43 +1278,13 @@ impl PyRequest {
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificateRequest
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-    ///     >>> r.public_key_bytes() == key.public_key().to_bytes()
+    ///     >>> csr = x509.CertificateSigningRequestBuilder(
+    ///     ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+    ///     >>> csr.public_key() == key.public_key()
     ///     True
-    fn public_key_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        Ok(PyBytes::new(
-            py,
-            &self.0.public_key().py_err()?.to_uncompressed(),
-        ))
-    }
-
-    /// The subject alternative names of the extensionRequest attribute.
-    ///
-    /// Returns:
-    ///     list[tuple[str, str | bytes]]: `(kind, value)` pairs as
-    ///     `NativeCertificate.subject_alt_names` (empty when none are requested).
-    ///
-    /// Raises:
-    ///     UnsupportedFormat: the attribute is malformed.
-    ///
-    /// Example:
-    ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificateRequest
-    ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-    ///     >>> r.subject_alt_names()
-    ///     [('dns', 'a')]
-    fn subject_alt_names(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
-        self.0
-            .subject_alt_names()
-            .py_err()?
-            .iter()
-            .map(|g| san_to_py(py, g))
-            .collect()
+    fn public_key(&self) -> PyResult<PyPublicKey> {
+        Ok(PyPublicKey::from_core(self.0.public_key().py_err()?))
     }
 
     /// Checks the request's self-signature.
@@ -1187,14 +1294,103 @@ impl PyRequest {
     ///
     /// Example:
     ///     >>> from guomi import sm2, x509
-    ///     >>> from guomi._native.x509 import NativeCertificateRequest
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-    ///     >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-    ///     >>> r.verify()
+    ///     >>> csr = x509.CertificateSigningRequestBuilder(
+    ///     ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+    ///     >>> csr.verify()
     fn verify(&self, py: Python<'_>) -> PyResult<()> {
         py.detach(|| self.0.verify()).py_err()
     }
+
+    /// Whether the request's self-signature verifies (`verify` as a bool).
+    ///
+    /// Example:
+    ///     >>> from guomi import sm2, x509
+    ///     >>> key = sm2.PrivateKey.generate()
+    ///     >>> csr = x509.CertificateSigningRequestBuilder(
+    ///     ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+    ///     >>> csr.is_signature_valid
+    ///     True
+    #[getter]
+    fn is_signature_valid(&self, py: Python<'_>) -> PyResult<bool> {
+        match py.detach(|| self.0.verify()) {
+            Ok(()) => Ok(true),
+            Err(Error::InvalidSignature) => Ok(false),
+            Err(e) => Err(crate::error::to_py(e)),
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "<guomi.x509.CertificateSigningRequest subject={}>",
+            PyString::new(py, &self.0.subject()).repr()?
+        ))
+    }
+
+    /// Pickles (and copies) by DER: `CertificateSigningRequest.from_der(der)`.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let der = PyBytes::new(slf.py(), slf.get().0.to_der());
+        Ok((slf.get_type().getattr("from_der")?, (der,)))
+    }
+}
+
+/// Every `CERTIFICATE` block of a PEM bundle, in order (other blocks are skipped).
+///
+/// Args:
+///     data: PEM, `str` or `bytes`.
+///
+/// Returns:
+///     list[Certificate]: the certificates (empty when there are none).
+///
+/// Raises:
+///     UnsupportedFormat: bad base64 or malformed DER in a certificate block.
+///     TypeError: `data` is neither `str` nor bytes.
+///
+/// Example:
+///     >>> from guomi import sm2, x509
+///     >>> key = sm2.PrivateKey.generate()
+///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+///     >>> len(x509.load_pem_certificates(cert.to_pem() + cert.to_pem()))
+///     2
+#[guard_panics]
+#[pyfunction]
+fn load_pem_certificates(data: &Bound<'_, PyAny>) -> PyResult<Vec<PyCertificate>> {
+    Ok(Certificate::all_from_pem(&text(data)?)
+        .py_err()?
+        .into_iter()
+        .map(PyCertificate)
+        .collect())
+}
+
+/// Every `X509 CRL` block of PEM text, in order (other blocks are skipped).
+///
+/// Args:
+///     data: PEM, `str` or `bytes`.
+///
+/// Returns:
+///     list[CertificateRevocationList]: the CRLs (empty when there is none).
+///
+/// Raises:
+///     UnsupportedFormat: bad base64 or malformed DER in a CRL block.
+///     TypeError: `data` is neither `str` nor bytes.
+///
+/// Example:
+///     >>> from guomi import sm2, x509
+///     >>> key = sm2.PrivateKey.generate()
+///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+///     >>> pem = x509.CRLBuilder().sign(ca, key).to_pem() + ca.to_pem()
+///     >>> len(x509.load_pem_crls(pem))
+///     1
+#[guard_panics]
+#[pyfunction]
+fn load_pem_crls(data: &Bound<'_, PyAny>) -> PyResult<Vec<PyCrl>> {
+    Ok(Crl::all_from_pem(&text(data)?)
+        .py_err()?
+        .into_iter()
+        .map(PyCrl)
+        .collect())
 }
 
 /// Validates a certification path from `leaf` to one of `roots` (RFC 5280 §6 subset) and
@@ -1210,17 +1406,17 @@ impl PyRequest {
 /// signature checks (CRLs included) and `MAX_CANDIDATE_STEPS` (4096) candidates per call.
 ///
 /// Args:
-///     leaf: the end-entity `NativeCertificate`.
+///     leaf: the end-entity `Certificate`.
 ///     intermediates: candidate intermediate certificates, any order.
 ///     roots: trusted certificates.
 ///     at: the time to check validity at, Unix seconds.
 ///     purpose: `None`, an extended key usage short name (`"serverAuth"`, ...) or a
 ///         dotted OID.
-///     crls: `NativeCrl` objects to check revocation against, or `None`.
+///     crls: `CertificateRevocationList` objects to check revocation against, or `None`.
 ///     require_crls: fail a certificate whose issuer has no CRL in `crls`.
 ///
 /// Returns:
-///     list[NativeCertificate]: the path.
+///     list[Certificate]: the path.
 ///
 /// Raises:
 ///     CertificateVerificationError: no valid path; `subject`, `reason` and `depth`
@@ -1231,10 +1427,9 @@ impl PyRequest {
 /// Example:
 ///     >>> import time
 ///     >>> from guomi import sm2, x509
-///     >>> from guomi._native.x509 import NativeCertificate, verify_chain
+///     >>> from guomi._native.x509 import verify_chain
 ///     >>> key = sm2.PrivateKey.generate()
-///     >>> root = x509.CertificateBuilder(subject="CN=r").ca().self_sign(key).to_der()
-///     >>> r = NativeCertificate.from_der(root)
+///     >>> r = x509.CertificateBuilder(subject="CN=r").ca().self_sign(key)
 ///     >>> [c.subject for c in verify_chain(r, [], [r], int(time.time()))]
 ///     ['CN=r']
 #[guard_panics]
@@ -1303,11 +1498,11 @@ fn verify_chain(
 ///     subject_alt_names: `(kind, value)` pairs, kind `"dns"`, `"email"`, `"uri"`,
 ///         `"dirname"`, `"rid"` (str) or `"ip"` (4 or 16 bytes).
 ///     key_identifiers: write subject and authority key identifiers.
-///     request: a `NativeCertificateRequest` giving the subject, key and (unless
+///     request: a `CertificateSigningRequest` giving the subject, key and (unless
 ///         `subject_alt_names` is given) the names; its signature is checked.
 ///
 /// Returns:
-///     NativeCertificate: the signed certificate.
+///     Certificate: the signed certificate.
 ///
 /// Raises:
 ///     InvalidArgument: a bad name, unknown usage or SAN kind, a validity ending before
@@ -1325,8 +1520,8 @@ fn verify_chain(
 ///     ...     issuer=None, serial=b"\x01", not_before=0, not_after=2**31, ca=False,
 ///     ...     path_length=None, key_usage=[], extended_key_usage=[], subject_alt_names=[],
 ///     ...     key_identifiers=False)
-///     >>> c.serial, c.subject
-///     (b'\x01', 'CN=a')
+///     >>> c.serial_number, c.subject
+///     (1, 'CN=a')
 #[guard_panics]
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -1404,7 +1599,7 @@ fn build_certificate(
 ///     subject_alt_names: `(kind, value)` pairs as in `build_certificate`.
 ///
 /// Returns:
-///     NativeCertificateRequest: the signed request.
+///     CertificateSigningRequest: the signed request.
 ///
 /// Raises:
 ///     InvalidArgument: a bad name or SAN kind.
@@ -1434,7 +1629,7 @@ fn build_request(
 /// Builds and signs a v2 CRL (used by `guomi.x509.CRLBuilder`).
 ///
 /// Args:
-///     issuer: the issuing CA `NativeCertificate` (cRLSign when it has keyUsage).
+///     issuer: the issuing CA `Certificate` (cRLSign when it has keyUsage).
 ///     signing_key: the CA's d (32 bytes); it must match `issuer`.
 ///     this_update: thisUpdate, Unix seconds.
 ///     next_update: nextUpdate, Unix seconds, or `None`.
@@ -1443,7 +1638,7 @@ fn build_request(
 ///         most 20), date Unix seconds, reason a name (`"keyCompromise"`, ...) or `None`.
 ///
 /// Returns:
-///     NativeCrl: the signed CRL.
+///     CertificateRevocationList: the signed CRL.
 ///
 /// Raises:
 ///     InvalidArgument: an unknown reason, a bad serial or number, next before this
@@ -1455,10 +1650,10 @@ fn build_request(
 ///     >>> from guomi._native.x509 import build_crl
 ///     >>> key = sm2.PrivateKey.generate()
 ///     >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-///     >>> crl = build_crl(issuer=ca._n, signing_key=key.to_bytes(), this_update=0,
+///     >>> crl = build_crl(issuer=ca, signing_key=key.to_bytes(), this_update=0,
 ///     ...     next_update=None, crl_number=b"\x05", revoked=[(b"\x07", 0, "superseded")])
-///     >>> crl.revoked()
-///     [(b'\x07', 0, 'superseded', None)]
+///     >>> [(e.serial_number, e.reason) for e in crl.revoked_certificates]
+///     [(7, 'superseded')]
 #[guard_panics]
 #[pyfunction]
 #[pyo3(signature = (*, issuer, signing_key, this_update, next_update, crl_number, revoked))]
@@ -1498,6 +1693,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCertificate>()?;
     m.add_class::<PyRequest>()?;
     m.add_class::<PyCrl>()?;
+    m.add_function(wrap_pyfunction!(load_pem_certificates, m)?)?;
+    m.add_function(wrap_pyfunction!(load_pem_crls, m)?)?;
     m.add_function(wrap_pyfunction!(build_crl, m)?)?;
     m.add("MAX_CRLS", core_x509::chain::MAX_CRLS)?;
     m.add_function(wrap_pyfunction!(verify_chain, m)?)?;

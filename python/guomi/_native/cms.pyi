@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from typing import Optional
 
-from guomi._native.x509 import NativeCertificate
+from guomi._native.x509 import Certificate
 from guomi._typing import BytesLike
 
 __all__ = [
@@ -28,8 +28,8 @@ MAX_ATTRIBUTES: int
 
 def sign(
     content: BytesLike,
-    signers: Sequence[tuple[BytesLike, NativeCertificate, bool, str, str]],
-    certificates: Sequence[NativeCertificate],
+    signers: Sequence[tuple[BytesLike, Certificate, bool, str, str]],
+    certificates: Sequence[Certificate],
     detached: bool,
     oid_style: str,
     signing_time: Optional[int],
@@ -40,7 +40,7 @@ def sign(
     Args:
         content: the content to sign.
         signers: `(d, certificate, signed_attributes, signature_algorithm, identifier)`
-            tuples, 1 to 64: the private key (32 bytes), its `NativeCertificate`, whether
+            tuples, 1 to 64: the private key (32 bytes), its `Certificate`, whether
             to sign attributes (contentType, messageDigest, signingTime), `"sm2-with-sm3"`
             or `"sm2"`, `"issuer_and_serial"` or `"subject_key_identifier"`.
         certificates: extra certificates to include (at most 256 in all).
@@ -64,7 +64,7 @@ def sign(
         >>> from guomi._native.cms import sign
         >>> key = sm2.PrivateKey.generate()
         >>> cert = x509.CertificateBuilder(subject="CN=a").self_sign(key)
-        >>> der = sign(b"hi", [(key.to_bytes(), cert._n, True, "sm2-with-sm3",
+        >>> der = sign(b"hi", [(key.to_bytes(), cert, True, "sm2-with-sm3",
         ...     "issuer_and_serial")], [], False, "rfc", None, "der")
         >>> der[:1]
         b'0'
@@ -73,24 +73,24 @@ def sign(
 def verify(
     data: BytesLike,
     content: Optional[BytesLike],
-    trust_roots: Sequence[NativeCertificate],
-    intermediates: Sequence[NativeCertificate],
+    trust_roots: Sequence[Certificate],
+    intermediates: Sequence[Certificate],
     at: int,
     purpose: str = "smime",
-) -> tuple[bytes, list[NativeCertificate], str]:
+) -> tuple[bytes, list[Certificate], str]:
     """Verifies a SignedData (DER, BER or PEM; used by `guomi.cms.verify`).
 
     Args:
         data: the SignedData.
         content: the detached content, or `None` when it is attached.
-        trust_roots: `NativeCertificate`s; when not empty every signer must chain to one.
-        intermediates: `NativeCertificate`s to build paths (and find signers) with.
+        trust_roots: `Certificate`s; when not empty every signer must chain to one.
+        intermediates: `Certificate`s to build paths (and find signers) with.
         at: Unix time to check certificate validity at.
         purpose: what every signer certificate must allow: `"smime"` (default),
             `"any"`, `"codesign"` or `"timestamping"` (see `guomi.cms.verify`).
 
     Returns:
-        tuple[bytes, list[NativeCertificate], str]: content, signer certificates, OID
+        tuple[bytes, list[Certificate], str]: content, signer certificates, OID
         style (`"rfc"` or `"gm"`).
 
     Raises:
@@ -108,7 +108,7 @@ def verify(
         >>> from guomi._native.cms import sign, verify
         >>> key = sm2.PrivateKey.generate()
         >>> cert = x509.CertificateBuilder(subject="CN=a").self_sign(key)
-        >>> der = sign(b"hi", [(key.to_bytes(), cert._n, True, "sm2-with-sm3",
+        >>> der = sign(b"hi", [(key.to_bytes(), cert, True, "sm2-with-sm3",
         ...     "issuer_and_serial")], [], False, "rfc", None, "der")
         >>> verify(der, None, [], [], 0)[0]
         b'hi'
@@ -116,7 +116,7 @@ def verify(
 
 def encrypt(
     content: BytesLike,
-    recipients: Sequence[NativeCertificate],
+    recipients: Sequence[Certificate],
     cipher: str,
     oid_style: str,
     key_format: str,
@@ -128,7 +128,7 @@ def encrypt(
 
     Args:
         content: the plaintext.
-        recipients: 1 to 64 `NativeCertificate`s.
+        recipients: 1 to 64 `Certificate`s.
         cipher: `"sm4-cbc"` or `"sm4-gcm"`.
         oid_style: `"rfc"` or `"gm"`.
         key_format: `"der"` (GM/T 0009 SM2Cipher) or `"c1c3c2"` (raw, BouncyCastle's).
@@ -150,19 +150,19 @@ def encrypt(
         >>> from guomi._native.cms import encrypt, decrypt
         >>> key = sm2.PrivateKey.generate()
         >>> cert = x509.CertificateBuilder(subject="CN=a").self_sign(key)
-        >>> der = encrypt(b"hi", [cert._n], "sm4-cbc", "rfc", "der",
+        >>> der = encrypt(b"hi", [cert], "sm4-cbc", "rfc", "der",
         ...     "1.2.156.10197.1.301.3.2.1", "issuer_and_serial", "der")
         >>> decrypt(der, key.to_bytes(), None)
         b'hi'
     """
 
-def decrypt(data: BytesLike, key: BytesLike, certificate: Optional[NativeCertificate]) -> bytes:
+def decrypt(data: BytesLike, key: BytesLike, certificate: Optional[Certificate]) -> bytes:
     """Decrypts an EnvelopedData (DER, BER or PEM; used by `guomi.cms.decrypt`).
 
     Args:
         data: the EnvelopedData.
         key: the recipient's private key d (32 bytes).
-        certificate: the recipient's `NativeCertificate` (selects its recipient info), or
+        certificate: the recipient's `Certificate` (selects its recipient info), or
             `None` to try every SM2 recipient info.
 
     Returns:
@@ -180,8 +180,8 @@ def decrypt(data: BytesLike, key: BytesLike, certificate: Optional[NativeCertifi
         >>> from guomi._native.cms import encrypt, decrypt
         >>> key = sm2.PrivateKey.generate()
         >>> cert = x509.CertificateBuilder(subject="CN=a").self_sign(key)
-        >>> der = encrypt(b"hi", [cert._n], "sm4-gcm", "gm", "der",
+        >>> der = encrypt(b"hi", [cert], "sm4-gcm", "gm", "der",
         ...     "1.2.156.10197.1.301.3", "issuer_and_serial", "pem")
-        >>> decrypt(der, key.to_bytes(), cert._n)
+        >>> decrypt(der, key.to_bytes(), cert)
         b'hi'
     """

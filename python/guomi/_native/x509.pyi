@@ -2,15 +2,20 @@
 private keys (see `guomi.x509` and `guomi.keys`).
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Optional, Union, final
 
+from guomi._native.sm2 import PublicKey
 from guomi._typing import BytesLike
+from guomi.x509 import BasicConstraints, Extension, RevokedCertificate
 
 __all__ = [
-    "NativeCertificate",
-    "NativeCertificateRequest",
-    "NativeCrl",
+    "Certificate",
+    "CertificateRevocationList",
+    "CertificateSigningRequest",
+    "load_pem_certificates",
+    "load_pem_crls",
     "verify_chain",
     "build_certificate",
     "build_request",
@@ -33,103 +38,74 @@ MAX_CANDIDATE_STEPS: int
 MAX_CRLS: int
 
 @final
-class NativeCertificate:
-    """An X.509 certificate as parsed by the core (immutable, compared by DER, hashable).
-    `guomi.x509.Certificate` wraps it with `datetime` and dataclass views; use that.
+class Certificate:
+    """An SM2 X.509 certificate (immutable, compared by its DER, hashable).
 
-    There is no constructor: use `from_der`, `from_pem` or `all_from_pem`.
+    There is no constructor: read one with `from_pem`, `from_der` or
+    `load_pem_certificates`; make one with `CertificateBuilder`.
 
     Example:
         >>> from guomi import sm2, x509
-        >>> from guomi._native.x509 import NativeCertificate
         >>> key = sm2.PrivateKey.generate()
-        >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-        >>> c = NativeCertificate.from_der(der)
-        >>> c.subject
-        'CN=a'
+        >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+        >>> cert.subject, cert.serial_number, cert.version
+        ('CN=a', 5, 3)
+        >>> x509.Certificate.from_pem(cert.to_pem()) == cert
+        True
     """
     @staticmethod
-    def from_der(der: BytesLike) -> NativeCertificate:
-        """Parses a DER certificate (strict: trailing bytes or unknown outer fields are refused).
+    def from_der(data: BytesLike) -> Certificate:
+        """Reads a DER certificate (strict: trailing bytes or unknown outer fields are refused).
 
         Args:
-            der: bytes-like DER.
+            data: bytes-like DER.
 
         Returns:
-            NativeCertificate: the certificate.
+            Certificate: the certificate.
 
         Raises:
             UnsupportedFormat: malformed DER.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> NativeCertificate.from_der(der) == c
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> x509.Certificate.from_der(cert.to_der()) == cert
             True
         """
     @staticmethod
-    def from_pem(pem: Union[str, bytes]) -> NativeCertificate:
-        """Parses the first `CERTIFICATE` (or `X509 CERTIFICATE`) block of PEM text.
+    def from_pem(data: Union[str, bytes]) -> Certificate:
+        """Reads the first `CERTIFICATE` (or `X509 CERTIFICATE`) block of PEM text.
 
         Args:
-            pem: `str` or `bytes` (ASCII).
+            data: PEM, `str` or `bytes` (other blocks before it are skipped).
 
         Returns:
-            NativeCertificate: the certificate.
+            Certificate: the certificate.
 
         Raises:
-            UnsupportedFormat: no certificate block, bad base64 or malformed DER.
-            TypeError: `pem` is neither `str` nor bytes.
+            UnsupportedFormat: no certificate block, bad base64 or malformed DER (strict).
+            TypeError: `data` is neither `str` nor bytes.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> NativeCertificate.from_pem(c.to_pem()) == c
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> x509.Certificate.from_pem(cert.to_pem()) == cert
             True
-        """
-    @staticmethod
-    def all_from_pem(pem: Union[str, bytes]) -> list[NativeCertificate]:
-        """Parses every `CERTIFICATE` block of a PEM bundle, in order (other blocks are skipped).
-
-        Args:
-            pem: `str` or `bytes` (ASCII).
-
-        Returns:
-            list[NativeCertificate]: the certificates (empty when there are none).
-
-        Raises:
-            UnsupportedFormat: bad base64 or malformed DER in a certificate block.
-            TypeError: `pem` is neither `str` nor bytes.
-
-        Example:
-            >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
-            >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> len(NativeCertificate.all_from_pem(c.to_pem() * 2))
-            2
         """
     def to_der(self) -> bytes:
-        """The DER encoding, exactly as parsed or built.
+        """The DER encoding, exactly as read or built.
 
         Returns:
             bytes: the DER.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.to_der() == der
-            True
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.to_der()[0]
+            48
         """
     def to_pem(self) -> str:
         """The certificate as a PEM `CERTIFICATE` block.
@@ -139,38 +115,32 @@ class NativeCertificate:
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.to_pem().splitlines()[0]
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.to_pem().splitlines()[0]
             '-----BEGIN CERTIFICATE-----'
         """
     @property
     def version(self) -> int:
-        """The X.509 version: 1, 2 or 3.
+        """The X.509 version: 1, 2 or 3 (certificates guomi builds are 3).
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.version
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.version
             3
         """
     @property
-    def serial(self) -> bytes:
-        r"""The serial number as its DER INTEGER content bytes (two's complement, big-endian).
+    def serial_number(self) -> int:
+        """The serial number (an `int`; negative only in non-conforming certificates).
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.serial
-            b'\x05'
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.serial_number
+            5
         """
     @property
     def subject(self) -> str:
@@ -178,11 +148,9 @@ class NativeCertificate:
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.subject
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.subject
             'CN=a'
         """
     @property
@@ -191,25 +159,21 @@ class NativeCertificate:
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.issuer
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.issuer
             'CN=a'
         """
     @property
     def subject_der(self) -> bytes:
-        """The subject name as DER (the `Name` structure).
+        """The subject name as DER (the `Name` structure), for exact comparison.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.subject_der == c.issuer_der
-            True
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.subject_der[0]
+            48
         """
     @property
     def issuer_der(self) -> bytes:
@@ -217,50 +181,42 @@ class NativeCertificate:
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.issuer_der[0]
-            48
-        """
-    @property
-    def not_before(self) -> int:
-        """Start of the validity period, in Unix seconds (UTC).
-
-        Example:
-            >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
-            >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.not_before < c.not_after
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.issuer_der == cert.subject_der
             True
         """
     @property
-    def not_after(self) -> int:
-        """End of the validity period, in Unix seconds (UTC).
+    def not_valid_before(self) -> datetime:
+        """Start of the validity period, an aware UTC `datetime`.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> (c.not_after - c.not_before) // 86400
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.not_valid_before.tzinfo
+            datetime.timezone.utc
+        """
+    @property
+    def not_valid_after(self) -> datetime:
+        """End of the validity period, an aware UTC `datetime`.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> (cert.not_valid_after - cert.not_valid_before).days
             365
         """
     @property
-    def signature_algorithm(self) -> str:
-        """The signature algorithm OID, dotted (`"1.2.156.10197.1.501"` for SM2-with-SM3).
+    def signature_algorithm_oid(self) -> str:
+        """The signature algorithm OID, dotted (`SIGNATURE_ALGORITHM_OID` for SM2-with-SM3).
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.signature_algorithm
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.signature_algorithm_oid
             '1.2.156.10197.1.501'
         """
     @property
@@ -269,349 +225,312 @@ class NativeCertificate:
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> key.public_key().verify(c.signature, c.tbs_der)
-            True
-        """
-    @property
-    def tbs_der(self) -> bytes:
-        """The signed part of the certificate (TBSCertificate DER).
-
-        Example:
-            >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
-            >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.tbs_der[0]
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.signature[0]
             48
         """
     @property
-    def is_self_issued(self) -> bool:
-        """Whether the subject and issuer names are equal.
+    def tbs_certificate_bytes(self) -> bytes:
+        """The signed part (TBSCertificate DER).
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.is_self_issued
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> key.public_key().verify(cert.signature, cert.tbs_certificate_bytes)
             True
         """
-    def public_key_bytes(self) -> bytes:
-        """The subject's SM2 public key as 65 bytes `04 || x || y`.
+    def public_key(self) -> PublicKey:
+        """The subject's SM2 public key.
 
         Returns:
-            bytes: the point.
+            sm2.PublicKey: the key.
 
         Raises:
-            UnsupportedFormat: the key is not an SM2 key.
+            UnsupportedFormat: the certificate holds a key of another algorithm.
             InvalidKey: the point is not on the curve.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.public_key_bytes() == key.public_key().to_bytes()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.public_key() == key.public_key()
             True
         """
-    def fingerprint_sm3(self) -> bytes:
-        """SM3 of the DER certificate.
+    def fingerprint(self, algorithm: str = "sm3") -> bytes:
+        """A digest of the DER certificate.
+
+        Args:
+            algorithm: `"sm3"` (default), or any `hashlib` name (`"sha256"`, `"sha1"`).
 
         Returns:
-            bytes: 32 bytes.
+            bytes: the digest.
+
+        Raises:
+            ValueError: an unknown hashlib algorithm.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> len(c.fingerprint_sm3())
-            32
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> len(cert.fingerprint()), len(cert.fingerprint('sha1'))
+            (32, 20)
         """
-    def extensions(self) -> list[tuple[str, bool, bytes]]:
-        """Every extension, in order, undecoded.
-
-        Returns:
-            list[tuple[str, bool, bytes]]: `(oid, critical, value)` with the dotted OID and
-            the extnValue DER.
+    @property
+    def extensions(self) -> list[Extension]:
+        """Every extension, in order, undecoded (a list of `Extension`).
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> '2.5.29.19' in [oid for oid, _, _ in c.extensions()]
-            True
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> [e.critical for e in cert.extensions][:1]
+            [True]
         """
-    def basic_constraints(self) -> Optional[tuple[bool, Optional[int]]]:
-        """The basicConstraints extension (RFC 5280 §4.2.1.9).
-
-        Returns:
-            tuple[bool, int | None] | None: `(ca, path_length)`, or `None` without the
-            extension.
+    @property
+    def basic_constraints(self) -> Optional[BasicConstraints]:
+        """The basicConstraints extension, or `None` without it.
 
         Raises:
             UnsupportedFormat: the extension is malformed.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.basic_constraints()
-            (False, None)
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.basic_constraints
+            BasicConstraints(ca=False, path_length=None)
         """
-    def key_usage(self) -> Optional[list[str]]:
-        """The keyUsage extension as bit names (`"digitalSignature"`, `"keyCertSign"`, ...).
-
-        Returns:
-            list[str] | None: the names of the bits set, or `None` without the extension.
+    @property
+    def key_usage(self) -> Optional[frozenset[str]]:
+        """keyUsage bit names (`"digitalSignature"`, `"keyCertSign"`, ...) or `None` without
+        the extension.
 
         Raises:
             UnsupportedFormat: the extension is malformed.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.key_usage()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> sorted(cert.key_usage)
             ['digitalSignature', 'keyEncipherment']
         """
+    @property
     def extended_key_usage(self) -> Optional[list[str]]:
-        """The extKeyUsage extension: short names (`"serverAuth"`, `"clientAuth"`,
-        `"codeSigning"`, `"emailProtection"`, `"timeStamping"`, `"OCSPSigning"`,
-        `"anyExtendedKeyUsage"`) or dotted OIDs for others.
-
-        Returns:
-            list[str] | None: the usages, or `None` without the extension.
+        """extKeyUsage as short names (`"serverAuth"`, `"clientAuth"`, `"codeSigning"`,
+        `"emailProtection"`, `"timeStamping"`, `"OCSPSigning"`, `"anyExtendedKeyUsage"`) or
+        dotted OIDs for others, or `None` without the extension.
 
         Raises:
             UnsupportedFormat: the extension is malformed.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.extended_key_usage() is None
-            True
+            >>> b = x509.CertificateBuilder(subject='CN=s').with_extended_key_usage(['serverAuth'])
+            >>> b.self_sign(key).extended_key_usage
+            ['serverAuth']
         """
-    def subject_alt_names(self) -> Optional[list[tuple[str, Union[str, bytes]]]]:
-        """The subjectAltName extension.
-
-        Returns:
-            list[tuple[str, str | bytes]] | None: `(kind, value)` pairs, kind `"dns"`,
-            `"email"`, `"uri"`, `"dirname"` or `"rid"` with a `str`, or `"ip"` (4 or 16
-            bytes) or `"other"` (DER) with `bytes`; `None` without the extension.
+    @property
+    def subject_alternative_names(self) -> Optional[list[tuple[str, str]]]:
+        """The subjectAltName entries as `(kind, value)` strings, or `None` without the
+        extension. Kinds: `dns`, `email`, `uri`, `ip` (printed address), `dirname`, `rid`
+        and `other` (hex of the DER).
 
         Raises:
             UnsupportedFormat: the extension is malformed.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.subject_alt_names() is None
-            True
+            >>> b = x509.CertificateBuilder(subject='CN=s').with_subject_alternative_names(['ip:127.0.0.1'])
+            >>> b.self_sign(key).subject_alternative_names
+            [('ip', '127.0.0.1')]
         """
-    def subject_key_id(self) -> Optional[bytes]:
-        """The subjectKeyIdentifier extension.
-
-        Returns:
-            bytes | None: the key identifier, or `None` without the extension.
+    @property
+    def subject_key_identifier(self) -> Optional[bytes]:
+        """The subjectKeyIdentifier, or `None` without it (guomi writes the first 20 bytes of
+        SM3 of the public key).
 
         Raises:
             UnsupportedFormat: the extension is malformed.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> len(c.subject_key_id())
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> len(cert.subject_key_identifier)
             20
         """
-    def authority_key_id(self) -> Optional[bytes]:
-        """The keyIdentifier of the authorityKeyIdentifier extension.
-
-        Returns:
-            bytes | None: the key identifier, or `None` without it.
+    @property
+    def authority_key_identifier(self) -> Optional[bytes]:
+        """The keyIdentifier of the authorityKeyIdentifier, or `None` without it.
 
         Raises:
             UnsupportedFormat: the extension is malformed.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.authority_key_id() == c.subject_key_id()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.authority_key_identifier == cert.subject_key_identifier
             True
         """
-    def verify_signature(self, issuer: NativeCertificate) -> None:
+    @property
+    def is_self_issued(self) -> bool:
+        """Whether the subject and issuer names are equal (a root, or a self-issued CA
+        certificate).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.is_self_issued
+            True
+        """
+    def verify_signature(self, issuer: Union[Certificate, PublicKey]) -> None:
         """Checks that `issuer` signed this certificate (SM2-with-SM3, default signer ID).
 
         Args:
-            issuer: the issuing `NativeCertificate`; its subject must equal this
-                certificate's issuer.
+            issuer: the issuing `Certificate` (its subject must equal this certificate's
+                issuer), or a bare `guomi.sm2.PublicKey`.
 
         Raises:
-            InvalidSignature: the names differ or the signature does not verify.
+            InvalidSignature: the signature does not verify (or the names differ).
             UnsupportedFormat: an unsupported signature algorithm or issuer key.
+            TypeError: `issuer` is neither a certificate nor an SM2 public key.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.verify_signature(c)
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.verify_signature(cert)
+            >>> cert.verify_signature(key.public_key())
         """
-    def verify_signature_with_key(self, key: BytesLike) -> None:
-        """Checks this certificate's signature with a bare SM2 public key.
+    def is_valid_at(self, when: Optional[datetime] = None) -> bool:
+        """Whether `when` lies in the validity period (bounds included).
 
         Args:
-            key: bytes-like point: 65 bytes `04 || x || y`, 64 bytes `x || y` or 33 bytes
-                compressed.
+            when: a `datetime` (naive means UTC), or `None` for now.
+
+        Returns:
+            bool: `not_valid_before <= when <= not_valid_after`.
 
         Raises:
-            InvalidSignature: the signature does not verify.
-            InvalidLength, UnsupportedFormat, InvalidKey: `key` is not a valid point.
+            TypeError: `when` is not a `datetime`.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificate
             >>> key = sm2.PrivateKey.generate()
-            >>> der = x509.CertificateBuilder(subject="CN=a").self_sign(key).to_der()
-            >>> c = NativeCertificate.from_der(der)
-            >>> c.verify_signature_with_key(key.public_key().to_bytes())
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert.is_valid_at()
+            True
         """
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Callable[[bytes], Certificate], tuple[bytes]]: ...
 
 @final
-class NativeCrl:
-    """A certificate revocation list as parsed by the core (immutable).
-    `guomi.x509.CertificateRevocationList` wraps it; use that.
+class CertificateRevocationList:
+    """An X.509 CRL (RFC 5280 §5; immutable, compared by its DER, hashable).
 
-    There is no constructor: use `from_der`, `from_pem` or `all_from_pem`.
+    There is no constructor: read one with `from_pem`, `from_der` or `load_pem_crls`;
+    issue one with `CRLBuilder`; give them to `verify_chain` (`crls=`) to reject revoked
+    certificates. v1 and v2 CRLs are read; delta, partitioned and indirect CRLs parse but
+    `verify_chain` refuses to rely on them (a critical extension it does not implement
+    fails the path, closed).
 
     Example:
         >>> from guomi import sm2, x509
-        >>> from guomi._native.x509 import NativeCrl
         >>> key = sm2.PrivateKey.generate()
         >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-        >>> der = x509.CRLBuilder().sign(ca, key).to_der()
-        >>> NativeCrl.from_der(der).issuer
-        'CN=ca'
+        >>> crl = x509.CRLBuilder(crl_number=7).revoke(5).sign(ca, key)
+        >>> crl.issuer, crl.crl_number, crl.get_revoked(5) is not None
+        ('CN=ca', 7, True)
+        >>> x509.CertificateRevocationList.from_pem(crl.to_pem()) == crl
+        True
     """
     @staticmethod
-    def from_der(der: BytesLike) -> NativeCrl:
-        """Parses a DER CRL (v1 or v2).
+    def from_der(data: BytesLike) -> CertificateRevocationList:
+        """Reads a DER CRL (strict DER).
 
         Args:
-            der: bytes-like DER.
+            data: bytes-like DER.
 
         Returns:
-            NativeCrl: the CRL.
+            CertificateRevocationList: the CRL.
 
         Raises:
-            UnsupportedFormat: malformed DER.
-
-        Example:
-            >>> from guomi._native.x509 import NativeCrl
-            >>> NativeCrl.from_der(b"0")
-            Traceback (most recent call last):
-            ...
-            guomi.exceptions.UnsupportedFormat: malformed DER
-        """
-    @staticmethod
-    def from_pem(pem: Union[str, bytes]) -> NativeCrl:
-        """Parses the first `X509 CRL` block of PEM text.
-
-        Args:
-            pem: `str` or `bytes` (ASCII).
-
-        Returns:
-            NativeCrl: the CRL.
-
-        Raises:
-            UnsupportedFormat: no CRL block, bad base64 or malformed DER.
-            TypeError: `pem` is neither `str` nor bytes.
+            UnsupportedFormat: malformed DER, or a version other than v1/v2.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCrl
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> pem = x509.CRLBuilder().sign(ca, key).to_pem()
-            >>> NativeCrl.from_pem(pem).version
+            >>> der = x509.CRLBuilder().sign(ca, key).to_der()
+            >>> x509.CertificateRevocationList.from_der(der).version
             2
         """
     @staticmethod
-    def all_from_pem(pem: Union[str, bytes]) -> list[NativeCrl]:
-        """Every `X509 CRL` block of PEM text, in order.
+    def from_pem(data: Union[str, bytes]) -> CertificateRevocationList:
+        """Reads the first `X509 CRL` block of PEM text.
 
         Args:
-            pem: `str` or `bytes` (ASCII).
+            data: PEM, `str` or `bytes` (other blocks before it are skipped).
 
         Returns:
-            list[NativeCrl]: the CRLs (empty when there is none).
+            CertificateRevocationList: the CRL.
 
         Raises:
-            UnsupportedFormat: bad base64 or malformed DER in a CRL block.
-            TypeError: `pem` is neither `str` nor bytes.
+            UnsupportedFormat: no CRL block, bad base64 or malformed DER.
+            TypeError: `data` is neither `str` nor bytes.
 
         Example:
-            >>> from guomi._native.x509 import NativeCrl
-            >>> NativeCrl.all_from_pem("")
-            []
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> pem = x509.CRLBuilder().sign(ca, key).to_pem()
+            >>> x509.CertificateRevocationList.from_pem(pem).issuer
+            'CN=ca'
         """
     def to_der(self) -> bytes:
-        """The DER encoding, exactly as parsed or built.
+        """The DER encoding, exactly as read or built.
+
+        Returns:
+            bytes: the DER.
 
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> x509.CRLBuilder().sign(ca, key)._n.to_der()[:1]
-            b'0'
+            >>> x509.CRLBuilder().sign(ca, key).to_der()[0]
+            48
         """
     def to_pem(self) -> str:
-        """PEM text (label `X509 CRL`).
+        """The CRL as a PEM `X509 CRL` block.
+
+        Returns:
+            str: the PEM text.
 
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> x509.CRLBuilder().sign(ca, key)._n.to_pem().splitlines()[0]
+            >>> x509.CRLBuilder().sign(ca, key).to_pem().splitlines()[0]
             '-----BEGIN X509 CRL-----'
         """
     @property
     def version(self) -> int:
-        """1 (no version field) or 2.
+        """1 (no version field) or 2 (CRLs guomi issues are v2).
 
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> n.version
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.version
             2
         """
     @property
@@ -622,10 +541,11 @@ class NativeCrl:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> n.issuer
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.issuer
             'CN=ca'
         """
+    @property
     def issuer_der(self) -> bytes:
         """The issuer name as DER (the `Name` structure).
 
@@ -633,46 +553,77 @@ class NativeCrl:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> n.issuer_der() == ca.subject_der
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.issuer_der == ca.subject_der
             True
         """
     @property
-    def this_update(self) -> int:
-        """thisUpdate, Unix seconds.
+    def last_update(self) -> datetime:
+        """thisUpdate (aware `datetime`, UTC).
 
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> n.this_update > 0
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.last_update.tzinfo is not None
             True
         """
     @property
-    def next_update(self) -> Optional[int]:
-        """nextUpdate, Unix seconds, or `None`.
+    def next_update(self) -> Optional[datetime]:
+        """nextUpdate (aware `datetime`, UTC), or `None` when absent.
 
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> n.next_update - n.this_update
-            604800
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> (crl.next_update - crl.last_update).days
+            7
         """
     @property
-    def signature_algorithm(self) -> str:
-        """The signature algorithm OID, dotted.
+    def crl_number(self) -> Optional[int]:
+        """The cRLNumber extension, or `None` when absent.
+
+        Raises:
+            UnsupportedFormat: a malformed or repeated extension.
 
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> n.signature_algorithm
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.crl_number
+            3
+        """
+    @property
+    def authority_key_identifier(self) -> Optional[bytes]:
+        """The authorityKeyIdentifier's keyIdentifier, or `None`.
+
+        Raises:
+            UnsupportedFormat: a malformed or repeated extension.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.authority_key_identifier == ca.subject_key_identifier
+            True
+        """
+    @property
+    def signature_algorithm_oid(self) -> str:
+        """The signature algorithm OID, dotted (SM2-with-SM3: `1.2.156.10197.1.501`).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.signature_algorithm_oid
             '1.2.156.10197.1.501'
         """
+    @property
     def signature(self) -> bytes:
         """The signature value (DER `SEQUENCE { r, s }`).
 
@@ -680,63 +631,37 @@ class NativeCrl:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> n.signature()[0]
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> crl.signature[0]
             48
         """
-    def tbs_der(self) -> bytes:
-        """The signed part (TBSCertList) exactly as encoded.
+    @property
+    def tbs_certlist_bytes(self) -> bytes:
+        """The signed part (TBSCertList), exactly as encoded.
 
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> key.public_key().verify(n.signature(), n.tbs_der())
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> key.public_key().verify(crl.signature, crl.tbs_certlist_bytes)
             True
         """
-    def crl_number(self) -> Optional[bytes]:
-        r"""cRLNumber as big-endian bytes, or `None`.
-
-        Raises:
-            UnsupportedFormat: a malformed or repeated extension.
+    @property
+    def extensions(self) -> list[Extension]:
+        """Every CRL extension, in order (a list of `Extension`).
 
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> n.crl_number()
-            b'\x03'
-        """
-    def authority_key_id(self) -> Optional[bytes]:
-        """authorityKeyIdentifier keyIdentifier, or `None`.
-
-        Raises:
-            UnsupportedFormat: a malformed or repeated extension.
-
-        Example:
-            >>> from guomi import sm2, x509
-            >>> key = sm2.PrivateKey.generate()
-            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> n.authority_key_id() == ca.subject_key_identifier
-            True
-        """
-    def extensions(self) -> list[tuple[str, bool, bytes]]:
-        """Every CRL extension as `(oid, critical, value)`.
-
-        Example:
-            >>> from guomi import sm2, x509
-            >>> key = sm2.PrivateKey.generate()
-            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> [o for o, _, _ in n.extensions()]
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> [e.oid for e in crl.extensions]
             ['2.5.29.20', '2.5.29.35']
         """
-    def revoked(self) -> list[tuple[bytes, int, Optional[str], Optional[int]]]:
-        r"""The revoked entries as `(serial, revocation_date, reason, invalidity_date)`:
-        serial as INTEGER content bytes, dates in Unix seconds, reason a name or `None`.
+    @property
+    def revoked_certificates(self) -> list[RevokedCertificate]:
+        """Every entry, in order (a list of `RevokedCertificate`).
 
         Raises:
             UnsupportedFormat: a malformed or repeated entry extension.
@@ -745,116 +670,147 @@ class NativeCrl:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> [(s, r) for s, _, r, _ in n.revoked()]
-            [(b'\t', 'superseded')]
+            >>> crl = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)
+            >>> [(e.serial_number, e.reason) for e in crl.revoked_certificates]
+            [(9, 'superseded')]
         """
-    def verify_signature(self, issuer: NativeCertificate) -> None:
-        """Checks the CRL's signature against the issuing CA certificate (name, cRLSign,
-        SM2-with-SM3 signature).
+    def get_revoked(self, certificate: Union[Certificate, int]) -> Optional[RevokedCertificate]:
+        """The entry for a certificate (or a serial number), or `None` when not listed.
+
+        The serial number alone identifies the entry: check the CRL's issuer and signature
+        (or use `verify_chain` with `crls=`) before relying on the answer.
+
+        Args:
+            certificate: a `Certificate` or a serial number.
+
+        Returns:
+            RevokedCertificate | None: the entry.
 
         Raises:
-            InvalidSignature: wrong issuer or the signature does not verify.
+            UnsupportedFormat: a malformed or repeated entry extension.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+            >>> crl = x509.CRLBuilder().revoke(5).sign(ca, key)
+            >>> crl.get_revoked(5).serial_number, crl.get_revoked(6)
+            (5, None)
+        """
+    def verify_signature(self, issuer: Union[Certificate, PublicKey]) -> None:
+        """Checks that `issuer` signed this CRL (SM2-with-SM3, default signer ID).
+
+        Args:
+            issuer: the issuing CA `Certificate` (its subject must equal the CRL's issuer;
+                with a keyUsage extension it must allow cRLSign), or a bare
+                `guomi.sm2.PublicKey`.
+
+        Raises:
+            InvalidSignature: the signature does not verify (or the names differ).
             InvalidArgument: the certificate's keyUsage lacks cRLSign.
+            TypeError: `issuer` is neither a certificate nor an SM2 public key.
 
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> n.verify_signature(ca._n)
+            >>> x509.CRLBuilder().sign(ca, key).verify_signature(ca)
         """
-    def verify_signature_with_key(self, key: BytesLike) -> None:
-        """Checks the CRL's signature with a bare SM2 public key (65/64/33 bytes).
+    def is_signature_valid(self, issuer: Union[Certificate, PublicKey]) -> bool:
+        """Whether `issuer` signed this CRL (`verify_signature` as a bool).
+
+        Args:
+            issuer: the issuing CA `Certificate` or a `guomi.sm2.PublicKey`.
+
+        Returns:
+            bool: `True` when the signature verifies.
 
         Raises:
-            InvalidSignature: the signature does not verify.
-            InvalidLength, UnsupportedFormat, InvalidKey: `key` is not a valid point.
+            TypeError: `issuer` is neither a certificate nor an SM2 public key.
 
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
             >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-            >>> n = x509.CRLBuilder(crl_number=3).revoke(9, reason="superseded").sign(ca, key)._n
-            >>> n.verify_signature_with_key(key.public_key().to_bytes())
+            >>> crl = x509.CRLBuilder().sign(ca, key)
+            >>> crl.is_signature_valid(ca), crl.is_signature_valid(sm2.PrivateKey.generate().public_key())
+            (True, False)
         """
-    def __eq__(self, value: object, /) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[Callable[[bytes], CertificateRevocationList], tuple[bytes]]: ...
 
 @final
-class NativeCertificateRequest:
-    """A PKCS#10 certification request as parsed by the core (immutable).
-    `guomi.x509.CertificateSigningRequest` wraps it; use that.
+class CertificateSigningRequest:
+    """A PKCS#10 certification request (immutable).
 
-    There is no constructor: use `from_der` or `from_pem`.
+    There is no constructor: read one with `from_pem` or `from_der`; make one with
+    `CertificateSigningRequestBuilder`.
 
     Example:
         >>> from guomi import sm2, x509
-        >>> from guomi._native.x509 import NativeCertificateRequest
         >>> key = sm2.PrivateKey.generate()
-        >>> der = x509.CertificateSigningRequestBuilder(subject="CN=a").sign(key).to_der()
-        >>> NativeCertificateRequest.from_der(der).subject
-        'CN=a'
+        >>> csr = x509.CertificateSigningRequestBuilder(
+        ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+        >>> csr.subject, csr.is_signature_valid
+        ('CN=a', True)
     """
     @staticmethod
-    def from_der(der: BytesLike) -> NativeCertificateRequest:
-        """Parses a DER request (strict).
+    def from_der(data: BytesLike) -> CertificateSigningRequest:
+        """Reads a DER request (strict).
 
         Args:
-            der: bytes-like DER.
+            data: bytes-like DER.
 
         Returns:
-            NativeCertificateRequest: the request.
+            CertificateSigningRequest: the request (its signature is not checked here).
 
         Raises:
             UnsupportedFormat: malformed DER.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificateRequest
             >>> key = sm2.PrivateKey.generate()
-            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-            >>> r.subject
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> x509.CertificateSigningRequest.from_der(csr.to_der()).subject
             'CN=a'
         """
     @staticmethod
-    def from_pem(pem: Union[str, bytes]) -> NativeCertificateRequest:
-        """Parses the first `CERTIFICATE REQUEST` block of PEM text.
+    def from_pem(data: Union[str, bytes]) -> CertificateSigningRequest:
+        """Reads the first `CERTIFICATE REQUEST` block of PEM text.
 
         Args:
-            pem: `str` or `bytes` (ASCII).
+            data: PEM, `str` or `bytes`.
 
         Returns:
-            NativeCertificateRequest: the request.
+            CertificateSigningRequest: the request (its signature is not checked here).
 
         Raises:
             UnsupportedFormat: no request block, bad base64 or malformed DER.
-            TypeError: `pem` is neither `str` nor bytes.
+            TypeError: `data` is neither `str` nor bytes.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificateRequest
             >>> key = sm2.PrivateKey.generate()
-            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-            >>> NativeCertificateRequest.from_pem(r.to_pem()).subject
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> x509.CertificateSigningRequest.from_pem(csr.to_pem()).subject
             'CN=a'
         """
     def to_der(self) -> bytes:
-        """The DER encoding.
+        """The request as DER.
 
         Returns:
             bytes: the DER.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificateRequest
             >>> key = sm2.PrivateKey.generate()
-            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-            >>> NativeCertificateRequest.from_der(r.to_der()).subject
-            'CN=a'
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.to_der()[0]
+            48
         """
     def to_pem(self) -> str:
         """The request as a PEM `CERTIFICATE REQUEST` block.
@@ -864,11 +820,10 @@ class NativeCertificateRequest:
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificateRequest
             >>> key = sm2.PrivateKey.generate()
-            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-            >>> r.to_pem().splitlines()[0]
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.to_pem().splitlines()[0]
             '-----BEGIN CERTIFICATE REQUEST-----'
         """
     @property
@@ -877,31 +832,45 @@ class NativeCertificateRequest:
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificateRequest
             >>> key = sm2.PrivateKey.generate()
-            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-            >>> r.subject
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.subject
             'CN=a'
         """
     @property
-    def signature_algorithm(self) -> str:
+    def signature_algorithm_oid(self) -> str:
         """The signature algorithm OID, dotted.
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificateRequest
             >>> key = sm2.PrivateKey.generate()
-            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-            >>> r.signature_algorithm
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.signature_algorithm_oid
             '1.2.156.10197.1.501'
         """
-    def public_key_bytes(self) -> bytes:
-        """The requested SM2 public key as 65 bytes `04 || x || y`.
+    @property
+    def subject_alternative_names(self) -> list[tuple[str, str]]:
+        """Names requested in an extensionRequest attribute, as `(kind, value)` strings (as
+        `Certificate.subject_alternative_names`; empty when none).
+
+        Raises:
+            UnsupportedFormat: the attribute is malformed.
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.subject_alternative_names
+            [('dns', 'a.example')]
+        """
+    def public_key(self) -> PublicKey:
+        """The requested SM2 public key.
 
         Returns:
-            bytes: the point.
+            sm2.PublicKey: the key.
 
         Raises:
             UnsupportedFormat: not an SM2 key.
@@ -909,31 +878,11 @@ class NativeCertificateRequest:
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificateRequest
             >>> key = sm2.PrivateKey.generate()
-            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-            >>> r.public_key_bytes() == key.public_key().to_bytes()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.public_key() == key.public_key()
             True
-        """
-    def subject_alt_names(self) -> list[tuple[str, Union[str, bytes]]]:
-        """The subject alternative names of the extensionRequest attribute.
-
-        Returns:
-            list[tuple[str, str | bytes]]: `(kind, value)` pairs as
-            `NativeCertificate.subject_alt_names` (empty when none are requested).
-
-        Raises:
-            UnsupportedFormat: the attribute is malformed.
-
-        Example:
-            >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificateRequest
-            >>> key = sm2.PrivateKey.generate()
-            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-            >>> r.subject_alt_names()
-            [('dns', 'a')]
         """
     def verify(self) -> None:
         """Checks the request's self-signature.
@@ -943,22 +892,77 @@ class NativeCertificateRequest:
 
         Example:
             >>> from guomi import sm2, x509
-            >>> from guomi._native.x509 import NativeCertificateRequest
             >>> key = sm2.PrivateKey.generate()
-            >>> b = x509.CertificateSigningRequestBuilder("CN=a", ["dns:a"])
-            >>> r = NativeCertificateRequest.from_der(b.sign(key).to_der())
-            >>> r.verify()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.verify()
         """
+    @property
+    def is_signature_valid(self) -> bool:
+        """Whether the request's self-signature verifies (`verify` as a bool).
+
+        Example:
+            >>> from guomi import sm2, x509
+            >>> key = sm2.PrivateKey.generate()
+            >>> csr = x509.CertificateSigningRequestBuilder(
+            ...     subject="CN=a", subject_alternative_names=["dns:a.example"]).sign(key)
+            >>> csr.is_signature_valid
+            True
+        """
+    def __reduce__(self) -> tuple[Callable[[bytes], CertificateSigningRequest], tuple[bytes]]: ...
+
+def load_pem_certificates(data: Union[str, bytes]) -> list[Certificate]:
+    """Every `CERTIFICATE` block of a PEM bundle, in order (other blocks are skipped).
+
+    Args:
+        data: PEM, `str` or `bytes`.
+
+    Returns:
+        list[Certificate]: the certificates (empty when there are none).
+
+    Raises:
+        UnsupportedFormat: bad base64 or malformed DER in a certificate block.
+        TypeError: `data` is neither `str` nor bytes.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+        >>> len(x509.load_pem_certificates(cert.to_pem() + cert.to_pem()))
+        2
+    """
+
+def load_pem_crls(data: Union[str, bytes]) -> list[CertificateRevocationList]:
+    """Every `X509 CRL` block of PEM text, in order (other blocks are skipped).
+
+    Args:
+        data: PEM, `str` or `bytes`.
+
+    Returns:
+        list[CertificateRevocationList]: the CRLs (empty when there is none).
+
+    Raises:
+        UnsupportedFormat: bad base64 or malformed DER in a CRL block.
+        TypeError: `data` is neither `str` nor bytes.
+
+    Example:
+        >>> from guomi import sm2, x509
+        >>> key = sm2.PrivateKey.generate()
+        >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
+        >>> pem = x509.CRLBuilder().sign(ca, key).to_pem() + ca.to_pem()
+        >>> len(x509.load_pem_crls(pem))
+        1
+    """
 
 def verify_chain(
-    leaf: NativeCertificate,
-    intermediates: Sequence[NativeCertificate],
-    roots: Sequence[NativeCertificate],
+    leaf: Certificate,
+    intermediates: Sequence[Certificate],
+    roots: Sequence[Certificate],
     at: int,
     purpose: Optional[str] = None,
-    crls: Optional[Sequence[NativeCrl]] = None,
+    crls: Optional[Sequence[CertificateRevocationList]] = None,
     require_crls: bool = False,
-) -> list[NativeCertificate]:
+) -> list[Certificate]:
     """Validates a certification path from `leaf` to one of `roots` (RFC 5280 §6 subset) and
     returns it, leaf first, trust root last.
 
@@ -972,17 +976,17 @@ def verify_chain(
     signature checks (CRLs included) and `MAX_CANDIDATE_STEPS` (4096) candidates per call.
 
     Args:
-        leaf: the end-entity `NativeCertificate`.
+        leaf: the end-entity `Certificate`.
         intermediates: candidate intermediate certificates, any order.
         roots: trusted certificates.
         at: the time to check validity at, Unix seconds.
         purpose: `None`, an extended key usage short name (`"serverAuth"`, ...) or a
             dotted OID.
-        crls: `NativeCrl` objects to check revocation against, or `None`.
+        crls: `CertificateRevocationList` objects to check revocation against, or `None`.
         require_crls: fail a certificate whose issuer has no CRL in `crls`.
 
     Returns:
-        list[NativeCertificate]: the path.
+        list[Certificate]: the path.
 
     Raises:
         CertificateVerificationError: no valid path; `subject`, `reason` and `depth`
@@ -993,10 +997,9 @@ def verify_chain(
     Example:
         >>> import time
         >>> from guomi import sm2, x509
-        >>> from guomi._native.x509 import NativeCertificate, verify_chain
+        >>> from guomi._native.x509 import verify_chain
         >>> key = sm2.PrivateKey.generate()
-        >>> root = x509.CertificateBuilder(subject="CN=r").ca().self_sign(key).to_der()
-        >>> r = NativeCertificate.from_der(root)
+        >>> r = x509.CertificateBuilder(subject="CN=r").ca().self_sign(key)
         >>> [c.subject for c in verify_chain(r, [], [r], int(time.time()))]
         ['CN=r']
     """
@@ -1006,7 +1009,7 @@ def build_certificate(
     subject: Optional[str],
     public_key: Optional[BytesLike],
     signing_key: BytesLike,
-    issuer: Optional[NativeCertificate],
+    issuer: Optional[Certificate],
     serial: Optional[BytesLike],
     not_before: int,
     not_after: int,
@@ -1016,8 +1019,8 @@ def build_certificate(
     extended_key_usage: list[str],
     subject_alt_names: list[tuple[str, object]],
     key_identifiers: bool,
-    request: Optional[NativeCertificateRequest] = None,
-) -> NativeCertificate:
+    request: Optional[CertificateSigningRequest] = None,
+) -> Certificate:
     r"""Builds and signs an X.509 v3 certificate (used by `guomi.x509.CertificateBuilder`).
 
     Every argument is keyword-only and required except `request`.
@@ -1041,11 +1044,11 @@ def build_certificate(
         subject_alt_names: `(kind, value)` pairs, kind `"dns"`, `"email"`, `"uri"`,
             `"dirname"`, `"rid"` (str) or `"ip"` (4 or 16 bytes).
         key_identifiers: write subject and authority key identifiers.
-        request: a `NativeCertificateRequest` giving the subject, key and (unless
+        request: a `CertificateSigningRequest` giving the subject, key and (unless
             `subject_alt_names` is given) the names; its signature is checked.
 
     Returns:
-        NativeCertificate: the signed certificate.
+        Certificate: the signed certificate.
 
     Raises:
         InvalidArgument: a bad name, unknown usage or SAN kind, a validity ending before
@@ -1063,13 +1066,13 @@ def build_certificate(
         ...     issuer=None, serial=b"\x01", not_before=0, not_after=2**31, ca=False,
         ...     path_length=None, key_usage=[], extended_key_usage=[], subject_alt_names=[],
         ...     key_identifiers=False)
-        >>> c.serial, c.subject
-        (b'\x01', 'CN=a')
+        >>> c.serial_number, c.subject
+        (1, 'CN=a')
     """
 
 def build_request(
     *, subject: str, signing_key: BytesLike, subject_alt_names: list[tuple[str, object]]
-) -> NativeCertificateRequest:
+) -> CertificateSigningRequest:
     """Builds and signs a PKCS#10 request (used by
     `guomi.x509.CertificateSigningRequestBuilder`).
 
@@ -1079,7 +1082,7 @@ def build_request(
         subject_alt_names: `(kind, value)` pairs as in `build_certificate`.
 
     Returns:
-        NativeCertificateRequest: the signed request.
+        CertificateSigningRequest: the signed request.
 
     Raises:
         InvalidArgument: a bad name or SAN kind.
@@ -1095,17 +1098,17 @@ def build_request(
 
 def build_crl(
     *,
-    issuer: NativeCertificate,
+    issuer: Certificate,
     signing_key: BytesLike,
     this_update: int,
     next_update: Optional[int],
     crl_number: BytesLike,
     revoked: Sequence[tuple[BytesLike, int, Optional[str]]],
-) -> NativeCrl:
+) -> CertificateRevocationList:
     r"""Builds and signs a v2 CRL (used by `guomi.x509.CRLBuilder`).
 
     Args:
-        issuer: the issuing CA `NativeCertificate` (cRLSign when it has keyUsage).
+        issuer: the issuing CA `Certificate` (cRLSign when it has keyUsage).
         signing_key: the CA's d (32 bytes); it must match `issuer`.
         this_update: thisUpdate, Unix seconds.
         next_update: nextUpdate, Unix seconds, or `None`.
@@ -1114,7 +1117,7 @@ def build_crl(
             most 20), date Unix seconds, reason a name (`"keyCompromise"`, ...) or `None`.
 
     Returns:
-        NativeCrl: the signed CRL.
+        CertificateRevocationList: the signed CRL.
 
     Raises:
         InvalidArgument: an unknown reason, a bad serial or number, next before this
@@ -1126,8 +1129,8 @@ def build_crl(
         >>> from guomi._native.x509 import build_crl
         >>> key = sm2.PrivateKey.generate()
         >>> ca = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(key)
-        >>> crl = build_crl(issuer=ca._n, signing_key=key.to_bytes(), this_update=0,
+        >>> crl = build_crl(issuer=ca, signing_key=key.to_bytes(), this_update=0,
         ...     next_update=None, crl_number=b"\x05", revoked=[(b"\x07", 0, "superseded")])
-        >>> crl.revoked()
-        [(b'\x07', 0, 'superseded', None)]
+        >>> [(e.serial_number, e.reason) for e in crl.revoked_certificates]
+        [(7, 'superseded')]
     """
