@@ -855,7 +855,7 @@ class SM4XTS:
 
     Raises:
         InvalidLength: ``key`` is not 32 bytes.
-        InvalidKey: the two key halves are equal (IEEE 1619 §5.1).
+        InvalidKey: the two key halves are equal (refused as FIPS 140-3 IG C.I requires).
         InvalidArgument: unknown ``standard``.
         TypeError: ``key`` is not bytes-like.
 
