@@ -5,15 +5,23 @@
 //! each branch and each memory address computed from a secret. A few branches on
 //! secret-derived values are public by design: a tag comparison's outcome, an error the
 //! API returns, a rejection-sampling retry that only discards a random value. Each one
-//! passes the public outcome, and only that, through [`declassify`] or
-//! [`declassify_choice`] right before the branch, with a comment that says why releasing
+//! passes the public outcome, and only that, through `declassify` or
+//! `declassify_choice` right before the branch, with a comment that says why releasing
 //! it is safe. The idea is BoringSSL's `CONSTTIME_DECLASSIFY` (`crypto/internal.h`).
 //!
 //! With the `ct-declassify` feature (enabled only by `guomi-ct`'s dependency on this
 //! crate) a declassification issues memcheck's `VALGRIND_MAKE_MEM_DEFINED` client request
-//! on the value ([`valgrind`]); outside valgrind that is a handful of instructions that
+//! on the value (`ct::valgrind`); outside valgrind that is a handful of instructions that
 //! change nothing. Without the feature (every shipped build) the functions are
-//! `#[inline(always)]` identities and no client-request code is compiled.
+//! `#[inline(always)]` identities and no client-request code is compiled. (Cargo unifies
+//! features within one build, so a workspace-wide `cargo test` may compile the other
+//! crates' copy of this one with the feature on too: harmless, the requests are no-ops
+//! outside valgrind; maturin builds the wheel from `guomi-python` alone, without it.)
+//!
+//! To add a declassification: compute the public outcome in constant time, pass exactly
+//! that value through `declassify` / `declassify_choice` at the branch, and say in a
+//! comment why it is public. A report on a value that is not public by design is a leak
+//! to fix, not to declassify (`docs/security.md`, "Constant time").
 //!
 //! A declassification marks the point in the code itself, so it moves with the code
 //! (the suppressions file it replaces matched source lines and broke whenever a line
