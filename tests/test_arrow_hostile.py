@@ -403,3 +403,14 @@ def test_offsets_rewritten_during_calls_never_break_the_kernel() -> None:
         stop.set()
         t.join()
     assert outcomes["ok"] + outcomes["refused"] == 300
+
+
+@pytest.mark.parametrize(("fmt", "n_buffers"), [(b"z", 3), (b"Z", 3), (b"w:1", 2), (b"i", 2), (b"vz", 3)])
+def test_null_buffers_with_an_offset_are_refused(fmt: bytes, n_buffers: int) -> None:
+    # Regression (found by fuzz/fuzz_targets/arrow_cdata.rs): a NULL buffer was checked
+    # after the array offset was added to it, so NULL + 4 * 248 was read (a segfault).
+    p = Producer()
+    col = p.column(p.schema(fmt), p.array(249, [None] * n_buffers, offset=248))
+    expect(
+        p, InvalidArgument, lambda: ga.sm3(col) if fmt != b"i" else ga.zuc_eea3(KEY, col, 0, 0, [b"a"] * 249)
+    )

@@ -266,19 +266,22 @@ fn dictionary_refused(what: &str) -> ReadError {
 struct Arena(RefCell<Vec<Box<[u64]>>>);
 
 impl Arena {
-    /// A copy of the `len` values of `T` at `p` (unaligned is fine), living as long as the
-    /// arena. Empty for `len` 0, whatever `p`.
+    /// A copy of the `len` values of `T` from item `first` of the buffer at `base`
+    /// (unaligned is fine), living as long as the arena. Empty for `len` 0, whatever
+    /// `base`; a NULL `base` is an error (checked before any arithmetic on it).
     ///
     /// # Safety
-    /// When `len > 0` and `p` is not NULL, `p` must point to `len` readable `T`s; `T` is a
-    /// plain integer type (any bit pattern valid) of alignment at most 8.
-    unsafe fn copy<T: Copy>(&self, p: *const T, len: usize) -> R<&[T]> {
+    /// When `len > 0` and `base` is not NULL, `base` must point to `first + len` readable
+    /// `T`s; `T` is a plain integer type (any bit pattern valid) of alignment at most 8.
+    unsafe fn copy<T: Copy>(&self, base: *const T, first: usize, len: usize) -> R<&[T]> {
         if len == 0 {
             return Ok(&[]);
         }
-        if p.is_null() {
+        if base.is_null() {
             return Err(malformed("arrow array: missing buffer"));
         }
+        // SAFETY: items first..first + len lie in the buffer (caller).
+        let p = unsafe { base.add(first) };
         let bytes = len
             .checked_mul(size_of::<T>())
             .filter(|&b| b <= isize::MAX as usize)
@@ -298,23 +301,26 @@ impl Arena {
     }
 }
 
-/// A buffer borrowed in place as `len` bytes (empty for 0, whatever the pointer).
+/// Bytes `start..start + len` of the buffer at `base`, borrowed in place (empty for `len`
+/// 0, whatever the pointer; a NULL `base` is an error, checked before any arithmetic).
 ///
 /// # Safety
-/// When `len > 0` and `p` is not NULL, `p` must point to `len` bytes that live as long as
-/// `'a`.
-unsafe fn borrow<'a>(p: *const c_void, len: usize) -> R<&'a [u8]> {
+/// When `len > 0` and `base` is not NULL, `base` must point to `start + len` bytes that
+/// live as long as `'a`.
+unsafe fn borrow<'a>(base: *const c_void, start: usize, len: usize) -> R<&'a [u8]> {
     if len == 0 {
         return Ok(&[]);
     }
-    if p.is_null() {
+    if base.is_null() {
         return Err(malformed("arrow array: missing buffer"));
     }
     if len > isize::MAX as usize {
         return Err(malformed("arrow array: size overflows"));
     }
+    // SAFETY: the bytes lie in the buffer (caller).
+    let p = unsafe { (base as *const u8).add(start) };
     // SAFETY: caller.
-    Ok(unsafe { core::slice::from_raw_parts(p as *const u8, len) })
+    Ok(unsafe { core::slice::from_raw_parts(p, len) })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -520,7 +526,7 @@ impl Imported {
             if a.null_count != 0 && !b[0].is_null() && len > 0 {
                 // SAFETY: a validity bitmap holds offset + length bits (the contract);
                 // check_array checked the sum.
-                let bits = unsafe { borrow(b[0], (offset + len).div_ceil(8))? };
+                let bits = unsafe { borrow(b[0], 0, (offset + len).div_ceil(8))? };
                 let v = Validity::new(bits, offset, len)?;
                 if (0..len).any(|i| !v.is_valid(i)) {
                     return Err(ReadError::WrongType(format!(
@@ -567,10 +573,7 @@ impl Imported {
         let (lo, hi) = (offset / 8, (offset + len).div_ceil(8));
         // SAFETY: a validity bitmap holds offset + length bits (the contract), so bytes
         // lo..hi are readable.
-        let bits = unsafe {
-            self.arena
-                .copy((b[0] as *const u8).wrapping_add(lo), hi - lo)?
-        };
+        let bits = unsafe { self.arena.copy(b[0] as *const u8, lo, hi - lo)? };
         Ok(Some(Validity::new(bits, offset % 8, len)?))
     }
 
@@ -606,10 +609,7 @@ impl Imported {
                         &[0]
                     } else {
                         // SAFETY: see above.
-                        unsafe {
-                            self.arena
-                                .copy((b[1] as *const i32).wrapping_add(offset), len + 1)?
-                        }
+                        unsafe { self.arena.copy(b[1] as *const i32, offset, len + 1)? }
                     };
                     // The values buffer is sized by the array's own last offset, which
                     // bounds the rows read (checked by Chunk::new).
@@ -618,14 +618,11 @@ impl Imported {
                     } else {
                         // SAFETY: offsets own_end is the array's own last offset (the
                         // contract); own_end >= offset + len.
-                        let last = unsafe {
-                            self.arena
-                                .copy((b[1] as *const i32).wrapping_add(own_end), 1)?
-                        };
+                        let last = unsafe { self.arena.copy(b[1] as *const i32, own_end, 1)? };
                         usize_of(i64::from(last[0]))?
                     };
                     // SAFETY: the values buffer holds bytes up to the last offset.
-                    let data = unsafe { borrow(b[2], data_len)? };
+                    let data = unsafe { borrow(b[2], 0, data_len)? };
                     Values::Offsets32 {
                         offsets: offs,
                         data,
@@ -640,10 +637,7 @@ impl Imported {
                         &[0]
                     } else {
                         // SAFETY: see above.
-                        unsafe {
-                            self.arena
-                                .copy((b[1] as *const i64).wrapping_add(offset), len + 1)?
-                        }
+                        unsafe { self.arena.copy(b[1] as *const i64, offset, len + 1)? }
                     };
                     // The values buffer is sized by the array's own last offset, which
                     // bounds the rows read (checked by Chunk::new).
@@ -652,14 +646,11 @@ impl Imported {
                     } else {
                         // SAFETY: offsets own_end is the array's own last offset (the
                         // contract); own_end >= offset + len.
-                        let last = unsafe {
-                            self.arena
-                                .copy((b[1] as *const i64).wrapping_add(own_end), 1)?
-                        };
+                        let last = unsafe { self.arena.copy(b[1] as *const i64, own_end, 1)? };
                         usize_of(last[0])?
                     };
                     // SAFETY: as above.
-                    let data = unsafe { borrow(b[2], data_len)? };
+                    let data = unsafe { borrow(b[2], 0, data_len)? };
                     Values::Offsets64 {
                         offsets: offs,
                         data,
@@ -679,7 +670,7 @@ impl Imported {
                         &[][..]
                     } else {
                         // SAFETY: see above.
-                        unsafe { borrow((b[1] as *const u8).wrapping_add(start) as _, n)? }
+                        unsafe { borrow(b[1], start, n)? }
                     };
                     Values::Fixed { width: w, data }
                 }
@@ -689,18 +680,15 @@ impl Imported {
                     let k = b.len() - 3;
                     // SAFETY: the last buffer of a view array holds the k variadic buffer
                     // sizes (the contract).
-                    let sizes = unsafe { self.arena.copy(b[b.len() - 1] as *const i64, k)? };
+                    let sizes = unsafe { self.arena.copy(b[b.len() - 1] as *const i64, 0, k)? };
                     let mut bufs = Vec::with_capacity(k);
                     for (j, &s) in sizes.iter().enumerate() {
                         // SAFETY: variadic buffer j holds sizes[j] bytes (the contract).
-                        bufs.push(unsafe { borrow(b[2 + j], usize_of(s)?)? });
+                        bufs.push(unsafe { borrow(b[2 + j], 0, usize_of(s)?)? });
                     }
                     // SAFETY: the views buffer holds offset + length 16-byte views (the
                     // contract); we copy the len from `offset` on.
-                    let views = unsafe {
-                        self.arena
-                            .copy((b[1] as *const [u8; 16]).wrapping_add(offset), len)?
-                    };
+                    let views = unsafe { self.arena.copy(b[1] as *const [u8; 16], offset, len)? };
                     Values::Views {
                         views: views.as_flattened(),
                         buffers: bufs,
@@ -746,38 +734,14 @@ impl Imported {
             // contract); we copy the len from `offset` on.
             let values = unsafe {
                 match t {
-                    b'c' => IntValues::I8(
-                        self.arena
-                            .copy((p as *const i8).wrapping_add(offset), len)?,
-                    ),
-                    b'C' => IntValues::U8(
-                        self.arena
-                            .copy((p as *const u8).wrapping_add(offset), len)?,
-                    ),
-                    b's' => IntValues::I16(
-                        self.arena
-                            .copy((p as *const i16).wrapping_add(offset), len)?,
-                    ),
-                    b'S' => IntValues::U16(
-                        self.arena
-                            .copy((p as *const u16).wrapping_add(offset), len)?,
-                    ),
-                    b'i' => IntValues::I32(
-                        self.arena
-                            .copy((p as *const i32).wrapping_add(offset), len)?,
-                    ),
-                    b'I' => IntValues::U32(
-                        self.arena
-                            .copy((p as *const u32).wrapping_add(offset), len)?,
-                    ),
-                    b'l' => IntValues::I64(
-                        self.arena
-                            .copy((p as *const i64).wrapping_add(offset), len)?,
-                    ),
-                    _ => IntValues::U64(
-                        self.arena
-                            .copy((p as *const u64).wrapping_add(offset), len)?,
-                    ),
+                    b'c' => IntValues::I8(self.arena.copy(p as *const i8, offset, len)?),
+                    b'C' => IntValues::U8(self.arena.copy(p as *const u8, offset, len)?),
+                    b's' => IntValues::I16(self.arena.copy(p as *const i16, offset, len)?),
+                    b'S' => IntValues::U16(self.arena.copy(p as *const u16, offset, len)?),
+                    b'i' => IntValues::I32(self.arena.copy(p as *const i32, offset, len)?),
+                    b'I' => IntValues::U32(self.arena.copy(p as *const u32, offset, len)?),
+                    b'l' => IntValues::I64(self.arena.copy(p as *const i64, offset, len)?),
+                    _ => IntValues::U64(self.arena.copy(p as *const u64, offset, len)?),
                 }
             };
             chunks.push(IntChunk::new(len, v, values)?);
