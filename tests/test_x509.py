@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from guomi import sm2, sm3, x509
-from guomi.exceptions import CertificateVerificationError, InvalidKey, InvalidSignature, UnsupportedFormat
+from guomi.exceptions import (
+    CertificateVerificationError,
+    InvalidArgument,
+    InvalidKey,
+    InvalidSignature,
+    UnsupportedFormat,
+)
 
 OPENSSL = shutil.which("openssl")
 needs_openssl = pytest.mark.skipif(OPENSSL is None, reason="openssl CLI not installed")
@@ -105,6 +111,20 @@ def test_openssl_subj_form_and_bundle() -> None:
     bundle = "junk before\n" + a.to_pem() + "text between\n" + b.to_pem()
     assert x509.load_pem_certificates(bundle) == [a, b]
     assert x509.Certificate.from_pem(bundle) == a
+
+
+def test_builder_checks_the_serial_where_it_is_given() -> None:
+    # RFC 5280 §4.1.2.2: positive, at most 20 octets encoded (so below 2**159).
+    key = sm2.PrivateKey.generate()
+    b = x509.CertificateBuilder(subject="CN=x")
+    assert b.serial(2**159 - 1).self_sign(key).serial_number == 2**159 - 1
+    for bad in (2**159, 2**160, 0, -1):
+        with pytest.raises(InvalidArgument, match="20 octets"):
+            b.serial(bad)
+        with pytest.raises(InvalidArgument, match="20 octets"):
+            x509.CertificateBuilder(subject="CN=x", serial_number=bad)
+    with pytest.raises(TypeError):
+        b.serial("7")  # type: ignore[arg-type]
 
 
 def test_builder_rejects_bad_input() -> None:

@@ -278,6 +278,22 @@ class CertificateSigningRequestBuilder:
 
 
 _CA_KEY_USAGE = ("digitalSignature", "keyCertSign", "cRLSign")
+#: RFC 5280 §4.1.2.2: a serial number is a positive INTEGER of at most 20 octets as encoded.
+_SERIAL_LIMIT = 2**159
+
+
+def _check_serial(number: Optional[int]) -> None:
+    if number is None:
+        return
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise TypeError(f"serial_number must be an int, got {type(number).__name__}")
+    if not 0 < number < _SERIAL_LIMIT:
+        raise InvalidArgument(
+            "serial_number must be a positive integer of at most 20 octets encoded "
+            "(below 2**159; RFC 5280 section 4.1.2.2)"
+        )
+
+
 _LEAF_KEY_USAGE = ("digitalSignature", "keyEncipherment")
 
 
@@ -323,6 +339,10 @@ class CertificateBuilder:
     subject_alternative_names: Sequence[SanInput] = ()
     key_identifiers: bool = True
     csr: Optional[CertificateSigningRequest] = None
+
+    def __post_init__(self) -> None:
+        # RFC 5280 §4.1.2.2: checked where it is given, not when signing.
+        _check_serial(self.serial_number)
 
     @classmethod
     def from_csr(cls, csr: CertificateSigningRequest) -> CertificateBuilder:
@@ -373,7 +393,9 @@ class CertificateBuilder:
         return self._with(public_key=key)
 
     def serial(self, number: int) -> CertificateBuilder:
-        """A copy with serial number ``number`` (a positive ``int``; else ``ValueError`` when signing).
+        """A copy with serial number ``number``: a positive ``int`` of at most 20 octets encoded
+        (RFC 5280 §4.1.2.2, so below ``2**159``); else :class:`~guomi.exceptions.InvalidArgument`
+        at once.
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()

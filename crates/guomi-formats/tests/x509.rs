@@ -79,6 +79,22 @@ fn build_parse_and_inspect() {
     let c2 = b.self_sign(&k).unwrap();
     assert_eq!(c2.serial(), &[0, 0xff]);
     assert_eq!(c2.not_after(), 2_600_000_000);
+    // RFC 5280 §4.1.2.2: at most 20 octets encoded. 2^159 - 1 fits; 2^159 needs a sign
+    // byte (21 octets) and is a typed argument error, not a late "malformed DER".
+    let mut largest = vec![0xff; 20];
+    largest[0] = 0x7f;
+    b.serial = Some(largest.clone());
+    assert_eq!(b.self_sign(&k).unwrap().serial(), &largest[..]);
+    let mut too_big = vec![0; 20];
+    too_big[0] = 0x80;
+    for bad in [too_big, vec![1; 21], vec![], vec![0, 0]] {
+        b.serial = Some(bad.clone());
+        assert!(
+            matches!(b.self_sign(&k), Err(Error::InvalidValue(m)) if m.contains("20")),
+            "{bad:02x?}"
+        );
+    }
+    b.serial = None;
     // The wrong key cannot self-sign.
     assert!(b.self_sign(&PrivateKey::generate().unwrap()).is_err());
 }

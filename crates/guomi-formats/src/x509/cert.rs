@@ -520,7 +520,8 @@ pub struct CertificateBuilder {
     pub subject: Name,
     /// Subject public key.
     pub public_key: PublicKey,
-    /// Serial number as a positive big-endian integer; random 127-bit when `None`.
+    /// Serial number as a positive big-endian integer of at most 20 octets encoded (RFC
+    /// 5280 §4.1.2.2: below 2^159; checked when signing); random 127-bit when `None`.
     pub serial: Option<Vec<u8>>,
     /// notBefore, Unix seconds.
     pub not_before: i64,
@@ -574,9 +575,12 @@ impl CertificateBuilder {
             Some(s) => {
                 let skip = s.iter().take_while(|&&b| b == 0).count();
                 let v = s[skip..].to_vec();
-                if v.is_empty() || v.len() > 20 {
+                // RFC 5280 §4.1.2.2: a positive INTEGER of at most 20 octets as
+                // encoded, sign byte included (so below 2^159).
+                if v.is_empty() || v.len() > 20 || (v.len() == 20 && v[0] & 0x80 != 0) {
                     return Err(Error::InvalidValue(
-                        "serial number must be a positive integer of at most 20 bytes",
+                        "serial number must be a positive integer of at most 20 octets \
+                         encoded (below 2**159; RFC 5280 section 4.1.2.2)",
                     ));
                 }
                 v
