@@ -147,88 +147,15 @@ def _san_in(items: Iterable[SanInput]) -> list[tuple[str, object]]:
     return out
 
 
-# The certificate, CRL and request classes are the native ones (documented once, in
-# crates/guomi-python/src/x509.rs); their getters build the dataclasses above.
+# The certificate, CRL and request classes, the PEM loaders and verify_chain are the native
+# ones (documented once, in crates/guomi-python/src/x509.rs); the getters build the
+# dataclasses above.
 Certificate = _x509.Certificate
 CertificateRevocationList = _x509.CertificateRevocationList
 CertificateSigningRequest = _x509.CertificateSigningRequest
 load_pem_certificates = _x509.load_pem_certificates
 load_pem_crls = _x509.load_pem_crls
-
-
-def verify_chain(
-    leaf: Certificate,
-    intermediates: Sequence[Certificate],
-    trust_roots: Sequence[Certificate],
-    *,
-    at: Optional[datetime] = None,
-    purpose: Optional[str] = None,
-    crls: Sequence[CertificateRevocationList] = (),
-    require_crls: bool = False,
-) -> list[Certificate]:
-    """Validates ``leaf`` up to one of ``trust_roots`` (RFC 5280 §6 subset) and returns the
-    path, leaf first.
-
-    Checked on every certificate: SM2-with-SM3 signature by the next one, issuer name =
-    next subject, validity at ``at`` (default now), no unknown critical extension; on
-    every issuer: basicConstraints cA=TRUE, pathLenConstraint, keyUsage keyCertSign. With
-    ``purpose`` (``"serverAuth"``, ``"clientAuth"``, ``"codeSigning"``, ... or a dotted
-    OID) the leaf's extKeyUsage, when present, must allow it. Raises
-    :class:`~guomi.exceptions.CertificateVerificationError` whose ``subject``, ``reason``
-    and ``depth`` name the failing certificate.
-
-    Revocation (RFC 5280 §6.3, base CRLs): with ``crls``, every certificate below the
-    trust root is looked up in the CRLs whose issuer is its issuer on the path. Such a
-    CRL must verify with that issuer's key, the issuer must allow cRLSign (when it has
-    keyUsage), the CRL must be current at ``at`` (last update ≤ ``at`` ≤ next update)
-    and carry no critical extension guomi does not implement (delta, partitioned,
-    indirect CRLs); otherwise the path fails, closed. A listed certificate fails with the
-    reason "revoked on <date> (CRL of ..., reason ...)". A certificate whose issuer has no
-    CRL among ``crls`` is not checked, unless ``require_crls`` is true (then it fails).
-    OCSP is not implemented.
-
-    The work is bounded whatever the input: the cheap checks run before any signature,
-    each (certificate, issuer key) signature is checked once, loops (a repeated subject
-    name and key) are cut, and a path has at most :data:`MAX_PATH_LEN` certificates. More
-    than :data:`MAX_CERTIFICATES` intermediates and roots, or a search needing more than
-    :data:`MAX_SIGNATURE_CHECKS` signature checks or :data:`MAX_CANDIDATE_STEPS`
-    candidates, raises ``CertificateVerificationError`` (for the leaf, depth 0) whose
-    reason says so ("too many certificates given", "certification path building gave
-    up: ...").
-
-    Args:
-        leaf: the end-entity :class:`Certificate`.
-        intermediates: candidate intermediate certificates, in any order.
-        trust_roots: the trusted certificates.
-        at: the time to check validity at (``datetime``, naive means UTC); default now.
-        purpose: ``None``, an extended key usage short name or a dotted OID.
-        crls: :class:`CertificateRevocationList` objects to check revocation against (at
-            most :data:`MAX_CRLS`; their signature checks count against
-            :data:`MAX_SIGNATURE_CHECKS`).
-        require_crls: fail a certificate whose issuer has no CRL in ``crls``.
-
-    Returns:
-        list[Certificate]: the path, leaf first, trust root last.
-
-    Raises:
-        CertificateVerificationError: no valid path, or a work bound was exceeded.
-        InvalidArgument: an unknown ``purpose``.
-
-    Example:
-        >>> from guomi import sm2, x509
-        >>> key = sm2.PrivateKey.generate()
-        >>> root = x509.CertificateBuilder(subject="CN=Root").ca().self_sign(key)
-        >>> other = x509.CertificateBuilder(subject="CN=Other").ca().self_sign(key)
-        >>> try:
-        ...     x509.verify_chain(root, [], [other])
-        ... except x509.CertificateVerificationError as e:
-        ...     print(e.depth, e.subject)
-        0 CN=Root
-    """
-    when = _secs(at) if at is not None else _secs(datetime.now(timezone.utc))
-    return _x509.verify_chain(
-        leaf, list(intermediates), list(trust_roots), when, purpose, list(crls), require_crls
-    )
+verify_chain = _x509.verify_chain
 
 
 @dataclasses.dataclass(frozen=True)

@@ -94,6 +94,13 @@ fn unix_seconds(when: &Bound<'_, PyAny>) -> PyResult<i64> {
     Ok(t.call_method0("timestamp")?.extract::<f64>()? as i64)
 }
 
+/// The current time in Unix seconds.
+fn now_seconds() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
 /// Big-endian bytes as a Python `int` (`int.from_bytes(b, "big", signed=signed)`).
 fn py_int<'py>(py: Python<'py>, b: &[u8], signed: bool) -> PyResult<Bound<'py, PyAny>> {
     let kw = [("signed", signed)].into_py_dict(py)?;
@@ -658,9 +665,7 @@ impl PyCertificate {
     fn is_valid_at(&self, when: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
         let t = match when {
             Some(w) => unix_seconds(w)?,
-            None => std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
+            None => now_seconds(),
         };
         Ok(self.0.not_before() <= t && t <= self.0.not_after())
     }
@@ -1393,62 +1398,86 @@ fn load_pem_crls(data: &Bound<'_, PyAny>) -> PyResult<Vec<PyCrl>> {
         .collect())
 }
 
-/// Validates a certification path from `leaf` to one of `roots` (RFC 5280 §6 subset) and
-/// returns it, leaf first, trust root last.
+/// Validates `leaf` up to one of `trust_roots` (RFC 5280 §6 subset) and returns the
+/// path, leaf first.
 ///
-/// Checked: each signature (SM2-with-SM3), issuer name = next subject, validity at `at`,
-/// no unknown critical extension; on issuers basicConstraints cA, pathLenConstraint and
-/// keyUsage keyCertSign; with `purpose`, the leaf's extKeyUsage (when present); with
-/// `crls`, revocation of every certificate below the root (base CRLs from its issuer on
-/// the path, which must verify, be current and allow cRLSign). The work is bounded: at
-/// most `MAX_PATH_LEN` (16) certificates on a path, `MAX_CERTIFICATES` (1024)
-/// intermediates and roots together, `MAX_CRLS` (256) CRLs, `MAX_SIGNATURE_CHECKS` (100)
-/// signature checks (CRLs included) and `MAX_CANDIDATE_STEPS` (4096) candidates per call.
+/// Checked on every certificate: SM2-with-SM3 signature by the next one, issuer name =
+/// next subject, validity at `at` (default now), no unknown critical extension; on
+/// every issuer: basicConstraints cA=TRUE, pathLenConstraint, keyUsage keyCertSign. With
+/// `purpose` (`"serverAuth"`, `"clientAuth"`, `"codeSigning"`, ... or a dotted
+/// OID) the leaf's extKeyUsage, when present, must allow it. Raises
+/// `CertificateVerificationError` whose `subject`, `reason`
+/// and `depth` name the failing certificate.
+///
+/// Revocation (RFC 5280 §6.3, base CRLs): with `crls`, every certificate below the
+/// trust root is looked up in the CRLs whose issuer is its issuer on the path. Such a
+/// CRL must verify with that issuer's key, the issuer must allow cRLSign (when it has
+/// keyUsage), the CRL must be current at `at` (last update ≤ `at` ≤ next update)
+/// and carry no critical extension guomi does not implement (delta, partitioned,
+/// indirect CRLs); otherwise the path fails, closed. A listed certificate fails with the
+/// reason "revoked on <date> (CRL of ..., reason ...)". A certificate whose issuer has no
+/// CRL among `crls` is not checked, unless `require_crls` is true (then it fails).
+/// OCSP is not implemented.
+///
+/// The work is bounded whatever the input: the cheap checks run before any signature,
+/// each (certificate, issuer key) signature is checked once, loops (a repeated subject
+/// name and key) are cut, and a path has at most `MAX_PATH_LEN` certificates. More
+/// than `MAX_CERTIFICATES` intermediates and roots, or a search needing more than
+/// `MAX_SIGNATURE_CHECKS` signature checks or `MAX_CANDIDATE_STEPS`
+/// candidates, raises `CertificateVerificationError` (for the leaf, depth 0) whose
+/// reason says so ("too many certificates given", "certification path building gave
+/// up: ...").
 ///
 /// Args:
 ///     leaf: the end-entity `Certificate`.
-///     intermediates: candidate intermediate certificates, any order.
-///     roots: trusted certificates.
-///     at: the time to check validity at, Unix seconds.
-///     purpose: `None`, an extended key usage short name (`"serverAuth"`, ...) or a
-///         dotted OID.
-///     crls: `CertificateRevocationList` objects to check revocation against, or `None`.
+///     intermediates: candidate intermediate certificates, in any order.
+///     trust_roots: the trusted certificates.
+///     at: the time to check validity at (`datetime`, naive means UTC); default now.
+///     purpose: `None`, an extended key usage short name or a dotted OID.
+///     crls: `CertificateRevocationList` objects to check revocation against (at
+///         most `MAX_CRLS`; their signature checks count against
+///         `MAX_SIGNATURE_CHECKS`).
 ///     require_crls: fail a certificate whose issuer has no CRL in `crls`.
 ///
 /// Returns:
-///     list[Certificate]: the path.
+///     list[Certificate]: the path, leaf first, trust root last.
 ///
 /// Raises:
-///     CertificateVerificationError: no valid path; `subject`, `reason` and `depth`
-///         (0 = leaf) name the failing certificate. Exceeding a bound gives this error
-///         for the leaf, with a reason that says so.
+///     CertificateVerificationError: no valid path, or a work bound was exceeded.
 ///     InvalidArgument: an unknown `purpose`.
 ///
 /// Example:
-///     >>> import time
 ///     >>> from guomi import sm2, x509
-///     >>> from guomi._native.x509 import verify_chain
 ///     >>> key = sm2.PrivateKey.generate()
-///     >>> r = x509.CertificateBuilder(subject="CN=r").ca().self_sign(key)
-///     >>> [c.subject for c in verify_chain(r, [], [r], int(time.time()))]
-///     ['CN=r']
+///     >>> root = x509.CertificateBuilder(subject="CN=Root").ca().self_sign(key)
+///     >>> other = x509.CertificateBuilder(subject="CN=Other").ca().self_sign(key)
+///     >>> try:
+///     ...     x509.verify_chain(root, [], [other])
+///     ... except x509.CertificateVerificationError as e:
+///     ...     print(e.depth, e.subject)
+///     0 CN=Root
 #[guard_panics]
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (leaf, intermediates, roots, at, purpose=None, crls=None, require_crls=false))]
+#[pyo3(signature = (leaf, intermediates, trust_roots, *, at=None, purpose=None, crls=None,
+                    require_crls=false))]
 fn verify_chain(
     py: Python<'_>,
     leaf: &PyCertificate,
     intermediates: Vec<PyRef<'_, PyCertificate>>,
-    roots: Vec<PyRef<'_, PyCertificate>>,
-    at: i64,
+    trust_roots: Vec<PyRef<'_, PyCertificate>>,
+    at: Option<&Bound<'_, PyAny>>,
     purpose: Option<&str>,
     crls: Option<Vec<PyRef<'_, PyCrl>>>,
     require_crls: bool,
 ) -> PyResult<Vec<PyCertificate>> {
+    let at = match at {
+        Some(t) => unix_seconds(t)?,
+        None => now_seconds(),
+    };
     let purpose = purpose.map(core_x509::parse_eku).transpose().py_err()?;
     let ints: Vec<Certificate> = intermediates.iter().map(|c| c.0.clone()).collect();
-    let roots: Vec<Certificate> = roots.iter().map(|c| c.0.clone()).collect();
+    let roots: Vec<Certificate> = trust_roots.iter().map(|c| c.0.clone()).collect();
     let crls: Vec<Crl> = crls.iter().flatten().map(|c| c.0.clone()).collect();
     let leaf = leaf.0.clone();
     let checked = py.detach(|| {
