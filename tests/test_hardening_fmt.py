@@ -347,3 +347,50 @@ def test_too_many_certificates_is_refused() -> None:
 def test_validity_days_overflow_is_a_typed_error(days: int) -> None:
     with pytest.raises(InvalidArgument):
         x509.CertificateBuilder(subject="CN=x").valid_for_days(days).self_sign(sm2.PrivateKey.generate())
+
+
+# --- PKCS#12: one budget on the derivation work of a load ----------------------------------
+
+
+def _oid(hex_body: str) -> bytes:
+    return _tlv(0x06, bytes.fromhex(hex_body))
+
+
+def _int(v: int) -> bytes:
+    return _tlv(0x02, v.to_bytes(v.bit_length() // 8 + 1, "big"))
+
+
+def _encrypted_part(iterations: int) -> bytes:
+    """An encryptedData ContentInfo whose PBES2 (PBKDF2-HMAC-SM3, SM4-CBC) claims
+    ``iterations``; the ciphertext is never reached."""
+    prf = _tlv(0x30, _oid("2a811ccf5501831102") + b"\x05\x00")  # HMAC-SM3
+    kdf = _tlv(0x30, _oid("2a864886f70d01050c") + _tlv(0x30, _tlv(0x04, bytes(16)) + _int(iterations) + prf))
+    enc = _tlv(0x30, _oid("2a811ccf55016802") + _tlv(0x04, bytes(16)))  # SM4-CBC
+    alg = _tlv(0x30, _oid("2a864886f70d01050d") + _tlv(0x30, kdf + enc))  # PBES2
+    eci = _tlv(0x30, _oid("2a864886f70d010701") + alg + _tlv(0x80, bytes(16)))
+    ed = _tlv(0x30, _int(0) + eci)
+    return _tlv(0x30, _oid("2a864886f70d010706") + _tlv(0xA0, ed))
+
+
+def _pfx(parts: list[bytes], mac_iterations: int = 1) -> bytes:
+    """A PFX around ``parts`` with an SM3 MAC that no password matches."""
+    auth = _tlv(0x30, b"".join(parts))
+    content = _tlv(0x30, _oid("2a864886f70d010701") + _tlv(0xA0, _tlv(0x04, auth)))
+    digest = _tlv(0x30, _tlv(0x30, _oid("2a811ccf55018311") + b"\x05\x00") + _tlv(0x04, bytes(32)))
+    mac = _tlv(0x30, digest + _tlv(0x04, bytes(16)) + _int(mac_iterations))
+    return _tlv(0x30, _int(3) + content + mac)
+
+
+def test_pkcs12_total_derivation_work_is_bounded_before_any_derivation() -> None:
+    from guomi import pkcs12
+
+    assert pkcs12.MAX_TOTAL_ITERATIONS == 3 * MAX_ITERATIONS
+    # Within the budget the file gets as far as its MAC (which no password matches).
+    with pytest.raises(InvalidKey):
+        pkcs12.load(_pfx([_encrypted_part(MAX_ITERATIONS)] * 2), "pw")
+    # Over it, the file is refused at once: no derivation (not even the MAC's) runs.
+    for parts, mac in ((4, 1), (pkcs12.MAX_BAGS, 1), (3, MAX_ITERATIONS)):
+        start = time.perf_counter()
+        with pytest.raises(UnsupportedFormat, match="MAX_TOTAL_ITERATIONS"):
+            pkcs12.load(_pfx([_encrypted_part(MAX_ITERATIONS)] * parts, mac), "pw")
+        assert time.perf_counter() - start < 1.0

@@ -26,8 +26,10 @@ Reads (:func:`load`)
     re-export; so do files without a MAC.
 
 Bounds: files of at most :data:`MAX_PFX_LEN` bytes, at most :data:`MAX_BAGS` bags,
-iteration counts 1 to :data:`MAX_ITERATIONS`, at most one private key. Salts and IVs are
-random from the OS; decrypted secrets are zeroized in Rust memory.
+iteration counts 1 to :data:`MAX_ITERATIONS` per key derivation and
+:data:`MAX_TOTAL_ITERATIONS` for all the derivations of one :func:`load` together (checked
+before the first one runs), at most one private key. Salts and IVs are random from the OS;
+decrypted secrets are zeroized in Rust memory.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ __all__ = [
     "MAX_BAGS",
     "MAX_ITERATIONS",
     "MAX_PFX_LEN",
+    "MAX_TOTAL_ITERATIONS",
     "Password",
     "dump",
     "info",
@@ -63,6 +66,12 @@ MAX_ITERATIONS: int = _p12.MAX_ITERATIONS
 MAX_PFX_LEN: int = _p12.MAX_PFX_LEN
 #: Most bags in one file, all nesting levels together (64).
 MAX_BAGS: int = _p12.MAX_BAGS
+#: Most key-derivation iterations one :func:`load` runs, all derivations together (the
+#: MAC key, every encrypted part, every shrouded key): 30 000 000, three derivations at
+#: :data:`MAX_ITERATIONS` (what :func:`dump` writes at its maximum). The counts that can
+#: be read without the password are summed before the first derivation runs; a file over
+#: the budget raises :class:`~guomi.exceptions.UnsupportedFormat` at once.
+MAX_TOTAL_ITERATIONS: int = _p12.MAX_TOTAL_ITERATIONS
 
 
 def load(
@@ -83,7 +92,8 @@ def load(
     Raises:
         InvalidKey: wrong password or a changed file (one message).
         UnsupportedFormat: malformed, legacy (the algorithm is named) or out-of-bounds
-            contents, more than one private key, or no MAC.
+            contents (key derivations of more than :data:`MAX_TOTAL_ITERATIONS`
+            iterations in all among them), more than one private key, or no MAC.
         InvalidArgument: an empty or non-UTF-8 password.
 
     Example:

@@ -128,5 +128,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_ITERATIONS", pkcs12::MAX_ITERATIONS)?;
     m.add("MAX_PFX_LEN", pkcs12::MAX_PFX_LEN)?;
     m.add("MAX_BAGS", pkcs12::MAX_BAGS)?;
+    m.add("MAX_TOTAL_ITERATIONS", pkcs12::MAX_TOTAL_ITERATIONS)?;
     Ok(())
 }

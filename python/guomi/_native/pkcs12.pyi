@@ -6,12 +6,21 @@ from typing import Optional, Union
 from guomi._native.sm2 import PrivateKey
 from guomi._typing import BytesLike
 
-__all__ = ["load", "dump", "DEFAULT_ITERATIONS", "MAX_ITERATIONS", "MAX_PFX_LEN", "MAX_BAGS"]
+__all__ = [
+    "load",
+    "dump",
+    "DEFAULT_ITERATIONS",
+    "MAX_ITERATIONS",
+    "MAX_PFX_LEN",
+    "MAX_BAGS",
+    "MAX_TOTAL_ITERATIONS",
+]
 
 DEFAULT_ITERATIONS: int
 MAX_ITERATIONS: int
 MAX_PFX_LEN: int
 MAX_BAGS: int
+MAX_TOTAL_ITERATIONS: int
 
 def load(
     data: BytesLike, password: Union[str, BytesLike]
