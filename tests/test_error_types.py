@@ -19,6 +19,7 @@ KEY16 = bytes(range(16))
 PRIV = sm2.PrivateKey.generate()
 PUB = PRIV.public_key()
 CERT = x509.CertificateBuilder(subject="CN=t").self_sign(PRIV)
+CA_CERT = x509.CertificateBuilder(subject="CN=ca").ca().self_sign(PRIV)
 SM9_SIGN = sm9.SignMasterKey.generate()
 
 
@@ -77,14 +78,23 @@ CASES: dict[str, Callable[[], Any]] = {
     "x509.Certificate.from_pem": lambda: x509.Certificate.from_pem("-----BEGIN CERTIFICATE-----\n"),
 }
 
-# Argument errors of python/guomi/x509.py that still raise a bare ValueError (its owner
-# changes them to InvalidArgument); strict, so fixing one makes this list shrink.
-BARE_VALUE_ERRORS: dict[str, Callable[[], Any]] = {
-    "x509 san kind": lambda: x509.CertificateBuilder(subject="CN=t").with_subject_alternative_names(
-        ["xyz:a"]
+# Argument errors of the x509 builders (a bare ValueError before; InvalidArgument now).
+X509_BUILDER_ERRORS: dict[str, Callable[[], Any]] = {
+    "x509 san kind": lambda: (
+        x509.CertificateBuilder(subject="CN=t").with_subject_alternative_names(["xyz:a"]).self_sign(PRIV)
+    ),
+    "x509 san form": lambda: (
+        x509.CertificateBuilder(subject="CN=t").with_subject_alternative_names(["a"]).self_sign(PRIV)
+    ),
+    "x509 san ip": lambda: (
+        x509.CertificateBuilder(subject="CN=t")
+        .with_subject_alternative_names(["ip:300.1.1.1"])
+        .self_sign(PRIV)
     ),
     "x509 serial": lambda: x509.CertificateBuilder(subject="CN=t").serial(0).self_sign(PRIV),
     "x509 path_length": lambda: x509.CertificateBuilder(subject="CN=t").ca(256).self_sign(PRIV),
+    "x509 no subject": lambda: x509.CertificateBuilder().self_sign(PRIV),
+    "x509 crl number": lambda: x509.CRLBuilder(crl_number=-1).sign(CA_CERT, PRIV),
 }
 
 
@@ -95,17 +105,10 @@ def test_bad_argument_values_raise_guomi_errors(name: str) -> None:
     assert isinstance(info.value, GuomiError), (name, type(info.value), info.value)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="bare ValueError"))
-        for n in BARE_VALUE_ERRORS
-    ],
-)
+@pytest.mark.parametrize("name", sorted(X509_BUILDER_ERRORS))
 def test_x509_argument_errors(name: str) -> None:
-    with pytest.raises(Exception) as info:
-        BARE_VALUE_ERRORS[name]()
-    assert isinstance(info.value, GuomiError), (name, type(info.value), info.value)
+    with pytest.raises(InvalidArgument):
+        X509_BUILDER_ERRORS[name]()
 
 
 def test_invalid_argument_is_still_a_value_error() -> None:

@@ -125,7 +125,9 @@ def _san_in(items: Iterable[SanInput]) -> list[tuple[str, object]]:
         if isinstance(it, str):
             kind, sep, value = it.partition(":")
             if not sep:
-                raise ValueError(f"subject alternative name {it!r}: write KIND:VALUE, e.g. dns:example.com")
+                raise InvalidArgument(
+                    f"subject alternative name {it!r}: write KIND:VALUE, e.g. dns:example.com"
+                )
         else:
             kind, value = it[0], it[1]
         kind = kind.strip().lower()
@@ -136,13 +138,13 @@ def _san_in(items: Iterable[SanInput]) -> list[tuple[str, object]]:
         elif kind == "dirname":
             pass
         elif kind not in _SAN_KINDS:
-            raise ValueError(f"subject alternative name kind {kind!r}: use one of {sorted(_SAN_KINDS)}")
+            raise InvalidArgument(f"subject alternative name kind {kind!r}: use one of {sorted(_SAN_KINDS)}")
         if kind == "ip":
             try:
                 text = value.strip() if isinstance(value, str) else value
                 value = ipaddress.ip_address(text).packed  # type: ignore[arg-type]
             except ValueError:
-                raise ValueError(f"not an IP address: {value!r}") from None
+                raise InvalidArgument(f"not an IP address: {value!r}") from None
         out.append((kind, value))
     return out
 
@@ -189,7 +191,7 @@ class CertificateSigningRequestBuilder:
 
         Raises:
             InvalidArgument: a malformed subject name.
-            ValueError: a malformed subject alternative name.
+            InvalidArgument: a malformed subject alternative name.
 
         Example:
             >>> from guomi import sm2, x509
@@ -400,7 +402,7 @@ class CertificateBuilder:
     def with_subject_alternative_names(self, names: Sequence[SanInput]) -> CertificateBuilder:
         """A copy with subjectAltName ``names``: ``"kind:value"`` strings or ``(kind, value)``
         tuples, kind ``dns``, ``email``, ``uri``, ``ip`` (an IPv4 or IPv6 address), ``dirname``
-        or ``rid``. A malformed entry raises ``ValueError`` when signing.
+        or ``rid``. A malformed entry raises ``InvalidArgument`` when signing.
 
         Example:
             >>> from guomi import sm2, x509
@@ -413,9 +415,9 @@ class CertificateBuilder:
 
     def _build(self, signing_key: sm2.PrivateKey, issuer: Optional[Certificate]) -> Certificate:
         if self.serial_number is not None and self.serial_number <= 0:
-            raise ValueError("serial_number must be positive")
+            raise InvalidArgument("serial_number must be positive")
         if self.path_length is not None and not 0 <= self.path_length <= 255:
-            raise ValueError("path_length must be 0 to 255")
+            raise InvalidArgument("path_length must be 0 to 255")
         start = self.not_valid_before or (datetime.now(timezone.utc) - timedelta(minutes=1))
         try:
             end = self.not_valid_after or (start + timedelta(days=self.days))
@@ -429,7 +431,7 @@ class CertificateBuilder:
         if self.serial_number is not None:
             serial = self.serial_number.to_bytes((self.serial_number.bit_length() + 7) // 8, "big")
         if self.csr is None and self.subject is None:
-            raise ValueError("a subject is needed (subject=... or from_csr)")
+            raise InvalidArgument("a subject is needed (subject=... or from_csr)")
         return _x509.build_certificate(
             subject=self.subject,
             public_key=None if self.public_key is None else self.public_key.to_bytes(),
@@ -458,7 +460,7 @@ class CertificateBuilder:
             Certificate: the certificate.
 
         Raises:
-            ValueError: no subject, a builder made from a CSR, a serial number that is not
+            InvalidArgument: no subject, a builder made from a CSR, a serial number that is not
                 positive, or a path length outside 0..255.
             InvalidArgument: a malformed name or usage, or a validity ending after 9999.
             InvalidKey: ``public_key`` was set to another key.
@@ -470,7 +472,7 @@ class CertificateBuilder:
             True
         """
         if self.csr is not None:
-            raise ValueError("a certificate from a CSR is signed by a CA: use sign()")
+            raise InvalidArgument("a certificate from a CSR is signed by a CA: use sign()")
         return self._build(private_key, None)
 
     def sign(self, issuer: Certificate, issuer_key: sm2.PrivateKey) -> Certificate:
@@ -484,7 +486,7 @@ class CertificateBuilder:
             Certificate: the certificate, signed by ``issuer``.
 
         Raises:
-            ValueError: no public key and no CSR, a serial number that is not positive, or a
+            InvalidArgument: no public key and no CSR, a serial number that is not positive, or a
                 path length outside 0..255.
             InvalidArgument: the issuer is not a CA, a malformed name or usage.
             InvalidKey: ``issuer_key`` does not match ``issuer``.
@@ -500,7 +502,7 @@ class CertificateBuilder:
             'CN=ca'
         """
         if self.csr is None and self.public_key is None:
-            raise ValueError("a public key is needed (public_key=... or from_csr)")
+            raise InvalidArgument("a public key is needed (public_key=... or from_csr)")
         return self._build(issuer_key, issuer)
 
 
@@ -547,7 +549,7 @@ class RevokedCertificate:
 
 def _serial_bytes(serial: int) -> bytes:
     if serial <= 0:
-        raise ValueError("serial numbers must be positive")
+        raise InvalidArgument("serial numbers must be positive")
     return serial.to_bytes((serial.bit_length() + 7) // 8, "big")
 
 
@@ -624,7 +626,7 @@ class CRLBuilder:
             CertificateRevocationList: the signed CRL.
 
         Raises:
-            ValueError: a serial number that is not positive, or a negative CRL number.
+            InvalidArgument: a serial number that is not positive, or a negative CRL number.
             InvalidArgument: an unknown reason, a serial or CRL number over 20 bytes,
                 ``next_update`` before ``last_update``, more than 1048576 entries, or an
                 issuer whose keyUsage lacks cRLSign.
@@ -646,7 +648,7 @@ class CRLBuilder:
                 raise InvalidArgument("days: next_update must be by the year 9999") from None
         number = self.crl_number if self.crl_number is not None else _secs(start)
         if number < 0:
-            raise ValueError("crl_number must not be negative")
+            raise InvalidArgument("crl_number must not be negative")
         if number.bit_length() > 160:
             raise InvalidArgument("crl_number must be below 2**160 (at most 20 bytes)")
         revoked = [
