@@ -123,3 +123,24 @@ def test_help() -> None:
     for action in ("sign", "verify", "encrypt", "decrypt"):
         r = subprocess.run([sys.executable, "-m", "guomi", "cms", action, "--help"], capture_output=True)
         assert r.returncode == 0 and b"usage" in r.stdout
+
+
+def test_verify_purpose(tmp_path: Path) -> None:
+    # A signer certificate whose extKeyUsage is serverAuth: not an S/MIME signer (the default
+    # purpose), accepted with --purpose any; unknown purposes are a usage error.
+    ca_key = sm2.PrivateKey.generate()
+    root = x509.CertificateBuilder(subject="CN=CLI Root").ca().self_sign(ca_key)
+    key = sm2.PrivateKey.generate()
+    cert = (
+        x509.CertificateBuilder(subject="CN=Server", public_key=key.public_key())
+        .with_extended_key_usage(["serverAuth"])
+        .sign(root, ca_key)
+    )
+    (tmp_path / "root.pem").write_text(root.to_pem())
+    (tmp_path / "m.p7s").write_bytes(cms.sign(b"m", key, cert))
+    r = g("cms", "verify", "-i", "m.p7s", "--trusted", "root.pem", cwd=tmp_path)
+    assert r.returncode == 1 and b"emailProtection" in r.stderr, r.stderr
+    r = ok("cms", "verify", "-i", "m.p7s", "--trusted", "root.pem", "--purpose", "any", cwd=tmp_path)
+    assert b"verified" in r.stderr
+    r = g("cms", "verify", "-i", "m.p7s", "--purpose", "bogus", cwd=tmp_path)
+    assert r.returncode == 2

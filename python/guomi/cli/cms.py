@@ -86,6 +86,7 @@ def _verify(args: argparse.Namespace) -> int:
             trust_roots=_certs(args.trusted),
             intermediates=_certs(args.untrusted),
             at=at,
+            purpose=args.purpose,
         )
     except (InvalidSignature, CertificateVerificationError) as e:
         print(f"verification failed: {e}", file=sys.stderr)
@@ -94,7 +95,10 @@ def _verify(args: argparse.Namespace) -> int:
         for c in r.signers:
             print(f"signer: {c.subject}", file=sys.stderr)
         if not args.trusted:
-            print("signatures verify (no --trusted root given: signers not checked)", file=sys.stderr)
+            print(
+                "signatures verify (no --trusted root given: signer certificates not chained to a root)",
+                file=sys.stderr,
+            )
         else:
             print("verified", file=sys.stderr)
     if args.output:
@@ -184,6 +188,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument("--trusted", action="append", metavar="FILE", help="trusted root(s) (PEM bundle)")
     a.add_argument("--untrusted", action="append", metavar="FILE", help="intermediate certificate(s)")
     a.add_argument("--at", metavar="TIME", help="check certificates at this ISO 8601 time instead of now")
+    a.add_argument(
+        "--purpose",
+        choices=["smime", "any", "codesign", "timestamping"],
+        default="smime",
+        help="what each signer certificate must allow (keyUsage, extKeyUsage; docs/cms.md): default smime",
+    )
     a.add_argument("-q", "--quiet", action="store_true", help="print nothing on success")
     a.set_defaults(func=guarded(_verify))
 
