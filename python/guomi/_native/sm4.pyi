@@ -589,7 +589,9 @@ class GCMEncryptor:
 
     ``update(data)`` returns the ciphertext of ``data`` at once; ``finalize()`` returns
     ``b""``; the 16-byte tag is then in ``tag``. After ``finalize()``, ``update`` and
-    ``finalize`` raise ``AlreadyFinalized``.
+    ``finalize`` raise ``AlreadyFinalized``. An ``update`` that fails (past GCM's
+    2**36 - 32 byte limit) ends the stream: every later call raises ``InvalidArgument``,
+    so no tag ever covers bytes that were not encrypted.
 
     Example:
         >>> from guomi import sm4
@@ -658,7 +660,8 @@ class GCMDecryptor:
     whole plaintext once the tag verified. Unbuffered: ``update`` returns plaintext at
     once, ``finalize`` returns ``b""`` or raises ``InvalidTag``, and the caller must
     then discard everything. After ``finalize()`` every call raises
-    ``AlreadyFinalized``.
+    ``AlreadyFinalized``. An ``update`` that fails (past GCM's 2**36 - 32 byte limit)
+    ends the stream: every later call raises ``InvalidArgument``.
 
     Example:
         >>> from guomi import sm4
