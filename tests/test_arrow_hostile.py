@@ -414,3 +414,11 @@ def test_null_buffers_with_an_offset_are_refused(fmt: bytes, n_buffers: int) -> 
     expect(
         p, InvalidArgument, lambda: ga.sm3(col) if fmt != b"i" else ga.zuc_eea3(KEY, col, 0, 0, [b"a"] * 249)
     )
+
+
+def test_zero_width_column_is_refused() -> None:
+    # Regression (found by the arrow_cdata fuzz target): fixed_size_binary(0) needs no
+    # buffer, so a length of 2^62 alone set the work.
+    p = Producer()
+    col = p.column(p.schema(b"w:0"), p.array(2**62, [None, None]))
+    expect(p, TypeError, lambda: ga.sm3(col), "fixed_size_binary")

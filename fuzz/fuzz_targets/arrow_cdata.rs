@@ -286,8 +286,16 @@ fn leaf(
     }
     // A wrong buffer count (the pointer list keeps its real length when it grows, so
     // a too-large count only ever points at allocated entries).
+    // For a view array the count *is* the layout (the last buffer holds the variadic
+    // sizes), so a different count is a different, honest-looking tree: only counts the
+    // reader must refuse (under 3) are tried there.
     let real = bufs.len() as i64;
-    let n = (real + delta).max(0);
+    let views = format == "vz" || format == "vu";
+    let n = if views && delta != 0 {
+        (real + delta).clamp(0, 2)
+    } else {
+        (real + delta).max(0)
+    };
     while (bufs.len() as i64) < n {
         bufs.push(ptr::null());
     }

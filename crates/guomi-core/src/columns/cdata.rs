@@ -581,6 +581,13 @@ impl Imported {
     pub fn binary_column(&self, what: &str) -> R<Column<'_>> {
         let (format, slots) = self.leaf(what)?;
         let kind = match kind_of(format) {
+            // No buffer bounds the rows of a zero-width column: its length alone would
+            // set the work (2^62 empty rows from a struct of a few bytes).
+            Some(Kind::Fixed(0)) => {
+                return Err(ReadError::WrongType(format!(
+                    "{what}: fixed_size_binary(0) columns are not supported"
+                )))
+            }
             Some(Kind::Int(_)) | None => {
                 return Err(ReadError::WrongType(format!(
                     "{what}: expected an Arrow column of binary or string values, got {}",
