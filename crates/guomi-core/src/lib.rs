@@ -21,7 +21,9 @@
 //! `parallel::with_helpers`), [`cpu`]'s CPUID query of the vendor (an `unsafe fn`
 //! in the oldest supported Rust, safe from 1.94 on), and `ct::valgrind`'s valgrind
 //! client-request sequence, compiled only with the `ct-declassify` feature that the
-//! constant-time harness enables (see [`ct`]).
+//! constant-time harness enables (see [`ct`]), and [`columns::cdata`]'s reading of Arrow
+//! C data interface structs from a foreign producer (every pointer, count and length
+//! checked before it is followed; fuzzed by the `arrow_cdata` target).
 #![deny(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
