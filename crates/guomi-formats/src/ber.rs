@@ -17,7 +17,13 @@
 //! [`MAX_INPUT`] bytes, nesting at most [`MAX_DEPTH`] levels, tag numbers below 31 (every
 //! CMS and X.509 tag; the high-tag form is refused), lengths at most 4 length octets. The
 //! work is linear in the input times the depth: each level copies its content once.
+//!
+//! This is the single entry for BER input: CMS ([`crate::cms::read_input`]) and PKCS#12
+//! normalise with [`to_der`] before anything reads them, and everything after it reads
+//! DER through the `der` crate. The BER headers are decoded here (the `der` crate reads
+//! DER only); the DER written uses the crate's one writer (`crate::asn1`).
 
+use crate::asn1::write_tlv;
 use guomi_core::{Error, Result};
 
 /// The largest BER/DER input accepted (bytes): 256 MiB.
@@ -35,18 +41,6 @@ fn is_string_tag(number: u8) -> bool {
         number,
         0x03 | 0x04 | 0x0C | 0x12 | 0x13 | 0x14 | 0x16 | 0x17 | 0x18 | 0x1A | 0x1E
     )
-}
-
-/// Appends a DER length.
-pub(crate) fn push_len(out: &mut Vec<u8>, len: usize) {
-    if len < 0x80 {
-        out.push(len as u8);
-    } else {
-        let bytes = (len as u64).to_be_bytes();
-        let skip = bytes.iter().take_while(|&&b| b == 0).count();
-        out.push(0x80 | (8 - skip) as u8);
-        out.extend_from_slice(&bytes[skip..]);
-    }
 }
 
 /// One BER header: identifier octet, and the content length (`None`: indefinite).
@@ -121,12 +115,13 @@ impl<'a> Reader<'a> {
             let len = h.len.unwrap_or(0);
             let content = &self.data[self.pos..self.pos + len];
             self.pos += len;
-            if fold.is_none() {
-                out.push(h.tag);
-                push_len(out, len);
-            }
-            out.extend_from_slice(content);
-            return Ok(());
+            return match fold {
+                None => write_tlv(out, h.tag, content),
+                Some(_) => {
+                    out.extend_from_slice(content);
+                    Ok(())
+                }
+            };
         }
         let string = universal && is_string_tag(h.tag & 0x1F);
         let mut body = Vec::new();
@@ -162,13 +157,9 @@ impl<'a> Reader<'a> {
                 // unused-bit octets; only the last segment may have unused bits.
                 return Err(bad("constructed BER BIT STRING is not supported"));
             }
-            out.push(h.tag & !0x20);
-            push_len(out, body.len());
-            out.extend_from_slice(&body);
+            write_tlv(out, h.tag & !0x20, &body)?;
         } else {
-            out.push(h.tag);
-            push_len(out, body.len());
-            out.extend_from_slice(&body);
+            write_tlv(out, h.tag, &body)?;
         }
         Ok(())
     }

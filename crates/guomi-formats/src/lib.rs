@@ -11,8 +11,17 @@
 //!
 //! The cryptography itself is guomi-core's; this crate only encodes, decodes and checks
 //! structures, and has no `unsafe` code at all. Errors are guomi-core's [`Error`].
+//!
+//! One ASN.1 layer: every structure here is read and written with RustCrypto's `der`
+//! crate, through its typed structures (X.509, CRLs, PBES2 parameters, the PKCS#12
+//! reader) or, where the exact octets of an element matter (CMS signed attributes, SET OF
+//! and `[n]` wrappers around encoded parts), through the raw-element helpers of the
+//! private `asn1` module, which are built on the `der` crate's `Length` and
+//! `SliceReader`. BER input enters only through [`ber::to_der`]. guomi-core's own DER
+//! module is for the algorithms' encodings (GM/T 0009, GM/T 0044) and is not used here.
 #![forbid(unsafe_code)]
 
+mod asn1;
 pub mod ber;
 pub mod cms;
 pub mod envelope;

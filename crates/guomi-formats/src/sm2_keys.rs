@@ -6,13 +6,15 @@
 //! curve sm2p256v1 (1.2.156.10197.1.301), and the bare SM2 OID (with absent or NULL
 //! parameters, as some Chinese toolkits write it); the first is written. Parsing is strict
 //! DER: nothing may follow the outer structure. Encrypted PKCS#8 and legacy encrypted PEM
-//! are in [`crate::x509::keys`].
+//! are in [`crate::x509::keys`]. The DER is read and written with the crate's one ASN.1
+//! layer (the `der` crate, here through the raw-element helpers of `crate::asn1`).
 //!
 //! Bring the traits into scope (`use guomi_formats::sm2_keys::{PrivateKeyEncoding,
 //! PublicKeyEncoding};`) and call the methods on the core's key types.
 
+use crate::asn1::{self, Reader, BIT_STRING, INTEGER, NULL, OCTET_STRING, OID, SEQUENCE};
 use crate::x509::keys::{pem_blocks, pem_encode};
-use guomi_core::der::{self as asn1, Reader};
+use crate::x509::oid::{EC_PUBLIC_KEY, SM2};
 use guomi_core::error::{Error, Result};
 use guomi_core::sm2::{PrivateKey, PublicKey, Sm2p256};
 use zeroize::Zeroizing;
@@ -56,19 +58,18 @@ pub trait PrivateKeyEncoding: Sized {
 
 /// Reads an AlgorithmIdentifier naming SM2 (either form).
 fn read_algorithm(alg: &mut Reader<'_>) -> Result<()> {
-    let oid = alg.read(asn1::TAG_OID)?;
-    if oid == asn1::OID_EC_PUBLIC_KEY {
-        let curve = alg.read(asn1::TAG_OID)?;
-        if curve != asn1::OID_SM2 {
+    let oid = alg.read(OID)?;
+    if oid == EC_PUBLIC_KEY.as_bytes() {
+        let curve = alg.read(OID)?;
+        if curve != SM2.as_bytes() {
             return Err(Error::UnsupportedFormat(
                 "EC key on a curve other than sm2p256v1",
             ));
         }
-    } else if oid == asn1::OID_SM2 {
-        if alg.peek_tag() == Some(asn1::TAG_NULL) {
-            alg.read(asn1::TAG_NULL)?;
-        } else if alg.peek_tag() == Some(asn1::TAG_OID) && alg.read(asn1::TAG_OID)? != asn1::OID_SM2
-        {
+    } else if oid == SM2.as_bytes() {
+        if alg.peek_tag() == Some(NULL) {
+            alg.read(NULL)?;
+        } else if alg.peek_tag() == Some(OID) && alg.read(OID)? != SM2.as_bytes() {
             return Err(Error::UnsupportedFormat("unexpected SM2 key parameters"));
         }
     } else {
@@ -97,6 +98,18 @@ fn pem_first<'l>(text: &str, labels: &[&'l str]) -> Result<(&'l str, Zeroizing<V
     ))
 }
 
+/// AlgorithmIdentifier { id-ecPublicKey, sm2p256v1 }.
+fn ec_sm2_algorithm() -> Result<Vec<u8>> {
+    asn1::seq(&[&asn1::oid(&EC_PUBLIC_KEY)?, &asn1::oid(&SM2)?])
+}
+
+/// BIT STRING holding the uncompressed point.
+fn point_bits(key: &PublicKey) -> Result<Vec<u8>> {
+    let mut bits = vec![0u8];
+    bits.extend_from_slice(&key.to_uncompressed());
+    asn1::tlv(BIT_STRING, &bits)
+}
+
 fn pem(label: &str, der: &[u8]) -> String {
     // Encoding DER of at most a few hundred bytes with a fixed ASCII label cannot fail.
     pem_encode(label, der).unwrap_or_default()
@@ -104,13 +117,9 @@ fn pem(label: &str, der: &[u8]) -> String {
 
 impl PublicKeyEncoding for PublicKey {
     fn to_spki_der(&self) -> Vec<u8> {
-        let mut alg = asn1::tlv(asn1::TAG_OID, asn1::OID_EC_PUBLIC_KEY);
-        asn1::write_tlv(&mut alg, asn1::TAG_OID, asn1::OID_SM2);
-        let mut bits = vec![0u8];
-        bits.extend_from_slice(&self.to_uncompressed());
-        let mut body = asn1::tlv(asn1::TAG_SEQUENCE, &alg);
-        asn1::write_tlv(&mut body, asn1::TAG_BIT_STRING, &bits);
-        asn1::tlv(asn1::TAG_SEQUENCE, &body)
+        let spki = || asn1::seq(&[&ec_sm2_algorithm()?, &point_bits(self)?]);
+        // Cannot fail: the encoding is 91 bytes.
+        spki().unwrap_or_default()
     }
 
     fn to_spki_pem(&self) -> String {
@@ -119,11 +128,11 @@ impl PublicKeyEncoding for PublicKey {
 
     fn from_spki_der(der: &[u8]) -> Result<Self> {
         let mut outer = Reader::new(der);
-        let mut spki = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
+        let mut spki = Reader::new(outer.read(SEQUENCE)?);
         outer.finish()?;
-        let mut alg = Reader::new(spki.read(asn1::TAG_SEQUENCE)?);
+        let mut alg = Reader::new(spki.read(SEQUENCE)?);
         read_algorithm(&mut alg)?;
-        let bits = spki.read(asn1::TAG_BIT_STRING)?;
+        let bits = spki.read(BIT_STRING)?;
         spki.finish()?;
         if bits.first() != Some(&0) {
             return Err(Error::UnsupportedFormat(
@@ -142,40 +151,41 @@ impl PublicKeyEncoding for PublicKey {
 /// The SEC1 body fields after the version: privateKey, optional [0] parameters, optional
 /// [1] publicKey; written into a buffer whose capacity is reserved up front (growing
 /// would free a copy holding d).
-fn sec1(key: &PrivateKey, with_parameters: bool) -> Zeroizing<Vec<u8>> {
+fn sec1(key: &PrivateKey, with_parameters: bool) -> Result<Zeroizing<Vec<u8>>> {
     let d = key.to_bytes();
     let mut body = Zeroizing::new(Vec::with_capacity(160));
-    body.extend_from_slice(&[2u8, 1, 1]);
-    asn1::write_tlv(&mut body, asn1::TAG_OCTET_STRING, &d[..]);
+    body.extend_from_slice(&asn1::uint(1)?);
+    asn1::write_tlv(&mut body, OCTET_STRING, &d[..])?;
     if with_parameters {
-        let params = asn1::tlv(asn1::TAG_OID, asn1::OID_SM2);
-        asn1::write_tlv(&mut body, 0xA0, &params);
+        asn1::write_tlv(&mut body, asn1::ctx_cons(0), &asn1::oid(&SM2)?)?;
     }
-    let mut bits = vec![0u8];
-    bits.extend_from_slice(&key.public_key().to_uncompressed());
-    let pk = asn1::tlv(asn1::TAG_BIT_STRING, &bits);
-    asn1::write_tlv(&mut body, 0xA1, &pk);
+    asn1::write_tlv(&mut body, asn1::ctx_cons(1), &point_bits(key.public_key())?)?;
     let mut out = Zeroizing::new(Vec::with_capacity(body.len() + 4));
-    asn1::write_tlv(&mut out, asn1::TAG_SEQUENCE, &body);
-    out
+    asn1::write_tlv(&mut out, SEQUENCE, &body)?;
+    Ok(out)
+}
+
+/// PKCS#8 PrivateKeyInfo v1 around the SEC1 key without parameters.
+fn pkcs8(key: &PrivateKey) -> Result<Zeroizing<Vec<u8>>> {
+    let inner = sec1(key, false)?;
+    let alg = ec_sm2_algorithm()?;
+    let mut body = Zeroizing::new(Vec::with_capacity(inner.len() + alg.len() + 16));
+    body.extend_from_slice(&asn1::uint(0)?);
+    body.extend_from_slice(&alg);
+    asn1::write_tlv(&mut body, OCTET_STRING, &inner)?;
+    let mut out = Zeroizing::new(Vec::with_capacity(body.len() + 4));
+    asn1::write_tlv(&mut out, SEQUENCE, &body)?;
+    Ok(out)
 }
 
 impl PrivateKeyEncoding for PrivateKey {
+    // Neither can fail: the encodings are under 160 bytes.
     fn to_sec1_der(&self) -> Zeroizing<Vec<u8>> {
-        sec1(self, true)
+        sec1(self, true).unwrap_or_default()
     }
 
     fn to_pkcs8_der(&self) -> Zeroizing<Vec<u8>> {
-        let inner = sec1(self, false);
-        let mut alg = asn1::tlv(asn1::TAG_OID, asn1::OID_EC_PUBLIC_KEY);
-        asn1::write_tlv(&mut alg, asn1::TAG_OID, asn1::OID_SM2);
-        let mut body = Zeroizing::new(Vec::with_capacity(inner.len() + alg.len() + 16));
-        body.extend_from_slice(&[2u8, 1, 0]);
-        asn1::write_tlv(&mut body, asn1::TAG_SEQUENCE, &alg);
-        asn1::write_tlv(&mut body, asn1::TAG_OCTET_STRING, &inner);
-        let mut out = Zeroizing::new(Vec::with_capacity(body.len() + 4));
-        asn1::write_tlv(&mut out, asn1::TAG_SEQUENCE, &body);
-        out
+        pkcs8(self).unwrap_or_default()
     }
 
     fn to_sec1_pem(&self) -> Zeroizing<String> {
@@ -188,12 +198,12 @@ impl PrivateKeyEncoding for PrivateKey {
 
     fn from_sec1_der(der: &[u8]) -> Result<Self> {
         let mut outer = Reader::new(der);
-        let mut r = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
+        let mut r = Reader::new(outer.read(SEQUENCE)?);
         outer.finish()?;
-        if r.read(asn1::TAG_INTEGER)? != [1] {
+        if r.read(INTEGER)? != [1] {
             return Err(Error::UnsupportedFormat("ECPrivateKey version must be 1"));
         }
-        let d = r.read(asn1::TAG_OCTET_STRING)?;
+        let d = r.read(OCTET_STRING)?;
         if d.len() != 32 {
             return Err(Error::InvalidLength {
                 what: "ECPrivateKey privateKey",
@@ -202,19 +212,19 @@ impl PrivateKeyEncoding for PrivateKey {
             });
         }
         let key = Self::from_bytes(d)?;
-        if r.peek_tag() == Some(0xA0) {
-            let mut p = Reader::new(r.read(0xA0)?);
-            let oid = p.read(asn1::TAG_OID)?;
+        if r.peek_tag() == Some(asn1::ctx_cons(0)) {
+            let mut p = Reader::new(r.read(asn1::ctx_cons(0))?);
+            let oid = p.read(OID)?;
             p.finish()?;
-            if oid != asn1::OID_SM2 {
+            if oid != SM2.as_bytes() {
                 return Err(Error::UnsupportedFormat(
                     "EC private key on a curve other than sm2p256v1",
                 ));
             }
         }
-        if r.peek_tag() == Some(0xA1) {
-            let mut p = Reader::new(r.read(0xA1)?);
-            let bits = p.read(asn1::TAG_BIT_STRING)?;
+        if r.peek_tag() == Some(asn1::ctx_cons(1)) {
+            let mut p = Reader::new(r.read(asn1::ctx_cons(1))?);
+            let bits = p.read(BIT_STRING)?;
             p.finish()?;
             if bits.first() != Some(&0)
                 || &PublicKey::<Sm2p256>::from_bytes(&bits[1..])? != key.public_key()
@@ -230,22 +240,22 @@ impl PrivateKeyEncoding for PrivateKey {
 
     fn from_pkcs8_der(der: &[u8]) -> Result<Self> {
         let mut outer = Reader::new(der);
-        let mut r = Reader::new(outer.read(asn1::TAG_SEQUENCE)?);
+        let mut r = Reader::new(outer.read(SEQUENCE)?);
         outer.finish()?;
-        let v = r.read(asn1::TAG_INTEGER)?;
+        let v = r.read(INTEGER)?;
         if v != [0] && v != [1] {
             return Err(Error::UnsupportedFormat("unknown PKCS#8 version"));
         }
-        let mut alg = Reader::new(r.read(asn1::TAG_SEQUENCE)?);
+        let mut alg = Reader::new(r.read(SEQUENCE)?);
         read_algorithm(&mut alg)?;
-        let inner = r.read(asn1::TAG_OCTET_STRING)?;
+        let inner = r.read(OCTET_STRING)?;
         // [0] attributes and [1] public key (v2, RFC 5958) may follow; they are not needed,
         // but nothing else may.
-        if r.peek_tag() == Some(0xA0) {
-            r.read(0xA0)?;
+        if r.peek_tag() == Some(asn1::ctx_cons(0)) {
+            r.read(asn1::ctx_cons(0))?;
         }
-        if r.peek_tag() == Some(0x81) {
-            r.read(0x81)?;
+        if r.peek_tag() == Some(asn1::ctx_prim(1)) {
+            r.read(asn1::ctx_prim(1))?;
         }
         r.finish()?;
         Self::from_sec1_der(inner)

@@ -16,9 +16,9 @@
 //! sign the content first (or use SM4-GCM) when that matters.
 
 use super::signed::{check_identifier, identifier, matches, SignerId};
-use super::tlv::{self, ctx_cons, ctx_prim, parse_alg, Tlv};
-use super::tlv::{INTEGER, OCTET_STRING, SEQUENCE, SET};
 use super::{oid, OidStyle, MAX_RECIPIENTS};
+use crate::asn1::{self, ctx_cons, ctx_prim, parse_alg, Tlv};
+use crate::asn1::{INTEGER, OCTET_STRING, SEQUENCE, SET};
 use crate::x509::Certificate;
 use der::oid::ObjectIdentifier;
 use guomi_core::sm2::{CiphertextFormat, PrivateKey};
@@ -135,15 +135,15 @@ pub fn encrypt(
             SignerId::IssuerAndSerial => 0,
             SignerId::SubjectKeyId => 2,
         };
-        infos.push(tlv::cons(
+        infos.push(asn1::cons(
             SEQUENCE,
             &[
-                &tlv::small_int(version),
+                &asn1::uint(version)?,
                 &identifier(cert, opts.recipient_id)?,
-                &tlv::alg(&opts.key_oid),
-                &tlv::tlv(OCTET_STRING, &ek),
+                &asn1::alg(&opts.key_oid)?,
+                &asn1::tlv(OCTET_STRING, &ek)?,
             ],
-        ));
+        )?);
     }
     let (alg, ct) = match opts.cipher {
         ContentCipher::Sm4Cbc => {
@@ -155,43 +155,43 @@ pub fn encrypt(
                 Some(Padding::Pkcs7),
                 content,
             )?;
-            let alg = tlv::cons(
+            let alg = asn1::cons(
                 SEQUENCE,
-                &[&tlv::oid(&oid::SM4_CBC), &tlv::tlv(OCTET_STRING, &iv)],
-            );
+                &[&asn1::oid(&oid::SM4_CBC)?, &asn1::tlv(OCTET_STRING, &iv)?],
+            )?;
             (alg, ct)
         }
         ContentCipher::Sm4Gcm => {
             let nonce = rand::bytes::<12>()?;
             let ct = Sm4Gcm::new(&cek).encrypt(&nonce, b"", content)?;
-            let params = tlv::cons(
+            let params = asn1::cons(
                 SEQUENCE,
-                &[&tlv::tlv(OCTET_STRING, &nonce), &tlv::small_int(16)],
-            );
+                &[&asn1::tlv(OCTET_STRING, &nonce)?, &asn1::uint(16)?],
+            )?;
             (
-                tlv::cons(SEQUENCE, &[&tlv::oid(&oid::SM4_GCM), &params]),
+                asn1::cons(SEQUENCE, &[&asn1::oid(&oid::SM4_GCM)?, &params])?,
                 ct,
             )
         }
     };
-    let eci = tlv::cons(
+    let eci = asn1::cons(
         SEQUENCE,
         &[
-            &tlv::oid(&opts.style.data()),
+            &asn1::oid(&opts.style.data())?,
             &alg,
-            &tlv::tlv(ctx_prim(0), &ct),
+            &asn1::tlv(ctx_prim(0), &ct)?,
         ],
-    );
+    )?;
     let version = if opts.recipient_id == SignerId::IssuerAndSerial {
         0
     } else {
         2
     };
-    let ed = tlv::cons(
+    let ed = asn1::cons(
         SEQUENCE,
-        &[&tlv::small_int(version), &tlv::set_of(infos), &eci],
-    );
-    Ok(super::content_info(&opts.style.enveloped_data(), &ed))
+        &[&asn1::uint(version)?, &asn1::set_of(&infos)?, &eci],
+    )?;
+    super::content_info(&opts.style.enveloped_data(), &ed)
 }
 
 struct KeyTrans<'a> {
@@ -212,7 +212,7 @@ fn parse_ktri(t: Tlv<'_>) -> Result<Option<KeyTrans<'_>>> {
         // Version 1 with issuerAndSerialNumber is GB/T 35275-2017's (gmsm `EncryptSM`).
         (0 | 1, SEQUENCE) | (2, 0x80) => {}
         _ => {
-            return Err(tlv::bad(
+            return Err(asn1::bad(
                 "KeyTransRecipientInfo version does not match its identifier",
             ))
         }

@@ -24,7 +24,6 @@
 use crate::ber;
 pub mod enveloped;
 pub mod signed;
-mod tlv;
 pub mod usage;
 
 pub use enveloped::{decrypt, encrypt, ContentCipher, EncryptOptions, KeyFormat};
@@ -33,8 +32,8 @@ pub use signed::{
 };
 pub use usage::SignerPurpose;
 
+use crate::asn1::{self, ctx_cons, Tlv, SEQUENCE};
 use guomi_core::{Error, Result};
-use tlv::{ctx_cons, Tlv, SEQUENCE};
 
 /// At most this many SignerInfos in a SignedData (read or built).
 pub const MAX_SIGNERS: usize = 64;
@@ -156,11 +155,11 @@ pub fn to_pem(der: &[u8]) -> Result<String> {
 }
 
 /// ContentInfo ::= SEQUENCE { contentType, content [0] EXPLICIT ANY }.
-pub(crate) fn content_info(type_oid: &der::oid::ObjectIdentifier, content: &[u8]) -> Vec<u8> {
-    tlv::cons(
-        SEQUENCE,
-        &[&tlv::oid(type_oid), &tlv::tlv(ctx_cons(0), content)],
-    )
+pub(crate) fn content_info(
+    type_oid: &der::oid::ObjectIdentifier,
+    content: &[u8],
+) -> Result<Vec<u8>> {
+    asn1::seq(&[&asn1::oid(type_oid)?, &asn1::explicit(0, content)?])
 }
 
 /// Splits a ContentInfo: the content type and the content element.
@@ -399,10 +398,11 @@ mod tests {
     #[test]
     fn content_type_other_than_data_needs_signed_attributes() {
         let (key, cert) = self_signed("CN=a");
-        let data = tlv::oid(&oid::DATA);
-        let other = tlv::oid(&der::oid::ObjectIdentifier::new_unwrap(
+        let data = asn1::oid(&oid::DATA).unwrap();
+        let other = asn1::oid(&der::oid::ObjectIdentifier::new_unwrap(
             "1.2.840.113549.1.7.5",
-        ));
+        ))
+        .unwrap();
         assert_eq!(data.len(), other.len());
         for attrs in [false, true] {
             let der = signed_by(&key, &cert, attrs);

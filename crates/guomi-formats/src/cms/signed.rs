@@ -8,10 +8,10 @@
 //! Verification raises on any failure: a SignedData verifies only when every SignerInfo
 //! does, and, given trust roots, when every signer's certificate chains to one of them.
 
-use super::tlv::{self, ctx_cons, ctx_prim, parse_alg, Tlv};
-use super::tlv::{INTEGER, OCTET_STRING, SEQUENCE, SET};
 use super::usage::SignerPurpose;
 use super::{oid, OidStyle, MAX_ATTRIBUTES, MAX_CERTIFICATES, MAX_SIGNERS};
+use crate::asn1::{self, ctx_cons, ctx_prim, parse_alg, Tlv};
+use crate::asn1::{INTEGER, OCTET_STRING, SEQUENCE, SET};
 use crate::x509::{verify_chain, Certificate, ChainError};
 use der::oid::ObjectIdentifier;
 use der::Encode;
@@ -77,15 +77,15 @@ impl SignerId {
 /// The encoded SignerIdentifier / RecipientIdentifier of `cert`.
 pub(crate) fn identifier(cert: &Certificate, id: SignerId) -> Result<Vec<u8>> {
     match id {
-        SignerId::IssuerAndSerial => Ok(tlv::cons(
+        SignerId::IssuerAndSerial => Ok(asn1::cons(
             SEQUENCE,
-            &[&cert.issuer_der()?, &tlv::tlv(INTEGER, cert.serial())],
-        )),
+            &[&cert.issuer_der()?, &asn1::tlv(INTEGER, cert.serial())?],
+        )?),
         SignerId::SubjectKeyId => {
             let ski = cert.subject_key_id()?.ok_or(Error::InvalidValue(
                 "the certificate has no subjectKeyIdentifier extension",
             ))?;
-            Ok(tlv::tlv(ctx_prim(0), &ski))
+            Ok(asn1::tlv(ctx_prim(0), &ski)?)
         }
     }
 }
@@ -111,7 +111,7 @@ pub(crate) fn check_identifier(id: &Tlv<'_>) -> Result<()> {
             r.finish()
         }
         t if t == ctx_prim(0) => Ok(()),
-        _ => Err(tlv::bad("unsupported signer/recipient identifier")),
+        _ => Err(asn1::bad("unsupported signer/recipient identifier")),
     }
 }
 
@@ -216,30 +216,30 @@ impl SignedDataBuilder {
             ));
         }
         let data_oid = self.style.data();
-        let sm3_alg = tlv::alg(&oid::SM3);
+        let sm3_alg = asn1::alg(&oid::SM3)?;
         let digest = sm3::hash(&self.content);
         let mut infos = Vec::with_capacity(self.signers.len());
         for s in &self.signers {
             let mut parts: Vec<Vec<u8>> = vec![
-                tlv::small_int(match s.id {
+                asn1::uint(match s.id {
                     SignerId::IssuerAndSerial => 1,
                     SignerId::SubjectKeyId => 3,
-                }),
+                })?,
                 identifier(&s.cert, s.id)?,
                 sm3_alg.clone(),
             ];
             let signed: Vec<u8> = if s.signed_attributes {
                 let mut attrs = vec![
-                    attribute(&oid::CONTENT_TYPE, &tlv::oid(&data_oid)),
-                    attribute(&oid::MESSAGE_DIGEST, &tlv::tlv(OCTET_STRING, &digest)),
+                    attribute(&oid::CONTENT_TYPE, &asn1::oid(&data_oid)?)?,
+                    attribute(&oid::MESSAGE_DIGEST, &asn1::tlv(OCTET_STRING, &digest)?)?,
                 ];
                 if let Some(t) = self.signing_time {
                     let time = crate::x509::cert::x509_time(t)?
                         .to_der()
                         .map_err(crate::x509::der_err)?;
-                    attrs.push(attribute(&oid::SIGNING_TIME, &time));
+                    attrs.push(attribute(&oid::SIGNING_TIME, &time)?);
                 }
-                let set = tlv::set_of(attrs);
+                let set = asn1::set_of(&attrs)?;
                 // [0] IMPLICIT in the SignerInfo, SET OF (0x31) under the signature.
                 let mut implicit = set.clone();
                 implicit[0] = ctx_cons(0);
@@ -249,10 +249,10 @@ impl SignedDataBuilder {
                 self.content.clone()
             };
             let sig = s.key.sign(&signed, DEFAULT_UID)?;
-            parts.push(tlv::alg(&s.signature_oid.oid()));
-            parts.push(tlv::tlv(OCTET_STRING, &sig.to_der()));
+            parts.push(asn1::alg(&s.signature_oid.oid())?);
+            parts.push(asn1::tlv(OCTET_STRING, &sig.to_der())?);
             let refs: Vec<&[u8]> = parts.iter().map(|p| p.as_slice()).collect();
-            infos.push(tlv::cons(SEQUENCE, &refs));
+            infos.push(asn1::cons(SEQUENCE, &refs)?);
         }
         let any_v3 = self.signers.iter().any(|s| s.id == SignerId::SubjectKeyId);
         // RFC 5652 §5.1: 3 with a v3 SignerInfo or a content type other than id-data;
@@ -262,12 +262,12 @@ impl SignedDataBuilder {
         } else {
             1
         };
-        let mut encap = vec![tlv::oid(&data_oid)];
+        let mut encap = vec![asn1::oid(&data_oid)?];
         if !self.detached {
-            encap.push(tlv::tlv(
+            encap.push(asn1::tlv(
                 ctx_cons(0),
-                &tlv::tlv(OCTET_STRING, &self.content),
-            ));
+                &asn1::tlv(OCTET_STRING, &self.content)?,
+            )?);
         }
         let encap_refs: Vec<&[u8]> = encap.iter().map(|p| p.as_slice()).collect();
         let mut certs: Vec<Vec<u8>> = Vec::new();
@@ -282,25 +282,25 @@ impl SignedDataBuilder {
                 certs.push(d);
             }
         }
-        let mut cert_set = tlv::set_of(certs);
+        let mut cert_set = asn1::set_of(&certs)?;
         cert_set[0] = ctx_cons(0);
-        let sd = tlv::cons(
+        let sd = asn1::cons(
             SEQUENCE,
             &[
-                &tlv::small_int(version),
-                &tlv::set_of(vec![sm3_alg]),
-                &tlv::cons(SEQUENCE, &encap_refs),
+                &asn1::uint(version)?,
+                &asn1::set_of(&[sm3_alg])?,
+                &asn1::cons(SEQUENCE, &encap_refs)?,
                 &cert_set,
-                &tlv::set_of(infos),
+                &asn1::set_of(&infos)?,
             ],
-        );
-        Ok(super::content_info(&self.style.signed_data(), &sd))
+        )?;
+        super::content_info(&self.style.signed_data(), &sd)
     }
 }
 
 /// Attribute ::= SEQUENCE { attrType, attrValues SET OF AttributeValue } (one value).
-fn attribute(t: &ObjectIdentifier, value: &[u8]) -> Vec<u8> {
-    tlv::cons(SEQUENCE, &[&tlv::oid(t), &tlv::tlv(SET, value)])
+fn attribute(t: &ObjectIdentifier, value: &[u8]) -> Result<Vec<u8>> {
+    asn1::cons(SEQUENCE, &[&asn1::oid(t)?, &asn1::tlv(SET, value)?])
 }
 
 /// A verified SignedData.
@@ -365,7 +365,11 @@ fn parse_signer_info<'a>(t: Tlv<'a>) -> Result<SignerInfo<'a>> {
     check_identifier(&id)?;
     match (version, id.tag) {
         (1, SEQUENCE) | (3, 0x80) => {}
-        _ => return Err(tlv::bad("SignerInfo version does not match its identifier")),
+        _ => {
+            return Err(asn1::bad(
+                "SignerInfo version does not match its identifier",
+            ))
+        }
     }
     check_sm3(r.any()?)?;
     let signed_attrs = r.optional(ctx_cons(0))?;
@@ -447,12 +451,12 @@ fn check_signer(
         return Err(Error::InvalidSignature);
     }
     // The signature covers the DER of the attributes as a SET OF (RFC 5652 §5.4).
-    let sorted = tlv::set_of(items.iter().map(|a| a.raw.to_vec()).collect());
+    let sorted = asn1::set_of(&items.iter().map(|a| a.raw).collect::<Vec<_>>())?;
     if key.verify(&sorted, DEFAULT_UID, &sig) {
         return Ok(());
     }
     // A signer that did not sort its SET OF signed the order it wrote.
-    let as_written = tlv::tlv(SET, attrs.content);
+    let as_written = asn1::tlv(SET, attrs.content)?;
     if as_written != sorted && key.verify(&as_written, DEFAULT_UID, &sig) {
         return Ok(());
     }

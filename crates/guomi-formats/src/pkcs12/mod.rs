@@ -36,16 +36,15 @@
 //! part) is checked before it runs.
 
 use crate::ber;
-mod der_w;
 pub mod pbe;
 
 pub use pbe::{Cipher, Hash, MacKind, Scheme, MAX_ITERATIONS};
 
+use crate::asn1;
 use crate::sm2_keys::PrivateKeyEncoding;
 use crate::x509::{der_err, Certificate};
 use der::asn1::{AnyRef, ObjectIdentifier as Oid};
 use der::{Decode, Reader, SliceReader, Tag, TagNumber, Tagged};
-use der_w::{bmp_string, explicit, int_u32, null, octets, oid_der, seq, set_of, tlv};
 use guomi_core::error::{Error, Result};
 use guomi_core::sm2::PrivateKey;
 use zeroize::Zeroizing;
@@ -671,28 +670,37 @@ fn load_within(data: &[u8], password: &[u8], budget: u64) -> Result<Pkcs12> {
     })
 }
 
-fn bag_attributes(local_id: &[u8], name: Option<&str>) -> Vec<u8> {
-    let id = seq(&[&oid_der(&oid::LOCAL_KEY_ID), &set_of(&[&octets(local_id)])]);
+fn bag_attributes(local_id: &[u8], name: Option<&str>) -> Result<Vec<u8>> {
+    let id = asn1::seq(&[
+        &asn1::oid(&oid::LOCAL_KEY_ID)?,
+        &asn1::set_of(&[&asn1::octets(local_id)?])?,
+    ])?;
     match name {
         Some(n) => {
-            let fname = seq(&[&oid_der(&oid::FRIENDLY_NAME), &set_of(&[&bmp_string(n)])]);
-            set_of(&[&fname, &id])
+            let fname = asn1::seq(&[
+                &asn1::oid(&oid::FRIENDLY_NAME)?,
+                &asn1::set_of(&[&asn1::bmp_string(n)?])?,
+            ])?;
+            asn1::set_of(&[&fname, &id])
         }
-        None => set_of(&[&id]),
+        None => asn1::set_of(&[&id]),
     }
 }
 
-fn cert_bag(der: &[u8], attrs: Option<&[u8]>) -> Vec<u8> {
-    let value = seq(&[&oid_der(&oid::X509_CERTIFICATE), &explicit(0, &octets(der))]);
+fn cert_bag(der: &[u8], attrs: Option<&[u8]>) -> Result<Vec<u8>> {
+    let value = asn1::seq(&[
+        &asn1::oid(&oid::X509_CERTIFICATE)?,
+        &asn1::explicit(0, &asn1::octets(der)?)?,
+    ])?;
     let mut parts: Vec<&[u8]> = vec![&[]; 0];
-    let id = oid_der(&oid::CERT_BAG);
-    let v = explicit(0, &value);
+    let id = asn1::oid(&oid::CERT_BAG)?;
+    let v = asn1::explicit(0, &value)?;
     parts.push(&id);
     parts.push(&v);
     if let Some(a) = attrs {
         parts.push(a);
     }
-    seq(&parts)
+    asn1::seq(&parts)
 }
 
 /// Writes a PKCS#12 file (DER): `key` (if any) as a `pkcs8ShroudedKeyBag`, `certificate`
@@ -758,38 +766,48 @@ pub fn dump(
         (None, Some(k)) => digest(&k.public_key().to_uncompressed()),
         (None, None) => Vec::new(),
     };
-    let attrs = bag_attributes(&local_id, name);
+    let attrs = bag_attributes(&local_id, name)?;
     let scheme = encryption.scheme();
     let mut infos: Vec<Vec<u8>> = Vec::new();
     if certificate.is_some() || !chain.is_empty() {
         let mut bags: Vec<Vec<u8>> = Vec::new();
         if let Some(c) = certificate {
-            bags.push(cert_bag(c, Some(&attrs)));
+            bags.push(cert_bag(c, Some(&attrs))?);
         }
         for c in chain {
-            bags.push(cert_bag(c, None));
+            bags.push(cert_bag(c, None)?);
         }
         let refs: Vec<&[u8]> = bags.iter().map(|b| b.as_slice()).collect();
-        let safe = seq(&refs);
+        let safe = asn1::seq(&refs)?;
         let (alg, ct) = pbe::encrypt(scheme, password, iterations, &safe)?;
-        let eci = seq(&[&oid_der(&oid::DATA), &alg, &tlv(0x80, &ct)]);
-        let ed = seq(&[&int_u32(0), &eci]);
-        infos.push(seq(&[&oid_der(&oid::ENCRYPTED_DATA), &explicit(0, &ed)]));
+        let eci = asn1::seq(&[
+            &asn1::oid(&oid::DATA)?,
+            &alg,
+            &asn1::tlv(asn1::ctx_prim(0), &ct)?,
+        ])?;
+        let ed = asn1::seq(&[&asn1::uint(0)?, &eci])?;
+        infos.push(asn1::seq(&[
+            &asn1::oid(&oid::ENCRYPTED_DATA)?,
+            &asn1::explicit(0, &ed)?,
+        ])?);
     }
     if let Some(k) = key {
         let pkcs8 = k.to_pkcs8_der();
         let (alg, ct) = pbe::encrypt(scheme, password, iterations, &pkcs8)?;
-        let epki = seq(&[&alg, &octets(&ct)]);
-        let bag = seq(&[
-            &oid_der(&oid::SHROUDED_KEY_BAG),
-            &explicit(0, &epki),
+        let epki = asn1::seq(&[&alg, &asn1::octets(&ct)?])?;
+        let bag = asn1::seq(&[
+            &asn1::oid(&oid::SHROUDED_KEY_BAG)?,
+            &asn1::explicit(0, &epki)?,
             &attrs,
-        ]);
-        let safe = seq(&[&bag]);
-        infos.push(seq(&[&oid_der(&oid::DATA), &explicit(0, &octets(&safe))]));
+        ])?;
+        let safe = asn1::seq(&[&bag])?;
+        infos.push(asn1::seq(&[
+            &asn1::oid(&oid::DATA)?,
+            &asn1::explicit(0, &asn1::octets(&safe)?)?,
+        ])?);
     }
     let refs: Vec<&[u8]> = infos.iter().map(|b| b.as_slice()).collect();
-    seal(&seq(&refs), password, encryption, iterations)
+    seal(&asn1::seq(&refs)?, password, encryption, iterations)
 }
 
 /// Wraps a DER `AuthenticatedSafe` into a PFX with a MAC under `password` (the last step
@@ -804,16 +822,19 @@ pub fn seal(
     let mac_hash = encryption.mac();
     let salt = guomi_core::rand::bytes::<16>()?;
     let tag = pbe::compute_mac(mac_hash, password, &salt, iterations, auth_safe)?;
-    let mac_data = seq(&[
-        &seq(&[
-            &seq(&[&oid_der(&mac_hash.digest_oid()), &null()]),
-            &octets(&tag),
-        ]),
-        &octets(&salt),
-        &int_u32(iterations),
-    ]);
-    let auth = seq(&[&oid_der(&oid::DATA), &explicit(0, &octets(auth_safe))]);
-    Ok(seq(&[&int_u32(3), &auth, &mac_data]))
+    let mac_data = asn1::seq(&[
+        &asn1::seq(&[
+            &asn1::seq(&[&asn1::oid(&mac_hash.digest_oid())?, &asn1::null()])?,
+            &asn1::octets(&tag)?,
+        ])?,
+        &asn1::octets(&salt)?,
+        &asn1::uint(iterations)?,
+    ])?;
+    let auth = asn1::seq(&[
+        &asn1::oid(&oid::DATA)?,
+        &asn1::explicit(0, &asn1::octets(auth_safe)?)?,
+    ])?;
+    asn1::seq(&[&asn1::uint(3)?, &auth, &mac_data])
 }
 
 #[cfg(test)]

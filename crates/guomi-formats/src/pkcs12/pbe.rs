@@ -6,7 +6,7 @@
 //! algorithms, needed only to read and write what OpenSSL 3 and Windows use) come from
 //! RustCrypto's `aes`, `cbc`, `hmac` and `sha2`.
 
-use super::der_w::{int_u32, null, octets, oid_der, seq};
+use crate::asn1;
 use crate::x509::der_err;
 use cbc::cipher::block_padding::Pkcs7;
 use cbc::cipher::{BlockDecryptMut, BlockEncryptMut, KeyIvInit};
@@ -640,16 +640,16 @@ pub fn encrypt(
     scheme.prf.pbkdf2(password, &salt, iterations, &mut key)?;
     let ct = scheme.cipher.encrypt(&key, &iv, msg)?;
     // PBKDF2-params as OpenSSL 3 writes them: no keyLength, prf {hmac, NULL}.
-    let kdf = seq(&[
-        &oid_der(&oid::PBKDF2),
-        &seq(&[
-            &octets(&salt),
-            &int_u32(iterations),
-            &seq(&[&oid_der(&scheme.prf.hmac_oid()), &null()]),
-        ]),
-    ]);
-    let enc = seq(&[&oid_der(&scheme.cipher.oid()), &octets(&iv)]);
-    let alg = seq(&[&oid_der(&oid::PBES2), &seq(&[&kdf, &enc])]);
+    let kdf = asn1::seq(&[
+        &asn1::oid(&oid::PBKDF2)?,
+        &asn1::seq(&[
+            &asn1::octets(&salt)?,
+            &asn1::uint(iterations)?,
+            &asn1::seq(&[&asn1::oid(&scheme.prf.hmac_oid())?, &asn1::null()])?,
+        ])?,
+    ])?;
+    let enc = asn1::seq(&[&asn1::oid(&scheme.cipher.oid())?, &asn1::octets(&iv)?])?;
+    let alg = asn1::seq(&[&asn1::oid(&oid::PBES2)?, &asn1::seq(&[&kdf, &enc])?])?;
     Ok((alg, ct))
 }
 

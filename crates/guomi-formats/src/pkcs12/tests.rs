@@ -2,6 +2,33 @@ use super::*;
 
 const VEC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors/pkcs12/");
 
+// DER composition for hand-made inputs (crate::asn1; these cannot fail).
+fn seq(parts: &[&[u8]]) -> Vec<u8> {
+    asn1::seq(parts).unwrap()
+}
+
+fn explicit(n: u8, inner: &[u8]) -> Vec<u8> {
+    asn1::explicit(n, inner).unwrap()
+}
+
+fn octets(b: &[u8]) -> Vec<u8> {
+    asn1::octets(b).unwrap()
+}
+
+fn int_u32(v: u32) -> Vec<u8> {
+    asn1::uint(v).unwrap()
+}
+
+fn oid_der(o: &Oid) -> Vec<u8> {
+    asn1::oid(o).unwrap()
+}
+
+fn tlv(tag: u8, content: &[u8]) -> Vec<u8> {
+    asn1::tlv(tag, content).unwrap()
+}
+
+use asn1::null;
+
 fn vector(name: &str) -> Vec<u8> {
     std::fs::read(format!("{VEC}{name}")).unwrap()
 }
