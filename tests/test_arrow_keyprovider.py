@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from guomi.arrow import KeyProvider, resolve_key
+from guomi.arrow import KeyProvider, SecretKey, resolve_key
 from guomi.exceptions import InvalidArgument
 
 CALLS: list[bytes] = []
@@ -75,3 +75,22 @@ def test_bad_arguments() -> None:
         KeyProvider("n", lambda: b"k", ttl="1")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="bytes"):
         KeyProvider("n-str", lambda: "text").reveal()  # type: ignore[arg-type,return-value]
+
+
+@pytest.mark.parametrize("bad", [2**32, 16, [0] * 16, range(16), 1.5, None])
+def test_keys_must_be_bytes_like(bad: object) -> None:
+    # bytes(2**32) would have allocated 4 GiB before any length check (the dask sweep took
+    # 20 s per call); a list of numbers is not a key either.
+    with pytest.raises(TypeError, match="bytes-like"):
+        resolve_key(bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="bytes-like"):
+        SecretKey(bad)  # type: ignore[arg-type]
+
+
+def test_bytes_like_keys_are_copied() -> None:
+    buf = bytearray(range(16))
+    for key in (bytes(buf), buf, memoryview(buf), SecretKey(buf)):
+        assert resolve_key(key) == bytes(range(16))
+    s = SecretKey(buf)
+    buf[0] = 99
+    assert s.reveal() == bytes(range(16))

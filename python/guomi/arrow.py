@@ -86,9 +86,7 @@ class SecretKey:
     __slots__ = ("_key",)
 
     def __init__(self, key: BytesLike) -> None:
-        if isinstance(key, str):
-            raise TypeError("expected a bytes-like key, got str (encode it first)")
-        self._key = bytes(key)
+        self._key = _key_bytes(key)
 
     def reveal(self) -> bytes:
         """The key bytes (call only where the key is used)."""
@@ -201,9 +199,19 @@ def resolve_key(key: KeyLike) -> bytes:
     """The bytes of a key given as bytes, :class:`SecretKey` or :class:`KeyProvider`."""
     if isinstance(key, (SecretKey, KeyProvider)):
         return key.reveal()
+    return _key_bytes(key)
+
+
+def _key_bytes(key: object) -> bytes:
+    """A copy of a bytes-like key. Only the buffer protocol is accepted: ``bytes(n)`` of an
+    ``int`` would allocate ``n`` zero bytes (a 2**32 "key" cost 4 GiB and 20 s before the
+    length check), and ``bytes(iterable)`` would take a list of numbers for a key."""
     if isinstance(key, str):
         raise TypeError("expected a bytes-like key, got str (encode it first)")
-    return bytes(key)
+    try:
+        return memoryview(key).tobytes()  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"expected a bytes-like key, got {type(key).__name__}") from None
 
 
 def _pa() -> Any:
