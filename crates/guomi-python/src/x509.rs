@@ -1398,6 +1398,38 @@ fn load_pem_crls(data: &Bound<'_, PyAny>) -> PyResult<Vec<PyCrl>> {
         .collect())
 }
 
+/// Every PEM block of `data`, in order, as `(label, contents)`: the reader behind the key,
+/// certificate and CRL loaders (one linear pass; strict base64 wrapped at any width; text
+/// between blocks ignored). RFC 1421 headers (`Proc-Type: ...`) are not returned: a
+/// caller for whom they matter reads keys with `guomi.keys`.
+///
+/// Args:
+///     data: PEM, `str` or `bytes`.
+///
+/// Returns:
+///     list[tuple[str, bytes]]: the label and the decoded contents of each block.
+///
+/// Raises:
+///     UnsupportedFormat: a BEGIN line without its END line, or bad base64.
+///     TypeError: `data` is neither `str` nor bytes.
+///
+/// Example:
+///     >>> from guomi._native.x509 import pem_blocks
+///     >>> pem_blocks("-----BEGIN X-----\nAAE=\n-----END X-----\n")
+///     [('X', b'\x00\x01')]
+#[guard_panics]
+#[pyfunction]
+fn pem_blocks<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Vec<(String, Bound<'py, PyBytes>)>> {
+    Ok(core_x509::keys::pem_blocks(&text(data)?)
+        .py_err()?
+        .into_iter()
+        .map(|b| (b.label, PyBytes::new(py, &b.der)))
+        .collect())
+}
+
 /// Validates `leaf` up to one of `trust_roots` (RFC 5280 §6 subset) and returns the
 /// path, leaf first.
 ///
@@ -1724,6 +1756,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCrl>()?;
     m.add_function(wrap_pyfunction!(load_pem_certificates, m)?)?;
     m.add_function(wrap_pyfunction!(load_pem_crls, m)?)?;
+    m.add_function(wrap_pyfunction!(pem_blocks, m)?)?;
     m.add_function(wrap_pyfunction!(build_crl, m)?)?;
     m.add("MAX_CRLS", core_x509::chain::MAX_CRLS)?;
     m.add_function(wrap_pyfunction!(verify_chain, m)?)?;

@@ -16,6 +16,7 @@ __all__ = [
     "CertificateSigningRequest",
     "load_pem_certificates",
     "load_pem_crls",
+    "pem_blocks",
     "verify_chain",
     "build_certificate",
     "build_request",
@@ -952,6 +953,28 @@ def load_pem_crls(data: Union[str, bytes]) -> list[CertificateRevocationList]:
         >>> pem = x509.CRLBuilder().sign(ca, key).to_pem() + ca.to_pem()
         >>> len(x509.load_pem_crls(pem))
         1
+    """
+
+def pem_blocks(data: Union[str, bytes]) -> list[tuple[str, bytes]]:
+    r"""Every PEM block of `data`, in order, as `(label, contents)`: the reader behind the key,
+    certificate and CRL loaders (one linear pass; strict base64 wrapped at any width; text
+    between blocks ignored). RFC 1421 headers (`Proc-Type: ...`) are not returned: a
+    caller for whom they matter reads keys with `guomi.keys`.
+
+    Args:
+        data: PEM, `str` or `bytes`.
+
+    Returns:
+        list[tuple[str, bytes]]: the label and the decoded contents of each block.
+
+    Raises:
+        UnsupportedFormat: a BEGIN line without its END line, or bad base64.
+        TypeError: `data` is neither `str` nor bytes.
+
+    Example:
+        >>> from guomi._native.x509 import pem_blocks
+        >>> pem_blocks("-----BEGIN X-----\nAAE=\n-----END X-----\n")
+        [('X', b'\x00\x01')]
     """
 
 def verify_chain(

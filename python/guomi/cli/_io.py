@@ -125,7 +125,9 @@ def transform(
         progress.close()
 
 
-def _read_small(path: str, what: str, limit: int = 1 << 16) -> bytes:
+def read_small(path: str, what: str, limit: int = 1 << 16) -> bytes:
+    """The bytes of a small file (a key, a password): at most ``limit`` bytes are read, and a
+    longer file is a usage error."""
     try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)
@@ -139,7 +141,7 @@ def _read_small(path: str, what: str, limit: int = 1 << 16) -> bytes:
 def read_password_file(path: str) -> bytes:
     """A password: the first line of the file (without its line ending; at most 64 KiB
     read). An empty first line is refused."""
-    data = _read_small(path, "password")
+    data = read_small(path, "password")
     line = data.split(b"\n", 1)[0]
     if line.endswith(b"\r"):
         line = line[:-1]
@@ -152,7 +154,7 @@ def read_key_file(path: str, size: int) -> bytes:
     """A raw key: a file of exactly `size` bytes is the key itself (whatever its last
     byte); otherwise the file is the key in hex (2 * `size` digits, one line ending
     allowed after them)."""
-    data = _read_small(path, "key")
+    data = read_small(path, "key")
     if len(data) == size:
         return data
     text = data[:-2] if data.endswith(b"\r\n") else data[:-1] if data.endswith(b"\n") else data

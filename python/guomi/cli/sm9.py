@@ -23,12 +23,13 @@ import os
 import stat
 import sys
 from collections.abc import Callable
-from typing import Any, Optional
+from typing import Any
 
 import guomi.envelope as envelope
 from guomi import sm9
-from guomi.cli._io import UsageError, guarded, open_output, transform
-from guomi.exceptions import DecryptionError
+from guomi._native.x509 import pem_blocks
+from guomi.cli._io import UsageError, guarded, open_output, read_small, transform
+from guomi.exceptions import DecryptionError, UnsupportedFormat
 
 # A key file is a few hundred bytes; a bound keeps a hostile one (from a key centre, say)
 # from costing more than reading 64 KiB.
@@ -40,43 +41,16 @@ def _pem(label: str, data: bytes) -> bytes:
     return f"-----BEGIN {label}-----\n{body}-----END {label}-----\n".encode()
 
 
-def _first_pem_block(text: str) -> Optional[tuple[str, str]]:
-    """(label, base64 body) of the first PEM block, found in one linear pass as the Rust
-    PEM reader does: the first BEGIN line, then its own END line (none: no block)."""
-    start = text.find("-----BEGIN ")
-    if start < 0:
-        return None
-    after = start + len("-----BEGIN ")
-    label_end = text.find("-----", after)
-    if label_end < 0:
-        return None
-    label = text[after:label_end]
-    body_start = label_end + 5
-    stop = text.find(f"-----END {label}-----", body_start)
-    if stop < 0:
-        return None
-    return label, text[body_start:stop]
-
-
 def _load(path: str, *labels: str) -> tuple[str, bytes]:
+    """(label, contents) of the first PEM block of a key file, which must be one of
+    ``labels``. Read with the library's PEM reader (one linear pass, strict base64)."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_KEY_FILE + 1)
-    except OSError as e:
-        raise UsageError(f"cannot read key file {path}: {e.strerror or e}") from e
-    if len(raw) > MAX_KEY_FILE:
-        raise UsageError(f"{path} is larger than {MAX_KEY_FILE} bytes: not a guomi SM9 key file")
-    try:
-        text = raw.decode("ascii")
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not a guomi SM9 key file (not ASCII text)") from None
-    block = _first_pem_block(text)
-    if block is None or block[0] not in labels:
+        blocks = pem_blocks(read_small(path, "key", MAX_KEY_FILE))
+    except UnsupportedFormat as e:
+        raise UsageError(f"{path} is not a guomi SM9 key file: {e}") from None
+    if not blocks or blocks[0][0] not in labels:
         raise UsageError(f"{path} is not a guomi SM9 key file of type: {', '.join(labels)}")
-    try:
-        return block[0], base64.b64decode("".join(block[1].split()), validate=True)
-    except ValueError as e:
-        raise UsageError(f"{path}: corrupt base64") from e
+    return blocks[0]
 
 
 def _write(path: str, data: bytes, force: bool, private: bool) -> None:

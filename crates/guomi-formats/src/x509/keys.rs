@@ -208,15 +208,16 @@ fn decrypt_cbc_key(key: &[u8; 16], iv: &[u8], body: &[u8], pkcs8: bool) -> Resul
 }
 
 /// One PEM block: label, RFC 1421 headers, DER body.
-pub(crate) struct PemBlock {
+pub struct PemBlock {
     pub label: String,
     pub headers: Vec<(String, String)>,
     pub der: Zeroizing<Vec<u8>>,
 }
 
 /// Every PEM block in `text`, in order (text between blocks is ignored). Base64 may be
-/// wrapped at any width.
-pub(crate) fn pem_blocks(text: &str) -> Result<Vec<PemBlock>> {
+/// wrapped at any width. One linear pass: each BEGIN line is matched with the first END
+/// line of its label after it, and the text after that END is read once.
+pub fn pem_blocks(text: &str) -> Result<Vec<PemBlock>> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(start) = rest.find("-----BEGIN ") {
