@@ -94,3 +94,10 @@ def test_bytes_like_keys_are_copied() -> None:
     s = SecretKey(buf)
     buf[0] = 99
     assert s.reveal() == bytes(range(16))
+
+
+def test_replacing_fetch_changes_the_key() -> None:
+    p = KeyProvider("swap", functools.partial(tenant_key, b"first"))
+    assert p.reveal() == b"first".ljust(16, b"\x00")
+    p.fetch = functools.partial(tenant_key, b"second")
+    assert p.reveal() == b"second".ljust(16, b"\x00")

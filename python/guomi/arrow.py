@@ -139,7 +139,7 @@ class KeyProvider:
     :meth:`forget` drops the cached key in this process now.
     """
 
-    __slots__ = ("fetch", "name", "ttl")
+    __slots__ = ("_fingerprint", "fetch", "name", "ttl")
 
     def __init__(self, name: str, fetch: Callable[[], bytes], *, ttl: Optional[float] = None) -> None:
         if not isinstance(name, str):
@@ -154,9 +154,16 @@ class KeyProvider:
         self.name = name
         self.fetch = fetch
         self.ttl = ttl
+        # Each use looks the key up by the fingerprint of `fetch`: computed once per
+        # `fetch` object (recomputed if the attribute is replaced).
+        self._fingerprint = (fetch, _fingerprint(fetch))
 
     def _slot(self) -> tuple[int, str, bytes]:
-        return (os.getpid(), self.name, _fingerprint(self.fetch))
+        fetch, fp = self._fingerprint
+        if fetch is not self.fetch:
+            fp = _fingerprint(self.fetch)
+            self._fingerprint = (self.fetch, fp)
+        return (os.getpid(), self.name, fp)
 
     def reveal(self) -> bytes:
         """The key: fetched once per process (re-fetched after ``fork``, and after ``ttl``
