@@ -265,6 +265,21 @@ fn dictionary_refused(what: &str) -> ReadError {
 #[derive(Default)]
 struct Arena(RefCell<Vec<Box<[u64]>>>);
 
+/// The offset type of a binary or string array: `i32` (binary, utf8) or `i64` (the large
+/// forms).
+trait Offset: Copy + Into<i64> + 'static {
+    /// The offsets of an empty array that left its offsets buffer out.
+    const ZERO: &'static [Self];
+}
+
+impl Offset for i32 {
+    const ZERO: &'static [Self] = &[0];
+}
+
+impl Offset for i64 {
+    const ZERO: &'static [Self] = &[0];
+}
+
 impl Arena {
     /// A copy of the `len` values of `T` from item `first` of the buffer at `base`
     /// (unaligned is fine), living as long as the arena. Empty for `len` 0, whatever
@@ -577,6 +592,40 @@ impl Imported {
         Ok(Some(Validity::new(bits, offset % 8, len)?))
     }
 
+    /// The offsets (the `len + 1` read, copied) and the values buffer of a binary or string
+    /// array with `T`-wide offsets (`i32`: binary/utf8, `i64`: the large forms).
+    fn offsets_and_data<T: Offset>(
+        &self,
+        a: &ArrowArray,
+        offset: usize,
+        len: usize,
+        own_end: usize,
+    ) -> R<(&[T], &[u8])> {
+        let b = buffers_of(a, 3, false)?;
+        fits(own_end + 1, core::mem::size_of::<T>())?;
+        let offs: &[T] = if len == 0 && b[1].is_null() {
+            // An empty array may leave its offsets out: one zero offset stands in.
+            T::ZERO
+        } else {
+            // SAFETY: a binary array has offset + length + 1 offsets (the contract); we
+            // copy the len + 1 from `offset` on.
+            unsafe { self.arena.copy(b[1] as *const T, offset, len + 1)? }
+        };
+        // The values buffer is sized by the array's own last offset, which bounds the rows
+        // read (checked by Chunk::new).
+        let last = if own_end == offset + len {
+            offs[len]
+        } else {
+            // SAFETY: offsets[own_end] is the array's own last offset (the contract);
+            // own_end >= offset + len.
+            let own_last = unsafe { self.arena.copy(b[1] as *const T, own_end, 1)? };
+            own_last[0]
+        };
+        // SAFETY: the values buffer holds bytes up to the last offset.
+        let data = unsafe { borrow(b[2], 0, usize_of(last.into())?)? };
+        Ok((offs, data))
+    }
+
     /// A binary or string column (`what`: the argument's name, for errors).
     pub fn binary_column(&self, what: &str) -> R<Column<'_>> {
         let (format, slots) = self.leaf(what)?;
@@ -607,61 +656,12 @@ impl Imported {
             let v = self.validity(a, offset, len)?;
             let values = match kind {
                 Kind::Bin32 => {
-                    let b = buffers_of(a, 3, false)?;
-                    fits(own_end + 1, 4)?;
-                    // SAFETY: a binary array has offset + length + 1 offsets (the
-                    // contract); we copy the len + 1 from `offset` on.
-                    let offs: &[i32] = if len == 0 && b[1].is_null() {
-                        // An empty array may leave its offsets out.
-                        &[0]
-                    } else {
-                        // SAFETY: see above.
-                        unsafe { self.arena.copy(b[1] as *const i32, offset, len + 1)? }
-                    };
-                    // The values buffer is sized by the array's own last offset, which
-                    // bounds the rows read (checked by Chunk::new).
-                    let data_len = if own_end == offset + len {
-                        usize_of(i64::from(offs[len]))?
-                    } else {
-                        // SAFETY: offsets own_end is the array's own last offset (the
-                        // contract); own_end >= offset + len.
-                        let last = unsafe { self.arena.copy(b[1] as *const i32, own_end, 1)? };
-                        usize_of(i64::from(last[0]))?
-                    };
-                    // SAFETY: the values buffer holds bytes up to the last offset.
-                    let data = unsafe { borrow(b[2], 0, data_len)? };
-                    Values::Offsets32 {
-                        offsets: offs,
-                        data,
-                    }
+                    let (offsets, data) = self.offsets_and_data::<i32>(a, offset, len, own_end)?;
+                    Values::Offsets32 { offsets, data }
                 }
                 Kind::Bin64 => {
-                    let b = buffers_of(a, 3, false)?;
-                    fits(own_end + 1, 8)?;
-                    // SAFETY: as for Bin32 with 64-bit offsets.
-                    let offs: &[i64] = if len == 0 && b[1].is_null() {
-                        // An empty array may leave its offsets out.
-                        &[0]
-                    } else {
-                        // SAFETY: see above.
-                        unsafe { self.arena.copy(b[1] as *const i64, offset, len + 1)? }
-                    };
-                    // The values buffer is sized by the array's own last offset, which
-                    // bounds the rows read (checked by Chunk::new).
-                    let data_len = if own_end == offset + len {
-                        usize_of(offs[len])?
-                    } else {
-                        // SAFETY: offsets own_end is the array's own last offset (the
-                        // contract); own_end >= offset + len.
-                        let last = unsafe { self.arena.copy(b[1] as *const i64, own_end, 1)? };
-                        usize_of(last[0])?
-                    };
-                    // SAFETY: as above.
-                    let data = unsafe { borrow(b[2], 0, data_len)? };
-                    Values::Offsets64 {
-                        offsets: offs,
-                        data,
-                    }
+                    let (offsets, data) = self.offsets_and_data::<i64>(a, offset, len, own_end)?;
+                    Values::Offsets64 { offsets, data }
                 }
                 Kind::Fixed(w) => {
                     let b = buffers_of(a, 2, false)?;
