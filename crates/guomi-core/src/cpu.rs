@@ -1,14 +1,21 @@
 //! Runtime CPU-feature detection and backend selection: the one place in the crate that
 //! asks the CPU what it can do.
 //!
-//! Backends form a ladder; each algorithm uses the best implementation it has at or
-//! below the active level:
+//! Each architecture has one ladder of backends; each algorithm uses the best
+//! implementation it has at or below the active level:
 //!
-//! | backend    | requires (x86-64)                                               |
-//! |------------|-----------------------------------------------------------------|
-//! | `portable` | nothing: plain Rust, constant time, every platform             |
-//! | `avx2`     | AVX2, AES-NI, PCLMULQDQ, BMI1/BMI2, SSSE3                        |
-//! | `avx512`   | `avx2` plus AVX-512 F/BW/VL, GFNI, VAES, VPCLMULQDQ              |
+//! | arch     | backend    | requires                                                   |
+//! |----------|------------|------------------------------------------------------------|
+//! | any      | `portable` | nothing: plain Rust, constant time                         |
+//! | x86-64   | `avx2`     | AVX2, AES-NI, PCLMULQDQ, BMI1/BMI2, SSSE3                  |
+//! | x86-64   | `avx512`   | `avx2` plus AVX-512 F/BW/VL, GFNI, VAES, VPCLMULQDQ         |
+//! | aarch64  | `neon`     | Advanced SIMD (every Armv8-A core)                         |
+//! | aarch64  | `armsm`    | `neon` plus FEAT_SM3 and FEAT_SM4 (`sm3 sm4` in cpuinfo)   |
+//! | riscv64  | `zk`       | scalar Zksed and Zksh                                      |
+//! | riscv64  | `zvk`      | `zk` plus V, Zvksed and Zvksh                              |
+//!
+//! Backends of different architectures are not comparable ([`Backend`] is only
+//! partially ordered): `portable` is below every other one, and `avx2 <= neon` is false.
 //!
 //! Inside a backend, optional [`Feature`]s select sub-variants:
 //!
@@ -17,6 +24,18 @@
 //! | `vaes`  | SM4 S-box through 256-bit `vaesenclast`  | `avx2`           |
 //! | `vbmi`  | ZUC S0 from register tables (VBMI/VBMI2): 16 lanes; one stream except on Intel | `avx512` |
 //! | `adx`   | SM2 field, SM9 Fp: MULX/ADCX/ADOX asm    | `avx2`, `avx512` |
+//! | `pmull` | GHASH with PMULL (FEAT_PMULL)            | `neon`, `armsm`  |
+//! | `zvkg`  | GHASH with `vghsh` (Zvkg)                | `zvk`            |
+//!
+//! Detection: CPUID on x86-64; on aarch64 the operating system's view (Linux `getauxval`
+//! `AT_HWCAP`, macOS `sysctl`), through `std::arch::is_aarch64_feature_detected!`; on
+//! riscv64 Linux the `riscv_hwprobe` system call ([`riscv`]), which reports the vector
+//! crypto extensions that the standard library's detection does not yet expose.
+//!
+//! Code that runs an instruction an architecture's baseline lacks takes a CPU-proof
+//! token ([`ArmSm`], [`Pmull`], [`Zk`], [`Zvk`], [`Zvkg`]): a zero-sized value that only
+//! the detection here constructs, held by key and context objects, so safe code cannot
+//! reach an instruction the CPU lacks.
 //!
 //! Cores with the same features can differ in latencies enough to change which form of a
 //! kernel is fastest. The few kernels where that was measured ask [`intel_core`]:
@@ -30,29 +49,32 @@
 //!
 //! A [`Variant`] is a backend with some of its features turned off; its name is the
 //! backend's followed by `-no<feature>` for each one off (`avx2-novaes`,
-//! `avx512-novbmi`, `avx512-noadx`, ...). [`variants`] lists one variant per code path
+//! `avx512-novbmi`, `neon-nopmull`, ...). [`variants`] lists one variant per code path
 //! this CPU can run (the full backend, and each feature off on its own), which is what
 //! the tests iterate.
 //!
 //! The active variant is the best one this CPU supports, unless forced:
-//! * the environment variable `GUOMI_BACKEND=portable|avx2|avx512|<variant name>` (read
-//!   once), or
+//! * the environment variable `GUOMI_BACKEND=<backend or variant name>` (read once), or
 //! * [`force`] / [`force_variant`] (process-wide), or
 //! * [`with_backend`] / [`with_variant`] (the current thread only; what tests use).
 //!
 //! Forcing a backend that the CPU lacks is an error, never a silent fallback. Functions
 //! that take an explicit [`Backend`] or [`Variant`] (`Sm3::with_backend`,
 //! `eia3_with`, ...) all follow one rule: the request is *clamped* to what this CPU
-//! supports ([`Variant::clamp`]), so a safe function never runs an instruction the CPU
-//! lacks. Key objects record the clamped variant they were built with.
+//! supports ([`Variant::clamp`]; another architecture's backend becomes `portable`), so a
+//! safe function never runs an instruction the CPU lacks. Key objects record the clamped
+//! variant they were built with.
 
 use crate::error::{Error, Result};
+use core::cmp::Ordering as CmpOrdering;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-/// An implementation level. Ordered: a higher level may use everything a lower one does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// An implementation level. Partially ordered: within one architecture's ladder a higher
+/// level may use everything a lower one does; `portable` is below all; backends of
+/// different architectures are incomparable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Backend {
     /// Plain Rust, constant time, any CPU.
     Portable = 0,
@@ -60,11 +82,46 @@ pub enum Backend {
     Avx2 = 1,
     /// x86-64 AVX-512 (F/BW/VL) + GFNI + VAES + VPCLMULQDQ.
     Avx512 = 2,
+    /// aarch64 Advanced SIMD (NEON).
+    Neon = 3,
+    /// aarch64 NEON + the SM3 and SM4 instructions (FEAT_SM3, FEAT_SM4).
+    ArmSm = 4,
+    /// riscv64 scalar ShangMi extensions Zksed and Zksh.
+    Zk = 5,
+    /// riscv64 `zk` plus the vector ShangMi extensions (V, Zvksed, Zvksh).
+    Zvk = 6,
+}
+
+/// The architecture a backend belongs to (`None` for `portable`, which belongs to all)
+/// and its rank in that architecture's ladder.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Family {
+    X86,
+    Arm,
+    RiscV,
+}
+
+impl PartialOrd for Backend {
+    fn partial_cmp(&self, other: &Backend) -> Option<CmpOrdering> {
+        match (self.family(), other.family()) {
+            (Some(a), Some(b)) if a != b => None,
+            _ => Some(self.rank().cmp(&other.rank())),
+        }
+    }
 }
 
 impl Backend {
-    /// All backends, lowest first.
-    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::Avx2, Backend::Avx512];
+    /// All backends of every architecture, `portable` first, then each ladder lowest
+    /// first.
+    pub const ALL: [Backend; 7] = [
+        Backend::Portable,
+        Backend::Avx2,
+        Backend::Avx512,
+        Backend::Neon,
+        Backend::ArmSm,
+        Backend::Zk,
+        Backend::Zvk,
+    ];
 
     /// The backend's name as used by `GUOMI_BACKEND` and the Python API.
     pub fn name(self) -> &'static str {
@@ -72,18 +129,40 @@ impl Backend {
             Backend::Portable => "portable",
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
+            Backend::Neon => "neon",
+            Backend::ArmSm => "armsm",
+            Backend::Zk => "zk",
+            Backend::Zvk => "zvk",
         }
     }
 
-    /// Parses a backend name.
+    /// Parses a backend name (of any architecture: whether this CPU runs it is
+    /// [`Backend::is_supported`]).
     pub fn parse(name: &str) -> Result<Backend> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "portable" => Ok(Backend::Portable),
-            "avx2" => Ok(Backend::Avx2),
-            "avx512" => Ok(Backend::Avx512),
-            _ => Err(Error::UnsupportedBackend(
-                "unknown backend: expected portable, avx2 or avx512",
-            )),
+        let name = name.trim().to_ascii_lowercase();
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name() == name)
+            .ok_or(Error::UnsupportedBackend(
+                "unknown backend: expected portable, avx2, avx512, neon, armsm, zk or zvk",
+            ))
+    }
+
+    fn family(self) -> Option<Family> {
+        match self {
+            Backend::Portable => None,
+            Backend::Avx2 | Backend::Avx512 => Some(Family::X86),
+            Backend::Neon | Backend::ArmSm => Some(Family::Arm),
+            Backend::Zk | Backend::Zvk => Some(Family::RiscV),
+        }
+    }
+
+    /// The position in the backend's own ladder (`portable` = 0).
+    fn rank(self) -> u8 {
+        match self {
+            Backend::Portable => 0,
+            Backend::Avx2 | Backend::Neon | Backend::Zk => 1,
+            Backend::Avx512 | Backend::ArmSm | Backend::Zvk => 2,
         }
     }
 
@@ -125,7 +204,6 @@ fn detection() -> Detection {
     static DETECTED: OnceLock<Detection> = OnceLock::new();
     *DETECTED.get_or_init(detect)
 }
-
 #[cfg(target_arch = "x86_64")]
 fn detect() -> Detection {
     use std::arch::is_x86_feature_detected as has;
@@ -179,11 +257,197 @@ fn detect() -> Detection {
     }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(target_arch = "aarch64")]
+fn detect() -> Detection {
+    use std::arch::is_aarch64_feature_detected as has;
+    // Under Miri, which cannot ask the OS, everything is plain Rust.
+    if cfg!(miri) || !has!("neon") {
+        return Detection {
+            backend: Backend::Portable,
+            features: 0,
+        };
+    }
+    let features = if has!("pmull") {
+        Feature::Pmull.bit()
+    } else {
+        0
+    };
+    // Rust's `sm4` feature is FEAT_SM3 and FEAT_SM4 together (`sm3 sm4` in cpuinfo).
+    let backend = if has!("sm4") {
+        Backend::ArmSm
+    } else {
+        Backend::Neon
+    };
+    Detection { backend, features }
+}
+
+#[cfg(target_arch = "riscv64")]
+fn detect() -> Detection {
+    let ext = if cfg!(miri) { None } else { riscv::probe() };
+    let Some(ext) = ext else {
+        return Detection {
+            backend: Backend::Portable,
+            features: 0,
+        };
+    };
+    let zk = ext.has(riscv::ZKSED | riscv::ZKSH);
+    let zvk = zk && ext.has(riscv::V | riscv::ZVKSED | riscv::ZVKSH);
+    let features = if zvk && ext.has(riscv::ZVKG) {
+        Feature::Zvkg.bit()
+    } else {
+        0
+    };
+    let backend = match (zk, zvk) {
+        (_, true) => Backend::Zvk,
+        (true, false) => Backend::Zk,
+        _ => Backend::Portable,
+    };
+    Detection { backend, features }
+}
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+)))]
 fn detect() -> Detection {
     Detection {
         backend: Backend::Portable,
         features: 0,
+    }
+}
+
+/// RISC-V extension discovery through Linux's `riscv_hwprobe` system call (Linux 6.4;
+/// the bits of `RISCV_HWPROBE_KEY_IMA_EXT_0` below from 6.8), the only interface that
+/// reports the vector crypto extensions. Constants from the kernel's
+/// `arch/riscv/include/uapi/asm/hwprobe.h`.
+#[cfg(target_arch = "riscv64")]
+pub(crate) mod riscv {
+    /// `__NR_riscv_hwprobe`.
+    const SYS_RISCV_HWPROBE: usize = 258;
+    /// `RISCV_HWPROBE_KEY_IMA_EXT_0`: a bit mask of extensions.
+    const KEY_IMA_EXT_0: i64 = 4;
+    /// `RISCV_HWPROBE_IMA_V`.
+    pub(crate) const V: u64 = 1 << 2;
+    /// `RISCV_HWPROBE_EXT_ZKSED`.
+    pub(crate) const ZKSED: u64 = 1 << 14;
+    /// `RISCV_HWPROBE_EXT_ZKSH`.
+    pub(crate) const ZKSH: u64 = 1 << 15;
+    /// `RISCV_HWPROBE_EXT_ZVKG`.
+    pub(crate) const ZVKG: u64 = 1 << 22;
+    /// `RISCV_HWPROBE_EXT_ZVKSED`.
+    pub(crate) const ZVKSED: u64 = 1 << 27;
+    /// `RISCV_HWPROBE_EXT_ZVKSH`.
+    pub(crate) const ZVKSH: u64 = 1 << 28;
+
+    /// The extension bits the kernel reported.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Extensions(u64);
+
+    impl Extensions {
+        /// Whether every bit of `mask` is set.
+        pub(crate) fn has(self, mask: u64) -> bool {
+            self.0 & mask == mask
+        }
+    }
+
+    /// Asks the kernel for `RISCV_HWPROBE_KEY_IMA_EXT_0` over all CPUs (`None` when the
+    /// call fails, e.g. on a kernel older than 6.4 or one that does not know the key).
+    pub(crate) fn probe() -> Option<Extensions> {
+        // struct riscv_hwprobe { __s64 key; __u64 value; }
+        let mut pair: [u64; 2] = [KEY_IMA_EXT_0 as u64, 0];
+        let ret: isize;
+        // SAFETY: riscv_hwprobe(pairs, pair_count = 1, cpusetsize = 0, cpus = NULL,
+        // flags = 0) writes only into the one 16-byte pair it is given, which lives for
+        // the call. The `ecall` clobbers nothing but a0 (the result).
+        #[allow(unsafe_code)]
+        unsafe {
+            core::arch::asm!(
+                "ecall",
+                in("a7") SYS_RISCV_HWPROBE,
+                inlateout("a0") pair.as_mut_ptr() => ret,
+                in("a1") 1usize,
+                in("a2") 0usize,
+                in("a3") 0usize,
+                in("a4") 0usize,
+                options(nostack),
+            );
+        }
+        // The kernel sets the key to -1 when it does not know it.
+        (ret == 0 && pair[0] == KEY_IMA_EXT_0 as u64).then_some(Extensions(pair[1]))
+    }
+}
+
+/// Proof that this CPU executes FEAT_SM3 and FEAT_SM4 (and NEON): only [`Variant`]
+/// constructs it, from detection.
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ArmSm(());
+
+/// Proof that this CPU executes PMULL/PMULL2 (FEAT_PMULL).
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pmull(());
+
+/// Proof that this CPU executes the scalar Zksed and Zksh instructions.
+#[cfg(target_arch = "riscv64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Zk(());
+
+/// Proof that this CPU executes V, Zvksed and Zvksh (and Zksed, Zksh).
+#[cfg(target_arch = "riscv64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Zvk(());
+
+/// Proof that this CPU executes V and Zvkg.
+#[cfg(target_arch = "riscv64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Zvkg(());
+
+/// The CPU-proof tokens of a variant: each is `Some` only when the variant uses that
+/// level or feature and this CPU has it.
+impl Variant {
+    /// `armsm`'s instructions, when this variant uses them.
+    #[cfg(target_arch = "aarch64")]
+    #[inline]
+    pub(crate) fn arm_sm(self) -> Option<ArmSm> {
+        (self.backend == Backend::ArmSm && self.is_supported()).then_some(ArmSm(()))
+    }
+
+    /// NEON SIMD kernels (every aarch64 CPU), when this variant uses them (`neon` and
+    /// above).
+    #[cfg(target_arch = "aarch64")]
+    #[inline]
+    pub(crate) fn neon(self) -> bool {
+        self.backend >= Backend::Neon && self.is_supported()
+    }
+
+    /// PMULL, when this variant uses it.
+    #[cfg(target_arch = "aarch64")]
+    #[inline]
+    pub(crate) fn pmull(self) -> Option<Pmull> {
+        self.has(Feature::Pmull).then_some(Pmull(()))
+    }
+
+    /// Zksed/Zksh, when this variant uses them (`zk` and above).
+    #[cfg(target_arch = "riscv64")]
+    #[inline]
+    pub(crate) fn zk(self) -> Option<Zk> {
+        (self.backend >= Backend::Zk && self.is_supported()).then_some(Zk(()))
+    }
+
+    /// The vector ShangMi extensions, when this variant uses them.
+    #[cfg(target_arch = "riscv64")]
+    #[inline]
+    pub(crate) fn zvk(self) -> Option<Zvk> {
+        (self.backend == Backend::Zvk && self.is_supported()).then_some(Zvk(()))
+    }
+
+    /// Zvkg, when this variant uses it.
+    #[cfg(target_arch = "riscv64")]
+    #[inline]
+    pub(crate) fn zvkg(self) -> Option<Zvkg> {
+        self.has(Feature::Zvkg).then_some(Zvkg(()))
     }
 }
 
@@ -199,18 +463,31 @@ pub enum Feature {
     /// BMI2 + ADX: SM2 products modulo p and SM9 Fp products in MULX/ADCX/ADOX assembly
     /// at `avx2` and above (without it, the portable Montgomery code).
     Adx = 2,
+    /// aarch64 PMULL/PMULL2 (FEAT_PMULL): GHASH by carry-less multiplication at `neon`
+    /// and `armsm` (without it, the portable GHASH).
+    Pmull = 3,
+    /// riscv64 Zvkg: GHASH by `vghsh` at `zvk` (without it, the portable GHASH).
+    Zvkg = 4,
 }
 
 impl Feature {
     /// All features, in name order of variant names.
-    pub const ALL: [Feature; 3] = [Feature::Vaes, Feature::Vbmi, Feature::Adx];
+    pub const ALL: [Feature; 5] = [
+        Feature::Vaes,
+        Feature::Vbmi,
+        Feature::Adx,
+        Feature::Pmull,
+        Feature::Zvkg,
+    ];
 
-    /// The feature's name (`vaes`, `vbmi`, `adx`).
+    /// The feature's name (`vaes`, `vbmi`, `adx`, `pmull`, `zvkg`).
     pub fn name(self) -> &'static str {
         match self {
             Feature::Vaes => "vaes",
             Feature::Vbmi => "vbmi",
             Feature::Adx => "adx",
+            Feature::Pmull => "pmull",
+            Feature::Zvkg => "zvkg",
         }
     }
 
@@ -229,6 +506,8 @@ impl Feature {
             Feature::Vaes => backend == Backend::Avx2,
             Feature::Vbmi => backend == Backend::Avx512,
             Feature::Adx => backend >= Backend::Avx2,
+            Feature::Pmull => backend >= Backend::Neon,
+            Feature::Zvkg => backend == Backend::Zvk,
         }
     }
 }
@@ -293,7 +572,12 @@ impl Variant {
     /// The variant this CPU actually runs for the request: the backend lowered to the
     /// detected one (features the CPU lacks are never used, see [`Variant::has`]).
     pub fn clamp(self) -> Variant {
-        let backend = self.backend.min(detected());
+        let detected = detected();
+        let backend = match self.backend.partial_cmp(&detected) {
+            Some(CmpOrdering::Less | CmpOrdering::Equal) => self.backend,
+            Some(CmpOrdering::Greater) => detected,
+            None => Backend::Portable,
+        };
         let mut v = Variant::from(backend);
         for feat in Feature::ALL {
             if self.off & feat.bit() != 0 {
@@ -323,8 +607,8 @@ impl Variant {
                 .strip_prefix("no")
                 .and_then(|f| Feature::ALL.into_iter().find(|x| x.name() == f))
                 .ok_or(Error::UnsupportedBackend(
-                    "unknown backend variant: expected portable, avx2 or avx512, optionally \
-                     followed by -novaes, -novbmi or -noadx",
+                    "unknown backend variant: expected a backend name, optionally followed \
+                     by -novaes, -novbmi, -noadx, -nopmull or -nozvkg",
                 ))?;
             if !feat.used_by(v.backend) {
                 return Err(Error::UnsupportedBackend(
@@ -523,6 +807,17 @@ mod tests {
     #[test]
     fn ladder_and_names() {
         assert!(Backend::Portable < Backend::Avx2 && Backend::Avx2 < Backend::Avx512);
+        assert!(Backend::Portable < Backend::Neon && Backend::Neon < Backend::ArmSm);
+        assert!(Backend::Portable < Backend::Zk && Backend::Zk < Backend::Zvk);
+        // Different architectures are incomparable.
+        assert_eq!(Backend::Avx2.partial_cmp(&Backend::Neon), None);
+        assert!(!(Backend::Avx512 >= Backend::Zk) && !(Backend::ArmSm <= Backend::Avx512));
+        // Every supported backend belongs to this CPU's one ladder.
+        for a in available() {
+            for b in available() {
+                assert!(a.partial_cmp(&b).is_some(), "{a:?} {b:?}");
+            }
+        }
         for b in Backend::ALL {
             assert_eq!(Backend::parse(b.name()).unwrap(), b);
         }
@@ -553,7 +848,12 @@ mod tests {
         for b in Backend::ALL {
             let c = Variant::from(b).clamp();
             assert!(c.is_supported() && c.backend() <= b);
-            assert_eq!(c.backend(), b.min(detected()));
+            let want = match b.partial_cmp(&detected()) {
+                Some(CmpOrdering::Greater) => detected(),
+                Some(_) => b,
+                None => Backend::Portable,
+            };
+            assert_eq!(c.backend(), want, "{b:?}");
         }
         // Portable never uses a feature; a turned-off feature is never used.
         for f in Feature::ALL {

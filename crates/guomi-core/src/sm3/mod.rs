@@ -9,9 +9,17 @@
 //! `avx512` backend, AVX-512VL; plus 8-lane AVX2 multi-buffer), `x86_avx512` (16-lane
 //! multi-buffer). None of them uses data-dependent branches or table lookups.
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64_sm3;
 pub mod hmac;
 pub mod kdf;
 pub mod many;
+#[cfg(any(target_arch = "aarch64", target_arch = "riscv64"))]
+mod native;
+#[cfg(target_arch = "riscv64")]
+mod riscv_zk;
+#[cfg(target_arch = "riscv64")]
+mod riscv_zvk;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
@@ -59,9 +67,23 @@ type CompressFn = fn(&mut [u32; 8], &[u8]);
 /// The compression function for `backend`, clamped to what this CPU supports (so a
 /// caller-chosen backend never runs instructions the CPU lacks).
 fn compress_for(backend: Backend) -> CompressFn {
-    let backend = cpu::Variant::from(backend).clamp().backend();
+    let variant = cpu::Variant::from(backend).clamp();
+    let backend = variant.backend();
     #[cfg(test)]
     tests::COMPRESS_CHOSEN.with(|c| c.borrow_mut().push(backend));
+    #[cfg(target_arch = "aarch64")]
+    if variant.arm_sm().is_some() {
+        return native::compress_armsm;
+    }
+    #[cfg(target_arch = "riscv64")]
+    if variant.zvk().is_some() {
+        return native::compress_zvk;
+    }
+    #[cfg(target_arch = "riscv64")]
+    if variant.zk().is_some() {
+        return native::compress_zk;
+    }
+    let _ = variant;
     #[cfg(target_arch = "x86_64")]
     if backend >= Backend::Avx512 {
         return x86_avx2::compress_avx512;

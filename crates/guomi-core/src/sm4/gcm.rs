@@ -80,7 +80,7 @@ impl Sm4Gcm {
         // §6.4: H = CIPH_K(0^128).
         let mut h = [0u8; 16];
         cipher.encrypt_block(&mut h);
-        let ghash = GhashKey::new(h, cipher.backend());
+        let ghash = GhashKey::new(h, cipher.variant());
         h.zeroize();
         Sm4Gcm { cipher, ghash }
     }

@@ -1,8 +1,16 @@
 //! GHASH (NIST SP 800-38D §6.4) for SM4-GCM: portable constant-time multiplication
 //! (carry-less products from integer multiplications with masked bit classes), and
-//! dispatch to the carry-less-multiply backends (PCLMULQDQ, VPCLMULQDQ).
+//! dispatch to the carry-less-multiply backends: PCLMULQDQ and VPCLMULQDQ (in the x86
+//! SM4 backend files), PMULL (`ghash_pmull.rs`), Zvkg (`ghash_zvkg.rs`).
 
-use crate::cpu::Backend;
+#![cfg_attr(
+    any(target_arch = "aarch64", target_arch = "riscv64"),
+    allow(unsafe_code)
+)]
+
+#[cfg(any(target_arch = "aarch64", target_arch = "riscv64"))]
+use crate::cpu;
+use crate::cpu::{Backend, Variant};
 use zeroize::Zeroize;
 
 /// 32x32 -> 64-bit carry-less product with integer multiplications: each operand is split
@@ -70,9 +78,15 @@ const SHORT_BYTES: usize = 32 * 16;
 #[derive(Clone)]
 pub(crate) struct GhashKey {
     backend: Backend,
+    /// The aarch64/riscv64 carry-less-multiply kernel, with its CPU proof.
+    native: Native,
     h: u128,
-    /// H^1..H^32 in the backend's carry-less-multiply representation (x86 only).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    /// H^1..H^32 in the backend's carry-less-multiply representation (x86; H^1..H^8 for
+    /// PMULL).
+    #[cfg_attr(
+        not(any(target_arch = "x86_64", target_arch = "aarch64")),
+        allow(dead_code)
+    )]
     powers: HPowers,
     /// For the AVX-512 short path: H^32..H^1 (`rev[i]` = H^(32 − i)) and the Karatsuba
     /// middle factor of each (h.lo ^ h.hi in both qwords).
@@ -91,19 +105,49 @@ impl Drop for GhashKey {
     }
 }
 
+/// The non-x86 GHASH kernels, each with the proof that this CPU runs it.
+#[derive(Clone, Copy)]
+enum Native {
+    /// x86 (chosen by the backend) or portable.
+    None,
+    /// aarch64 PMULL.
+    #[cfg(target_arch = "aarch64")]
+    Pmull(cpu::Pmull),
+    /// riscv64 Zvkg.
+    #[cfg(target_arch = "riscv64")]
+    Zvkg(cpu::Zvkg),
+}
+
 impl GhashKey {
-    pub(crate) fn new(h: [u8; 16], backend: Backend) -> GhashKey {
+    /// The key for hash subkey `h` on `variant` (clamped to what this CPU supports).
+    pub(crate) fn new(h: [u8; 16], variant: Variant) -> GhashKey {
+        let variant = variant.clamp();
+        let backend = variant.backend();
         #[allow(unused_mut)]
         let mut powers = [[0u64; 2]; 32];
         #[cfg(target_arch = "x86_64")]
         if backend >= Backend::Avx2 {
             super::x86_avx2::ghash_powers(&h, &mut powers);
         }
+        #[allow(unused_mut)]
+        let mut native = Native::None;
+        #[cfg(target_arch = "aarch64")]
+        if let Some(t) = variant.pmull() {
+            let first: &mut [[u64; 2]; 8] = (&mut powers[..8]).try_into().unwrap();
+            // SAFETY: the token proves PMULL.
+            unsafe { super::ghash_pmull::powers(&h, first) };
+            native = Native::Pmull(t);
+        }
+        #[cfg(target_arch = "riscv64")]
+        if let Some(t) = variant.zvkg() {
+            native = Native::Zvkg(t);
+        }
         let mut rev = powers;
         rev.reverse();
         let rev_kara = rev.map(|[lo, hi]| [lo ^ hi, lo ^ hi]);
         GhashKey {
             backend,
+            native,
             h: u128::from_be_bytes(h),
             powers,
             rev,
@@ -120,6 +164,22 @@ impl GhashKey {
     /// by the backend's wide kernel, so no block is ever multiplied serially.
     pub(crate) fn update_blocks(&self, y: &mut [u8; 16], data: &[u8]) {
         debug_assert!(data.len().is_multiple_of(16));
+        match self.native {
+            Native::None => {}
+            #[cfg(target_arch = "aarch64")]
+            Native::Pmull(_) => {
+                // SAFETY: the token proves PMULL.
+                unsafe { super::ghash_pmull::ghash(&self.powers, y, data) };
+                return;
+            }
+            #[cfg(target_arch = "riscv64")]
+            Native::Zvkg(_) => {
+                let h = self.h.to_be_bytes();
+                // SAFETY: the token proves V and Zvkg.
+                unsafe { super::ghash_zvkg::ghash(&h, y, data) };
+                return;
+            }
+        }
         match self.backend {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 | Backend::Avx2 => {
@@ -183,7 +243,7 @@ mod tests {
         // groups of 32 inside the wide kernels.
         let data: Vec<u8> = (0..16 * 140).map(|i| (i * 31 + 7) as u8).collect();
         let reference = {
-            let k = GhashKey::new(h, Backend::Portable);
+            let k = GhashKey::new(h, Backend::Portable.into());
             let mut out = Vec::new();
             for n in 0..140 {
                 let mut y = [0x5au8; 16];
@@ -193,7 +253,7 @@ mod tests {
             out
         };
         // GCM spec test case 2 (AES): GHASH(H, {}, C) with one block gives a known value.
-        for b in cpu::available() {
+        for b in cpu::variants() {
             let k = GhashKey::new(h, b);
             for n in 0..140 {
                 let mut y = [0x5au8; 16];

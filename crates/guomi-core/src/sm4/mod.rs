@@ -16,11 +16,24 @@
 //!
 //! None of them indexes memory with secret data or branches on it.
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64_neon;
+#[cfg(target_arch = "aarch64")]
+mod aarch64_sm4e;
 pub mod ccm;
 pub mod gcm;
 mod ghash;
+#[cfg(target_arch = "aarch64")]
+mod ghash_pmull;
+#[cfg(target_arch = "riscv64")]
+mod ghash_zvkg;
 pub mod mac;
 pub mod modes;
+mod native;
+#[cfg(target_arch = "riscv64")]
+mod riscv_zk;
+#[cfg(target_arch = "riscv64")]
+mod riscv_zvk;
 mod soft;
 #[cfg(target_arch = "x86_64")]
 mod x86_avx2;
@@ -85,6 +98,8 @@ impl Drop for RoundKeys {
 pub struct Sm4 {
     rk: RoundKeys,
     variant: Variant,
+    /// The aarch64/riscv64 kernel (with its CPU proof), or none.
+    native: native::Native,
 }
 
 impl core::fmt::Debug for Sm4 {
@@ -97,15 +112,7 @@ impl core::fmt::Debug for Sm4 {
 
 /// The best SM4 implementation at or below `requested` that this CPU runs.
 fn effective(requested: Variant) -> Variant {
-    #[cfg(target_arch = "x86_64")]
-    {
-        requested.clamp()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = requested;
-        Variant::from(Backend::Portable)
-    }
+    requested.clamp()
 }
 
 impl Sm4 {
@@ -144,6 +151,7 @@ impl Sm4 {
         Sm4 {
             rk: RoundKeys { enc, dec },
             variant,
+            native: native::Native::for_variant(variant),
         }
     }
 
@@ -234,6 +242,9 @@ impl Sm4 {
     #[inline]
     pub(crate) fn block(&self, decrypt: bool, block: &mut [u8; BLOCK_SIZE]) {
         let rk = self.keys(decrypt);
+        if self.native.block(rk, block) {
+            return;
+        }
         match self.variant.backend() {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => x86_avx512::crypt_block(rk, block),
@@ -248,6 +259,9 @@ impl Sm4 {
     pub(crate) fn blocks(&self, decrypt: bool, data: &mut [u8]) {
         debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
         let rk = self.keys(decrypt);
+        if self.native.blocks(rk, data) {
+            return;
+        }
         match self.variant.backend() {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => x86_avx512::crypt_blocks(rk, data),
@@ -261,6 +275,9 @@ impl Sm4 {
     /// advanced by the number of blocks.
     pub(crate) fn ctr_xor(&self, counter: &mut u128, data: &mut [u8]) {
         debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
+        if self.native.ctr_xor(&self.rk.enc, counter, data) {
+            return;
+        }
         #[cfg(target_arch = "x86_64")]
         if self.variant.backend() == Backend::Avx512 {
             x86_avx512::ctr_xor(&self.rk.enc, counter, data);
@@ -332,22 +349,28 @@ impl Sm4 {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx2 => x86_avx2::serial(rk, mode, reg, data),
             _ => {
+                let native = self.native;
+                let one = |blk: &mut [u8; 16]| {
+                    if !native.block(rk, blk) {
+                        soft::crypt_blocks(rk, blk);
+                    }
+                };
                 for b in data.chunks_exact_mut(BLOCK_SIZE) {
                     match mode {
                         Serial::CbcEncrypt | Serial::CbcMac => {
                             xor_in_place(reg, b);
-                            soft::crypt_blocks(rk, reg);
+                            one(reg);
                             if mode == Serial::CbcEncrypt {
                                 b.copy_from_slice(reg);
                             }
                         }
                         Serial::CfbEncrypt => {
-                            soft::crypt_blocks(rk, reg);
+                            one(reg);
                             xor_in_place(b, reg);
                             reg.copy_from_slice(b);
                         }
                         Serial::Ofb => {
-                            soft::crypt_blocks(rk, reg);
+                            one(reg);
                             xor_in_place(b, reg);
                         }
                     }

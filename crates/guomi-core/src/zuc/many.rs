@@ -233,7 +233,7 @@ fn group_word_quarters(backend: Backend) -> Option<u128> {
     match backend {
         Backend::Avx512 => Some(27),
         Backend::Avx2 => Some(9),
-        Backend::Portable => None,
+        _ => None,
     }
 }
 
