@@ -1,8 +1,15 @@
 """Which implementation (backend) guomi runs on this CPU, and how to force one.
 
-Backends form a ladder: ``portable`` (plain Rust, constant time, any CPU), ``avx2``
-(x86-64 AVX2 + AES-NI + PCLMULQDQ + BMI2) and ``avx512`` (AVX-512 + GFNI + VAES +
-VPCLMULQDQ). The best one the CPU supports is used unless the environment variable
+Each architecture has a ladder of backends above ``portable`` (plain Rust, constant
+time, any CPU):
+
+* x86-64: ``avx2`` (AVX2 + AES-NI + PCLMULQDQ + BMI2), then ``avx512`` (AVX-512 + GFNI +
+  VAES + VPCLMULQDQ);
+* aarch64: ``neon`` (Advanced SIMD, every Armv8-A core), then ``armsm`` (the SM3 and SM4
+  instructions, FEAT_SM3/FEAT_SM4: ``sm3 sm4`` in ``/proc/cpuinfo``);
+* riscv64: ``zk`` (scalar Zksed + Zksh), then ``zvk`` (``zk`` plus V, Zvksed, Zvksh).
+
+The best one the CPU supports is used unless the environment variable
 ``GUOMI_BACKEND`` (read once, at first use) or :func:`force_backend` says otherwise.
 Key objects remember the backend (and variant) that was active when they were created.
 
@@ -13,7 +20,10 @@ backend's followed by ``-no<feature>`` for each feature turned off:
 * ``vbmi`` (``avx512``): ZUC's S-box S0 through AVX512-VBMI/VBMI2 register tables;
   ``avx512-novbmi`` uses nibble shuffles;
 * ``adx`` (``avx2``, ``avx512``): SM2 field products in MULX/ADCX/ADOX assembly;
-  ``avx2-noadx`` / ``avx512-noadx`` use the portable Montgomery code.
+  ``avx2-noadx`` / ``avx512-noadx`` use the portable Montgomery code;
+* ``pmull`` (``neon``, ``armsm``): GHASH with PMULL; ``neon-nopmull`` uses the portable
+  GHASH;
+* ``zvkg`` (``zvk``): GHASH with ``vghsh``; ``zvk-nozvkg`` uses the portable GHASH.
 
 :func:`available_variants` lists one variant per code path this CPU can run; each can be
 forced with :func:`force_backend` or ``GUOMI_BACKEND`` like a backend.
@@ -46,7 +56,8 @@ def active_backend() -> str:
     at first use), then :func:`detected_backend`.
 
     Returns:
-        str: ``"portable"``, ``"avx2"`` or ``"avx512"``.
+        str: ``"portable"`` or one of this architecture's backends (``"avx2"``,
+        ``"avx512"``, ``"neon"``, ``"armsm"``, ``"zk"``, ``"zvk"``).
 
     Example:
         >>> from guomi import backend
@@ -76,7 +87,8 @@ def detected_backend() -> str:
     """The best backend this CPU supports, whatever is forced (detected once).
 
     Returns:
-        str: ``"portable"``, ``"avx2"`` or ``"avx512"``.
+        str: ``"portable"`` or one of this architecture's backends (``"avx2"``,
+        ``"avx512"``, ``"neon"``, ``"armsm"``, ``"zk"``, ``"zvk"``).
 
     Example:
         >>> from guomi import backend
@@ -104,8 +116,10 @@ def available_variants() -> list[str]:
     """One variant per code path this CPU can run, lowest backend first.
 
     Each backend with all its features, then with each optional feature it uses (and the
-    CPU has) turned off on its own: on a CPU with everything, ``portable``, ``avx2``,
-    ``avx2-novaes``, ``avx2-noadx``, ``avx512``, ``avx512-novbmi``, ``avx512-noadx``.
+    CPU has) turned off on its own: on an x86-64 CPU with everything, ``portable``,
+    ``avx2``, ``avx2-novaes``, ``avx2-noadx``, ``avx512``, ``avx512-novbmi``,
+    ``avx512-noadx``; on an aarch64 CPU with the SM instructions, ``portable``, ``neon``,
+    ``neon-nopmull``, ``armsm``, ``armsm-nopmull``.
 
     Returns:
         list[str]: the variant names; every name can be passed to :func:`force_backend`.
@@ -125,7 +139,8 @@ def force_backend(name: str | None) -> None:
     one-shot calls use the forced one.
 
     Args:
-        name: a backend (``"portable"``, ``"avx2"``, ``"avx512"``) or a variant (e.g.
+        name: a backend (``"portable"``, ``"avx2"``, ``"avx512"``, ``"neon"``,
+            ``"armsm"``, ``"zk"``, ``"zvk"``) or a variant (e.g.
             ``"avx2-novaes"``, ``"avx512-novbmi-noadx"``), any case; ``None`` returns to
             automatic selection (``GUOMI_BACKEND``, then detection).
 
