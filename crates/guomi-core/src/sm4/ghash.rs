@@ -1,7 +1,8 @@
 //! GHASH (NIST SP 800-38D §6.4) for SM4-GCM: portable constant-time multiplication
 //! (carry-less products from integer multiplications with masked bit classes), and
-//! dispatch to the carry-less-multiply backends: PCLMULQDQ and VPCLMULQDQ (in the x86
-//! SM4 backend files), PMULL (`ghash_pmull.rs`), Zvkg (`ghash_zvkg.rs`).
+//! dispatch to the carry-less-multiply backends, one file each: PCLMULQDQ
+//! (`ghash_pclmul.rs`, `avx2`), VPCLMULQDQ (`ghash_vpclmul.rs`, `avx512`), PMULL
+//! (`ghash_pmull.rs`, `neon`/`armsm` with `pmull`), Zvkg (`ghash_zvkg.rs`, `zvk`).
 
 #![cfg_attr(
     any(target_arch = "aarch64", target_arch = "riscv64"),
@@ -127,7 +128,7 @@ impl GhashKey {
         let mut powers = [[0u64; 2]; 32];
         #[cfg(target_arch = "x86_64")]
         if backend >= Backend::Avx2 {
-            super::x86_avx2::ghash_powers(&h, &mut powers);
+            super::ghash_pclmul::ghash_powers(&h, &mut powers);
         }
         #[allow(unused_mut)]
         let mut native = Native::None;
@@ -185,9 +186,9 @@ impl GhashKey {
             Backend::Avx512 | Backend::Avx2 => {
                 let short = |y: &mut [u8; 16], d: &[u8]| {
                     if self.backend == Backend::Avx512 {
-                        super::x86_avx512::ghash_short(&self.rev, &self.rev_kara, y, d);
+                        super::ghash_vpclmul::ghash_short(&self.rev, &self.rev_kara, y, d);
                     } else {
-                        super::x86_avx2::ghash_short(&self.powers, y, d);
+                        super::ghash_pclmul::ghash_short(&self.powers, y, d);
                     }
                 };
                 if data.len() < SHORT_BYTES {
@@ -197,9 +198,9 @@ impl GhashKey {
                 let head = data.len() % 256;
                 short(y, &data[..head]);
                 if self.backend == Backend::Avx512 {
-                    super::x86_avx512::ghash(&self.powers, y, &data[head..]);
+                    super::ghash_vpclmul::ghash(&self.powers, y, &data[head..]);
                 } else {
-                    super::x86_avx2::ghash(&self.powers, y, &data[head..]);
+                    super::ghash_pclmul::ghash(&self.powers, y, &data[head..]);
                 }
             }
             _ => {

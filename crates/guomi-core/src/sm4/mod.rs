@@ -11,8 +11,12 @@
 //! * `soft`: bitsliced S-box, portable and constant time;
 //! * `x86_avx2`: AES-NI `aesenclast` + AVX2 nibble-shuffle affine maps, 16 blocks in flight
 //!   (variant `avx2`: 256-bit `vaesenclast` where the CPU has VAES; `avx2-novaes`: 128-bit);
-//! * `x86_avx512`: GFNI affine/affine-inverse S-box on zmm, 64 blocks in flight, plus
-//!   VPCLMULQDQ GHASH.
+//! * `x86_avx512`: GFNI affine/affine-inverse S-box on zmm, 64 blocks in flight;
+//! * `aarch64_neon`: NEON `TBL` register-table S-box; `aarch64_sm4e`: the `SM4E`
+//!   instruction (FEAT_SM4), 8 blocks in flight;
+//! * `riscv_zk`: scalar `sm4ed` (Zksed); `riscv_zvk`: vector `vsm4r` (Zvksed).
+//!
+//! GHASH has one file per carry-less multiplier (`ghash_*.rs`, see [`ghash`]).
 //!
 //! None of them indexes memory with secret data or branches on it.
 
@@ -23,8 +27,12 @@ mod aarch64_sm4e;
 pub mod ccm;
 pub mod gcm;
 mod ghash;
+#[cfg(target_arch = "x86_64")]
+mod ghash_pclmul;
 #[cfg(target_arch = "aarch64")]
 mod ghash_pmull;
+#[cfg(target_arch = "x86_64")]
+mod ghash_vpclmul;
 #[cfg(target_arch = "riscv64")]
 mod ghash_zvkg;
 pub mod mac;
