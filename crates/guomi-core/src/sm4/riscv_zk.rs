@@ -67,25 +67,34 @@ macro_rules! zk_step {
 #[target_feature(enable = "zksed")]
 #[inline]
 unsafe fn rounds<const N: usize>(rk: &[u32; ROUNDS], s: &mut [[u32; 4]; N]) {
-    for r in (0..ROUNDS).step_by(4) {
-        for j in 0..4 {
+    // Round r + $j updates word $j: the indices are literals, so the state stays in
+    // registers.
+    macro_rules! round {
+        ($r:expr, $j:literal) => {{
+            let k = rk[$r + $j];
             let mut t = [0u32; N];
             for b in 0..N {
-                t[b] = s[b][(j + 1) % 4] ^ s[b][(j + 2) % 4] ^ s[b][(j + 3) % 4] ^ rk[r + j];
+                t[b] = s[b][($j + 1) % 4] ^ s[b][($j + 2) % 4] ^ s[b][($j + 3) % 4] ^ k;
             }
             for b in 0..N {
-                zk_step!("sm4ed", s[b][j], t[b], "0");
+                zk_step!("sm4ed", s[b][$j], t[b], "0");
             }
             for b in 0..N {
-                zk_step!("sm4ed", s[b][j], t[b], "1");
+                zk_step!("sm4ed", s[b][$j], t[b], "1");
             }
             for b in 0..N {
-                zk_step!("sm4ed", s[b][j], t[b], "2");
+                zk_step!("sm4ed", s[b][$j], t[b], "2");
             }
             for b in 0..N {
-                zk_step!("sm4ed", s[b][j], t[b], "3");
+                zk_step!("sm4ed", s[b][$j], t[b], "3");
             }
-        }
+        }};
+    }
+    for r in (0..ROUNDS).step_by(4) {
+        round!(r, 0);
+        round!(r, 1);
+        round!(r, 2);
+        round!(r, 3);
     }
 }
 
@@ -107,7 +116,10 @@ fn output_of(s: &[u32; 4]) -> [u32; 4] {
 unsafe fn crypt_words(k: &[u32; ROUNDS], words: &mut [u32]) {
     let mut groups = words.chunks_exact_mut(4 * LANES);
     for g in &mut groups {
-        let mut s: [[u32; 4]; LANES] = core::array::from_fn(|b| state_of(&g[4 * b..]));
+        let mut s = [[0u32; 4]; LANES];
+        for (s, w) in s.iter_mut().zip(g.chunks_exact(4)) {
+            *s = state_of(w);
+        }
         // SAFETY: `zksed` is enabled here as in `rounds`.
         unsafe { rounds(k, &mut s) };
         for (out, s) in g.chunks_exact_mut(4).zip(&s) {
@@ -131,9 +143,10 @@ unsafe fn crypt_words(k: &[u32; ROUNDS], words: &mut [u32]) {
 #[target_feature(enable = "zksed")]
 pub(crate) unsafe fn crypt_block(rk: &[u32; ROUNDS], block: &mut [u8; BLOCK_SIZE]) {
     let mut k = swapped_keys(rk);
-    let mut s = [core::array::from_fn(|i| {
-        u32::from_le_bytes(block[4 * i..4 * i + 4].try_into().unwrap())
-    })];
+    let mut s = [[0u32; 4]];
+    for (w, b) in s[0].iter_mut().zip(block.chunks_exact(4)) {
+        *w = u32::from_le_bytes(b.try_into().unwrap());
+    }
     // SAFETY: the caller guarantees Zksed.
     unsafe { rounds(&k, &mut s) };
     for (out, w) in block.chunks_exact_mut(4).zip(output_of(&s[0])) {
@@ -223,7 +236,10 @@ impl Counter {
 #[target_feature(enable = "zksed")]
 #[inline]
 unsafe fn keystream<const N: usize>(k: &[u32; ROUNDS], ctr: &mut Counter) -> [[u32; 4]; N] {
-    let mut s: [[u32; 4]; N] = core::array::from_fn(|_| ctr.next());
+    let mut s = [[0u32; 4]; N];
+    for s in s.iter_mut() {
+        *s = ctr.next();
+    }
     // SAFETY: `zksed` is enabled here as in `rounds`.
     unsafe { rounds(k, &mut s) };
     s.map(|s| output_of(&s))
