@@ -804,6 +804,17 @@ mod tests {
         assert_eq!(intel_core(), vendor == "GenuineIntel", "{vendor}");
     }
 
+    /// Under emulation, the CI names the backend the emulated CPU model must be detected
+    /// as (`GUOMI_EXPECT_BACKEND=armsm` for `qemu-aarch64 -cpu max`, `neon` for
+    /// `-cpu cortex-a72`, `zvk`/`zk`/`portable` for the riscv64 models): the detection
+    /// ladder itself is checked there, not only the kernels.
+    #[test]
+    fn detected_backend_is_the_expected_one() {
+        if let Ok(want) = std::env::var("GUOMI_EXPECT_BACKEND") {
+            assert_eq!(detected().name(), want.trim());
+        }
+    }
+
     #[test]
     fn ladder_and_names() {
         assert!(Backend::Portable < Backend::Avx2 && Backend::Avx2 < Backend::Avx512);
