@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds what a release ships for Linux x86-64, into dist/:
+# Builds what a release ships for Linux, into dist/:
 #   * the sdist  guomi-VERSION.tar.gz
-#   * one abi3 wheel  guomi-VERSION-cp310-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
-#     (CPython 3.10 and newer; a stock pip accepts it on any glibc 2.17+ distribution).
+#   * one abi3 wheel per target (CPython 3.10 and newer; a stock pip accepts it on any
+#     distribution with that C library version or newer). By default only Linux x86-64:
+#       guomi-VERSION-cp310-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
 #
 # The wheel is built *from the sdist* (packed, unpacked under target/sdist-build, built
 # there), so a wheel only comes out if the sdist is complete. It is linked
@@ -10,11 +11,24 @@
 # is what makes a build on a newer distribution manylinux-compliant without a container;
 # `auditwheel show` (see --check) confirms it. The code is compiled for the baseline x86-64
 # (SSE2): the AVX2/AVX-512 kernels are chosen at run time, so no RUSTFLAGS such as
-# -C target-cpu=native may reach this build (the script refuses them).
+# -C target-cpu=native may reach this build (the script refuses them). The same holds for
+# the other targets (baseline ARMv8-A, RV64GC: their NEON/SM/Zk/vector kernels are chosen at
+# run time too).
 #
-# Usage: scripts/build-wheels.sh [--check]
-#   --check  also run `auditwheel show` on the wheel and fail unless it is consistent with
-#            manylinux_2_17 (manylinux2014) x86_64 and needs no other library.
+# Usage: scripts/build-wheels.sh [--check] [--target TRIPLE]...
+#   --check   also run `auditwheel show` on each wheel and fail unless it is consistent with
+#             the wheel's platform tag (below) and needs no other library.
+#   --target  build for TRIPLE instead of x86-64; repeat for several (each one a separate
+#             cargo build in target/TRIPLE/release, cached between runs). Each foreign
+#             wheel is cross-linked by zig: no cross compiler is needed, only the rustup
+#             target (scripts/cross-setup.sh adds them). Known triples and their tags:
+#               x86_64-unknown-linux-gnu     manylinux_2_17_x86_64 (manylinux2014; default)
+#               aarch64-unknown-linux-gnu    manylinux_2_17_aarch64 (manylinux2014)
+#               aarch64-unknown-linux-musl   musllinux_1_2_aarch64 (Alpine 3.17+ and others)
+#               riscv64gc-unknown-linux-gnu  manylinux_2_31_riscv64 (the first glibc
+#                                            with a riscv64 manylinux policy)
+#             Without --target the x86-64 build is exactly what it was (one build, one
+#             wheel); dist/ keeps the wheels of the targets not rebuilt.
 # Env:   PYTHON  interpreter used to make the tool environment (default python3)
 #        GUOMI_TOOLS_VENV  where the build tools (maturin, ziglang, auditwheel) are
 #            installed (default target/tools-venv; created when missing)
@@ -22,21 +36,46 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 check=0
-for arg in "$@"; do
-    case "$arg" in
-        --check) check=1 ;;
+targets=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --check) check=1; shift ;;
+        --target) [ $# -ge 2 ] || { echo "build-wheels: --target needs a triple" >&2; exit 2; }
+            targets+=("$2"); shift 2 ;;
+        --target=*) targets+=("${1#--target=}"); shift ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-        *) echo "build-wheels: unknown option $arg" >&2; exit 2 ;;
+        *) echo "build-wheels: unknown option $1" >&2; exit 2 ;;
     esac
 done
+[ "${#targets[@]}" -gt 0 ] || targets=(x86_64-unknown-linux-gnu)
 
-# The wheel must run on every x86-64: nothing may raise the target CPU for this build.
-unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_RUSTFLAGS CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS
+# Per target: maturin's --compatibility, the wheel's file-name glob (in dist/), and the tag
+# auditwheel must report (the most compatible one the wheel's symbol versions allow).
+target_info() {
+    case "$1" in
+        x86_64-unknown-linux-gnu) echo "manylinux2014 manylinux*_x86_64 manylinux_2_17_x86_64|manylinux2014_x86_64" ;;
+        aarch64-unknown-linux-gnu) echo "manylinux2014 manylinux*_aarch64 manylinux_2_17_aarch64|manylinux2014_aarch64" ;;
+        aarch64-unknown-linux-musl) echo "musllinux_1_2 musllinux*_aarch64 musllinux_1_2_aarch64" ;;
+        riscv64gc-unknown-linux-gnu) echo "manylinux_2_31 manylinux*_riscv64 manylinux_2_31_riscv64" ;;
+        *) return 1 ;;
+    esac
+}
+for t in "${targets[@]}"; do
+    target_info "$t" >/dev/null || { echo "build-wheels: unknown target $t (see --help)" >&2; exit 2; }
+done
+
+# The wheel must run on every CPU of its architecture: nothing may raise the target CPU for
+# this build (nor swap the linker zig provides).
+unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_RUSTFLAGS
+for t in "${targets[@]}"; do
+    T=$(tr 'a-z-' 'A-Z_' <<<"$t")
+    unset "CARGO_TARGET_${T}_RUSTFLAGS" "CARGO_TARGET_${T}_LINKER" "CARGO_TARGET_${T}_RUNNER"
+done
 dir=$ROOT
 while :; do
     for cfg in "$dir/.cargo/config" "$dir/.cargo/config.toml"; do
         if [ -f "$cfg" ] && grep -Eq 'target-cpu|target-feature|rustflags' "$cfg"; then
-            echo "build-wheels: $cfg sets rustflags/target-cpu; the wheel must be built for baseline x86-64" >&2
+            echo "build-wheels: $cfg sets rustflags/target-cpu; the wheel must be built for the baseline CPU" >&2
             exit 1
         fi
     done
@@ -45,7 +84,7 @@ while :; do
 done
 for cfg in "${CARGO_HOME:-$HOME/.cargo}/config" "${CARGO_HOME:-$HOME/.cargo}/config.toml"; do
     if [ -f "$cfg" ] && grep -Eq 'target-cpu|target-feature|rustflags' "$cfg"; then
-        echo "build-wheels: $cfg sets rustflags/target-cpu; the wheel must be built for baseline x86-64" >&2
+        echo "build-wheels: $cfg sets rustflags/target-cpu; the wheel must be built for the baseline CPU" >&2
         exit 1
     fi
 done
@@ -62,7 +101,11 @@ fi
 export PATH="$TOOLS/bin:$PATH"
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
-rm -f dist/guomi-"$version".tar.gz dist/guomi-"$version"-*.whl
+rm -f dist/guomi-"$version".tar.gz
+for t in "${targets[@]}"; do
+    read -r _ glob _ <<<"$(target_info "$t")"
+    rm -f dist/guomi-"$version"-cp310-abi3-$glob.whl
+done
 mkdir -p dist
 "$TOOLS/bin/maturin" sdist --out dist
 sdist=dist/guomi-$version.tar.gz
@@ -98,26 +141,43 @@ for root, _dirs, files in os.walk(dest):
             os.remove(Path(root, name))
 EOF_PY
 
-# The wheel is built from the unpacked sdist (so only a complete sdist yields a wheel), with
-# cargo's cache in target/ (the third-party crates compile once).
-(cd "$SRC/guomi-$version" && CARGO_TARGET_DIR=$ROOT/target "$TOOLS/bin/maturin" build --release --locked \
-    --zig --compatibility manylinux2014 --target x86_64-unknown-linux-gnu --out "$ROOT/dist")
-
-wheel=$(ls dist/guomi-"$version"-cp310-abi3-manylinux*_x86_64.whl)
+# Each wheel is built from the unpacked sdist (so only a complete sdist yields a wheel), with
+# cargo's cache in target/ (the third-party crates compile once per target).
 echo "built: dist/guomi-$version.tar.gz"
-echo "built: $wheel"
+for t in "${targets[@]}"; do
+    read -r compat glob tags <<<"$(target_info "$t")"
+    (cd "$SRC/guomi-$version" && CARGO_TARGET_DIR=$ROOT/target "$TOOLS/bin/maturin" build --release --locked \
+        --zig --compatibility "$compat" --target "$t" --out "$ROOT/dist")
+    wheel=$(ls dist/guomi-"$version"-cp310-abi3-$glob.whl)
+    echo "built: $wheel"
 
-if [ "$check" = 1 ]; then
-    report=$("$TOOLS/bin/auditwheel" show "$wheel")
-    echo "$report"
-    # auditwheel names the most compatible tag the wheel's symbol versions allow.
-    if ! grep -q 'consistent with the following platform tag:' <<<"$report" ||
-        ! grep -Eq '"manylinux_2_17_x86_64"|"manylinux2014_x86_64"' <<<"$report"; then
-        echo "build-wheels: $wheel is not manylinux_2_17 (manylinux2014) compliant" >&2
-        exit 1
+    if [ "$check" = 1 ]; then
+        # A foreign wheel's libraries are looked up in an empty folder: this machine's own
+        # (x86-64) libraries are no answer for another architecture.
+        ldpaths=()
+        if [ "$t" != x86_64-unknown-linux-gnu ]; then
+            mkdir -p target/cross/no-libs
+            ldpaths=(--ldpaths target/cross/no-libs)
+        fi
+        "$TOOLS/bin/auditwheel" show "${ldpaths[@]}" "$wheel"
+        report=$("$TOOLS/bin/auditwheel" show --json "${ldpaths[@]}" "$wheel")
+        "$TOOLS/bin/python" - "$wheel" "$tags" "$report" <<'EOF_PY'
+import json, sys
+
+wheel, tags, report = sys.argv[1], sys.argv[2].split("|"), json.loads(sys.argv[3])
+libs = sorted(report["external_libs"])
+# auditwheel names the most compatible tag that the symbol versions and libraries allow.
+if report["overall_tag"] in tags and not libs:
+    sys.exit(0)
+# zig links a musl wheel against "libc.so" where an Alpine-built one names
+# "libc.musl-<arch>.so.1", the one name auditwheel whitelists. musl's dynamic loader takes
+# any NEEDED "libc.<anything>" for itself (ldso/dynlink.c, load_library), so the wheel needs
+# nothing but musl; its symbols alone decide the tag then.
+if "musllinux" in tags[0] and libs == ["libc.so"] and report["sym_tag"] in tags:
+    print(f"build-wheels: {wheel}: its one library, libc.so, is musl itself; {report['sym_tag']}")
+    sys.exit(0)
+sys.exit(f"build-wheels: {wheel} is not {tags[0]} compliant (auditwheel: {report['overall_tag']}, "
+         f"external libraries: {libs or 'none'})")
+EOF_PY
     fi
-    if grep -q 'external shared libraries' <<<"$report"; then
-        echo "build-wheels: $wheel needs external shared libraries" >&2
-        exit 1
-    fi
-fi
+done

@@ -15,6 +15,16 @@ Usage:
       removed, CARGO_HOME and RUSTUP_HOME unset, the working directory outside the source.
       --cpu MODEL runs those checks under qemu-x86_64 -cpu MODEL (the CLI subprocesses run
       natively): with qemu64, a baseline x86-64, they must pass on `portable` alone.
+  python scripts/smoke.py --wheel FOREIGN.whl [--cpu MODEL] [--qemu QEMU] [--cross-dir DIR]
+      a wheel for another architecture (aarch64, riscv64; glibc): the same checks under
+      qemu-user (qemu-ARCH -cpu MODEL, default max), run by a genuine Debian CPython of
+      that architecture from the root file system that scripts/cross-setup.sh makes in
+      DIR (default target/cross: bookworm's python3.11 for aarch64, trixie's python3.13
+      for riscv64). No pip there: the abi3 wheel is unzipped into a temporary folder put
+      on PYTHONPATH (all a pure-and-platlib wheel without scripts or data needs), the CLI
+      runs as `python -m guomi` (the console script's entry point), and its subprocesses
+      run under the same emulator and CPU model; no Rust toolchain on PATH. QEMU defaults
+      to DIR/qemu10/bin/qemu-ARCH where present, else qemu-ARCH on PATH.
 Exit status 0 when every check passes; any failure raises (exit status 1).
 """
 
@@ -28,6 +38,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -43,17 +54,20 @@ def vector(vectors: Path, algorithm: str, name: str) -> dict[str, Any]:
     raise AssertionError(f"{algorithm}.json has no vector {name!r}")
 
 
-def check_install() -> None:
-    """guomi comes from this interpreter's site-packages, with its compiled abi3 module."""
+def check_install(unpacked: Path | None = None) -> None:
+    """guomi comes from this interpreter's site-packages (or from ``unpacked``, the folder a
+    foreign wheel was unzipped into), with its compiled abi3 module."""
+    import platform
+
     import guomi
     import guomi._native
 
-    site = Path(sysconfig.get_paths()["purelib"]).resolve()
+    site = unpacked.resolve() if unpacked else Path(sysconfig.get_paths()["purelib"]).resolve()
     where = Path(guomi.__file__).resolve()
     assert site in where.parents, f"guomi imported from {where}, not from {site}"
     native = Path(guomi._native.__file__).name
     assert native.endswith(".abi3.so") or native.endswith(".pyd"), native
-    print(f"guomi {guomi.__version__} from {where.parent} ({native})")
+    print(f"guomi {guomi.__version__} from {where.parent} ({native}, {platform.machine()})")
 
 
 def check_known_answers(vectors: Path) -> None:
@@ -113,10 +127,9 @@ def guomi_command() -> list[str]:
     return [found]
 
 
-def check_cli() -> None:
+def check_cli(cmd: list[str]) -> None:
     import guomi
 
-    cmd = guomi_command()
     version = subprocess.run([*cmd, "--version"], capture_output=True, text=True, check=True)
     assert version.stdout.strip() == f"guomi {guomi.__version__}", version.stdout
     with tempfile.TemporaryDirectory() as tmp:
@@ -160,6 +173,80 @@ def without_rust(environ: dict[str, str]) -> dict[str, str]:
     return env
 
 
+# A foreign wheel's architecture (the platform tag's suffix): the Debian root file system
+# scripts/cross-setup.sh makes for it (under target/cross) and its interpreter there.
+FOREIGN = {"aarch64": ("arm64", "python3.11"), "riscv64": ("riscv64", "python3.13")}
+
+
+def wheel_arch(wheel: Path) -> str:
+    """The architecture a wheel's file name gives (``x86_64``, ``aarch64``, ...); a musl
+    wheel is refused for emulation (Debian has no musl CPython to load it)."""
+    platform_tag = wheel.stem.split("-")[-1]
+    for arch in ("x86_64", "aarch64", "riscv64", "loongarch64"):
+        if platform_tag.endswith("_" + arch):
+            if arch != "x86_64" and "musllinux" in platform_tag:
+                raise SystemExit(f"{wheel.name}: no musl CPython for {arch} here (Debian has none)")
+            return arch
+    raise SystemExit(f"{wheel.name}: unknown platform tag {platform_tag}")
+
+
+def run_foreign(
+    wheel: Path, arch: str, vectors: Path, cpu: str, qemu: str | None, cross: Path, expect: str | None
+) -> None:
+    """Unzips ``wheel`` into a temporary folder and reruns this script there with the Debian
+    CPython of ``arch`` under ``qemu-ARCH -cpu CPU``, no Rust toolchain on PATH."""
+    if arch not in FOREIGN:
+        raise SystemExit(f"no emulated CPython for {arch} (only {', '.join(FOREIGN)})")
+    fs_name, py_name = FOREIGN[arch]
+    fs = cross.resolve() / fs_name
+    python = fs / "usr" / "bin" / py_name
+    if not python.is_file():
+        raise SystemExit(f"no {python}: run scripts/cross-setup.sh first")
+    if qemu is None:
+        bundled = cross.resolve() / "qemu10" / "bin" / f"qemu-{arch}"
+        qemu = str(bundled) if bundled.is_file() else shutil.which(f"qemu-{arch}")
+        assert qemu, f"no qemu-{arch} (Debian: apt-get install qemu-user, or scripts/cross-setup.sh)"
+    qemu = str(Path(qemu).resolve()) if os.sep in qemu else shutil.which(qemu) or qemu
+    version = subprocess.run([qemu, "--version"], capture_output=True, text=True, check=True)
+    print(f"emulator: {version.stdout.splitlines()[0]}, -cpu {cpu}; interpreter: {python}")
+    with tempfile.TemporaryDirectory(prefix="guomi-smoke-") as tmp:
+        site = Path(tmp) / "site"
+        with zipfile.ZipFile(wheel) as z:
+            names = z.namelist()
+            # Only a wheel whose files all belong in site-packages can be "installed" by
+            # unzipping: no .data folder (scripts, headers, data), no .pth file.
+            extra = [n for n in names if ".data/" in n or n.endswith(".pth")]
+            assert not extra, f"{wheel.name} needs an installer: {extra}"
+            z.extractall(site)
+        # sys.executable is this launcher (qemu's -0 sets the guest's argv[0]), so every
+        # subprocess the checks start runs the same interpreter under the same CPU model.
+        launcher = Path(tmp) / "python"
+        launcher.write_text(
+            f'#!/bin/sh\nexec "{qemu}" -L "{fs}" -cpu "{cpu}" -0 "$0" "{python}" "$@"\n', encoding="utf-8"
+        )
+        launcher.chmod(0o755)
+        env = without_rust(dict(os.environ))
+        for tool in RUST_TOOLS:
+            assert shutil.which(tool, path=env["PATH"]) is None, f"{tool} still on PATH"
+        env["PYTHONPATH"] = str(site)
+        # Byte code of the Debian standard library, kept between runs (the extracted file
+        # system has none, and compiling it under emulation costs seconds per start), in a
+        # cache of its own, so written whatever PYTHONDONTWRITEBYTECODE says.
+        env["PYTHONPYCACHEPREFIX"] = str(cross.resolve() / f"pycache-{arch}")
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        checks = [
+            str(launcher),
+            str(Path(__file__).resolve()),
+            "--vectors",
+            str(vectors),
+            "--unpacked",
+            str(site),
+        ]
+        if expect:
+            checks += ["--expect-backends", expect]
+        subprocess.run(checks, check=True, env=env, cwd=tmp)
+
+
 def run_in_fresh_venv(wheel: Path, python: str, vectors: Path, cpu: str | None) -> None:
     """Installs ``wheel`` into a new virtual environment and reruns this script there (under
     ``qemu-x86_64 -cpu CPU`` when ``cpu`` is given)."""
@@ -191,11 +278,33 @@ def main() -> None:
         "--cpu",
         metavar="MODEL",
         help="with --wheel: run the checks under qemu-x86_64 -cpu MODEL (e.g. qemu64, a baseline "
-        "x86-64 without SSSE3/AVX): proves the wheel runs there, on the portable backend",
+        "x86-64 without SSSE3/AVX): proves the wheel runs there, on the portable backend; for a "
+        "foreign wheel, the CPU model of its emulator (default max)",
+    )
+    p.add_argument("--qemu", help="with a foreign --wheel: the qemu-user emulator to run it with")
+    p.add_argument(
+        "--cross-dir",
+        type=Path,
+        default=HERE.parent / "target" / "cross",
+        help="with a foreign --wheel: where scripts/cross-setup.sh put the root file systems",
     )
     p.add_argument("--expect-backends", help="comma-separated backends this CPU must offer, exactly")
+    p.add_argument("--unpacked", type=Path, help=argparse.SUPPRESS)  # the foreign run's inner half
     args = p.parse_args()
     if args.wheel:
+        arch = wheel_arch(args.wheel)
+        if arch != "x86_64":
+            print(f"smoke test of {args.wheel.name} under emulation, no Rust toolchain on PATH")
+            run_foreign(
+                args.wheel.resolve(),
+                arch,
+                args.vectors.resolve(),
+                args.cpu or "max",
+                args.qemu,
+                args.cross_dir,
+                args.expect_backends,
+            )
+            return
         where = f" under qemu-x86_64 -cpu {args.cpu}" if args.cpu else ""
         print(f"smoke test of {args.wheel.name} with {args.python}{where}, no Rust toolchain on PATH")
         run_in_fresh_venv(args.wheel.resolve(), args.python, args.vectors.resolve(), args.cpu)
@@ -208,9 +317,10 @@ def main() -> None:
     for tool in RUST_TOOLS:
         if shutil.which(tool):
             print(f"note: {tool} is on PATH ({shutil.which(tool)})")
-    check_install()
+    check_install(args.unpacked)
     check_known_answers(args.vectors.resolve())
-    check_cli()
+    # Unzipped, a wheel has no console script: its entry point (guomi.cli:main) runs as -m.
+    check_cli([sys.executable, "-m", "guomi"] if args.unpacked else guomi_command())
     print(f"smoke test passed ({sys.implementation.name} {sys.version.split()[0]})")
 
 
