@@ -9,6 +9,12 @@
 //! the words every round reads first, sit in lane 3). `SM3SS1` reads the round constant
 //! from lane 3 of its third source: [`T_LANE3`] holds one such vector per round, loaded
 //! two at a time by LDP inside the loop. No data-dependent branches or memory indexes.
+//!
+//! Static count of the block loop (release build, `aarch64-linux-gnu-objdump -d`): 306
+//! instructions per 64-byte block, 4.8 per byte: 192 round instructions, 26 SM3PARTW1/2,
+//! 27 EXT (LLVM shares one per expansion with the next), 16 EOR for W' and 2 for the
+//! feed-forward, 32 LDP of constants and 2 of message, 4 REV32, 2 MOV, 3 of loop control.
+//! No stack frame; 18 instructions of set-up and wind-down per call.
 
 #![allow(unsafe_code)]
 

@@ -20,6 +20,12 @@
 //! schoolbook products (four multiplies each, no Karatsuba fix-up) accumulated unreduced
 //! and one reduction per group; a shorter last group uses H^k..H^1 the same way. The
 //! control flow and the memory accesses depend only on the data length.
+//!
+//! Static count of the 8-block loop (release build, `aarch64-linux-gnu-objdump -d`): 88
+//! instructions per 128 bytes, 11 per block, 0.69 per byte: 34 PMULL/PMULL2 (32 products,
+//! 2 for the reduction), 34 EOR, 8 REV64, 4 LDP of data, 2 EXT, 3 reloads of spilled
+//! powers, 3 of loop control. Karatsuba (3 multiplies a block) would need an EXT and an
+//! EOR per block to fold the data and the same count overall, with longer chains.
 
 #![allow(unsafe_code)]
 
