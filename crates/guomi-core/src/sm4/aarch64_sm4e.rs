@@ -271,13 +271,6 @@ pub(crate) unsafe fn ctr_xor(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut 
 /// # Safety
 /// The CPU must have FEAT_SM4 (and NEON), i.e.
 /// `std::arch::is_aarch64_feature_detected!("sm4")` is true.
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "for the key schedule in sm4/mod.rs to call on FEAT_SM4 CPUs; not wired yet"
-    )
-)]
 #[target_feature(enable = "neon,sm4")]
 pub(crate) unsafe fn expand_key(key: &[u8; 16]) -> [u32; ROUNDS] {
     let (fk, ck) = (super::FK, super::CK);

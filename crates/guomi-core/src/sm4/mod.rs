@@ -139,27 +139,17 @@ impl Sm4 {
     pub fn with_variant(key: &[u8; KEY_SIZE], variant: Variant) -> Sm4 {
         let variant = effective(variant);
         let backend = variant.backend();
-        // §7.3: (K0, K1, K2, K3) = (MK0 ^ FK0, ..., MK3 ^ FK3);
-        // rk_i = K_{i+4} = K_i ^ T'(K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i).
-        let mut k = [0u32; 4];
-        for (i, w) in k.iter_mut().enumerate() {
-            *w = u32::from_be_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])
-                ^ FK[i];
-        }
-        let mut enc = [0u32; ROUNDS];
-        for i in 0..ROUNDS {
-            let t = k[(i + 1) % 4] ^ k[(i + 2) % 4] ^ k[(i + 3) % 4] ^ CK[i];
-            k[i % 4] ^= l_prime(tau(backend, t));
-            enc[i] = k[i % 4];
-        }
-        k.zeroize();
+        let native = native::Native::for_variant(variant);
+        let enc = native
+            .expand_key(key)
+            .unwrap_or_else(|| schedule(backend, key));
         // §7.2: decryption uses the round keys in reverse order.
         let mut dec = enc;
         dec.reverse();
         Sm4 {
             rk: RoundKeys { enc, dec },
             variant,
-            native: native::Native::for_variant(variant),
+            native,
         }
     }
 
@@ -454,6 +444,25 @@ impl Sm4 {
 /// Bytes processed per batch by the generic mode helpers (64 blocks: what the widest
 /// backend keeps in flight).
 pub(crate) const CHUNK: usize = 64 * BLOCK_SIZE;
+
+/// The §7.3 key schedule with the backend's S-box: the encryption round keys.
+fn schedule(backend: Backend, key: &[u8; KEY_SIZE]) -> [u32; ROUNDS] {
+    // §7.3: (K0, K1, K2, K3) = (MK0 ^ FK0, ..., MK3 ^ FK3);
+    // rk_i = K_{i+4} = K_i ^ T'(K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i).
+    let mut k = [0u32; 4];
+    for (i, w) in k.iter_mut().enumerate() {
+        *w = u32::from_be_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]])
+            ^ FK[i];
+    }
+    let mut enc = [0u32; ROUNDS];
+    for i in 0..ROUNDS {
+        let t = k[(i + 1) % 4] ^ k[(i + 2) % 4] ^ k[(i + 3) % 4] ^ CK[i];
+        k[i % 4] ^= l_prime(tau(backend, t));
+        enc[i] = k[i % 4];
+    }
+    k.zeroize();
+    enc
+}
 
 /// τ (§6.2) of one word with the backend's S-box.
 fn tau(backend: Backend, w: u32) -> u32 {

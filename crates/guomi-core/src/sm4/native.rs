@@ -61,6 +61,24 @@ impl Native {
         Native::None
     }
 
+    /// The §7.3 encryption round keys by the key-expansion instruction (`SM4EKEY`,
+    /// `sm4ks`), when the kernel has one.
+    #[cfg_attr(
+        not(any(target_arch = "aarch64", target_arch = "riscv64")),
+        allow(unused_variables)
+    )]
+    pub(crate) fn expand_key(self, key: &[u8; 16]) -> Option<[u32; ROUNDS]> {
+        match self {
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the ArmSm token proves FEAT_SM4 (and NEON).
+            Native::ArmSm(_) => Some(unsafe { super::aarch64_sm4e::expand_key(key) }),
+            #[cfg(target_arch = "riscv64")]
+            // SAFETY: the Zk token proves Zksed.
+            Native::Zk(_) | Native::Zvk(..) => Some(unsafe { super::riscv_zk::expand_key(key) }),
+            _ => None,
+        }
+    }
+
     /// One block in place; `false` when there is no native kernel.
     #[inline]
     #[cfg_attr(

@@ -305,10 +305,6 @@ pub(crate) unsafe fn ctr_xor(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut 
 ///
 /// # Safety
 /// The CPU must implement Zksed (see [`crypt_block`]).
-#[cfg_attr(
-    not(test),
-    allow(dead_code, reason = "until the key schedule dispatches to it")
-)]
 #[target_feature(enable = "zksed")]
 pub(crate) unsafe fn expand_key(key: &[u8; 16]) -> [u32; ROUNDS] {
     /// FK with its words byte-reversed.
