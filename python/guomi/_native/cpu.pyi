@@ -20,7 +20,9 @@ def active() -> str:
     variable (read once, at first use), then the best backend detected.
 
     Returns:
-        str: ``"portable"``, ``"avx2"`` or ``"avx512"``.
+        str: ``"portable"``, or one of this architecture's backends: ``"avx2"``,
+        ``"avx512"`` (x86-64), ``"neon"``, ``"armsm"`` (aarch64), ``"zk"``, ``"zvk"``
+        (riscv64).
 
     Example:
         >>> from guomi._native import cpu
@@ -47,7 +49,9 @@ def detected() -> str:
     ``guomi.backend.detected_backend``). Detection runs once per process.
 
     Returns:
-        str: ``"portable"``, ``"avx2"`` or ``"avx512"``.
+        str: ``"portable"``, or one of this architecture's backends: ``"avx2"``,
+        ``"avx512"`` (x86-64), ``"neon"``, ``"armsm"`` (aarch64), ``"zk"``, ``"zvk"``
+        (riscv64).
 
     Example:
         >>> from guomi._native import cpu
@@ -74,7 +78,8 @@ def variants() -> list[str]:
     then with each optional feature it uses (and the CPU has) turned off on its own.
 
     Returns:
-        list[str]: e.g. ``["portable", "avx2", "avx2-novaes", "avx2-noadx"]``.
+        list[str]: e.g. ``["portable", "avx2", "avx2-novaes", "avx2-noadx"]`` on x86-64,
+        ``["portable", "neon", "neon-nopmull", "armsm", "armsm-nopmull"]`` on aarch64.
 
     Example:
         >>> from guomi._native import cpu
@@ -87,7 +92,8 @@ def force(name: Optional[str] = None) -> None:
     ``guomi.backend.force_backend``). Key objects made earlier keep theirs.
 
     Args:
-        name: a backend (``"portable"``, ``"avx2"``, ``"avx512"``) or variant name
+        name: a backend (``"portable"``, ``"avx2"``, ``"avx512"``, ``"neon"``,
+            ``"armsm"``, ``"zk"``, ``"zvk"``) or variant name
             (e.g. ``"avx2-novaes"``, ``"avx512-novbmi-noadx"``), any case; ``None``
             returns to automatic selection (``GUOMI_BACKEND``, then detection).
 
