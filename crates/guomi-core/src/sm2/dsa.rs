@@ -90,15 +90,18 @@ pub fn message_digest(z: &[u8; 32], msg: &[u8]) -> [u8; 32] {
     h.finalize()
 }
 
-/// A4-A7 with a given nonce k (an integer in [1, n-1]); `None` when the standard says
-/// to draw another k (r = 0, r + k = n, s = 0).
+/// A4-A7 with a given nonce k (an integer in [1, n-1]); `Ok(None)` when the standard
+/// says to draw another k (r = 0, r + k = n, s = 0). Fails only when the OS CSPRNG does
+/// (the blinding of k·G).
 pub(crate) fn sign_with_k<C: Curve>(
     key: &PrivateKey<C>,
     e: &[u8; 32],
     k: &Limbs,
-) -> Option<Signature> {
+) -> Result<Option<Signature>> {
     // A4: (x1, y1) = [k]G.
-    let p1 = mul_fixed_ct(C::g_table(), k).to_affine()?;
+    let Some(p1) = mul_fixed_ct(C::g_table(), k)?.to_affine() else {
+        return Ok(None);
+    };
     let x1 = p1.x.to_bytes();
     // A5: r = (e + x1) mod n; e, x1 < 2^256 < 2n so one reduction each suffices.
     let e_n = Fe::<C::N>::from_bytes_reducing(e);
@@ -111,20 +114,20 @@ pub(crate) fn sign_with_k<C: Curve>(
     // (probability about 2^-255).
     if crate::ct::declassify_choice(r.is_zero() | k_r.is_zero()) {
         k_r.0.zeroize();
-        return None;
+        return Ok(None);
     }
     // A6: s = ((1 + d)^-1 · (k - r·d)) mod n = (1 + d)^-1 · (k + r) - r.
     let s = key.dinv().mul(&k_r).sub(&r);
     k_r.0.zeroize();
     // s = 0: back to A3. Declassified, as above: only discards this k.
     if crate::ct::declassify_choice(s.is_zero()) {
-        return None;
+        return Ok(None);
     }
     // A7: (r, s).
-    Some(Signature {
+    Ok(Some(Signature {
         r: r.to_bytes(),
         s: s.to_bytes(),
-    })
+    }))
 }
 
 /// Whether 32 big-endian bytes are a scalar in [1, n-1] (constant time).
@@ -136,20 +139,21 @@ pub(crate) fn scalar_in_range<C: Curve>(b: &[u8; 32]) -> bool {
     bool::from(ok)
 }
 
-/// A3-A7 with nonces drawn from `drbg` until one gives a signature.
+/// A3-A7 with nonces drawn from `drbg` until one gives a signature. Fails only when the
+/// OS CSPRNG does (the blinding of k·G).
 pub(crate) fn sign_with_drbg<C: Curve>(
     key: &PrivateKey<C>,
     e: &[u8; 32],
     mut drbg: super::nonce::HedgedNonces,
-) -> Signature {
+) -> Result<Signature> {
     loop {
         // A3: k in [1, n-1].
         let kb = drbg.next(scalar_in_range::<C>);
         let mut k = limbs_from_be(&kb);
         let sig = sign_with_k(key, e, &k);
         k.zeroize();
-        if let Some(sig) = sig {
-            return sig;
+        if let Some(sig) = sig? {
+            return Ok(sig);
         }
     }
 }
@@ -200,7 +204,7 @@ impl<C: Curve> PrivateKey<C> {
     pub fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature> {
         let d = self.to_bytes();
         let drbg = super::nonce::hedged(&d[..], e)?;
-        Ok(sign_with_drbg(self, e, drbg))
+        sign_with_drbg(self, e, drbg)
     }
 
     /// Signs `msg` for the user ID `uid` (GB/T 32918.2 §6.1 A1-A7).

@@ -9,7 +9,7 @@
 use super::curve::Curve;
 use super::field::{Fe, Limbs};
 use super::keys::{hedged_scalar, PrivateKey, PublicKey};
-use super::point::Affine;
+use super::point::{Affine, Jacobian};
 use super::table::{mul_fixed_ct, mul_var_ct, mul_var_jacobian_ct, mul_wnaf_vartime};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
@@ -49,7 +49,7 @@ impl<C: Curve> Ephemeral<C> {
         if crate::ct::declassify_choice(zero | !super::field::lt_ct(r, &n)) {
             return Err(Error::InvalidValue("ephemeral key must be in [1, n-1]"));
         }
-        let p = mul_fixed_ct(C::g_table(), r)
+        let p = mul_fixed_ct(C::g_table(), r)?
             .to_affine()
             .ok_or(Error::InvalidValue("ephemeral key must be in [1, n-1]"))?;
         Ok(Ephemeral {
@@ -82,12 +82,12 @@ fn shared_point<C: Curve>(
     // A7/B6: U = [h·t](P_peer + [x̄_peer]R_peer), h = 1. Everything inside is public.
     let q = mul_wnaf_vartime(&peer_r.point, &xb_peer).add_mixed_vartime(&peer.point);
     let u = if bool::from(q.is_infinity()) {
-        None
+        Ok(None)
     } else {
-        mul_var_jacobian_ct(&q, &t).to_affine()
+        mul_var_jacobian_ct(&q, &t).map(Jacobian::to_affine)
     };
     t.zeroize();
-    u.ok_or(Error::InvalidKey(
+    u?.ok_or(Error::InvalidKey(
         "key exchange produced the point at infinity",
     ))
 }
@@ -355,7 +355,7 @@ impl<C: Curve> Responder<C> {
 /// Plain ECDH over the curve: the x coordinate of [d]P (32 bytes). Not the GB/T 32918.3
 /// protocol (this is what RFC 8998 TLS 1.3 uses with curveSM2).
 pub fn ecdh<C: Curve>(own: &PrivateKey<C>, peer: &PublicKey<C>) -> Result<Zeroizing<[u8; 32]>> {
-    let mut p = mul_var_ct(&peer.point, own.d_limbs())
+    let mut p = mul_var_ct(&peer.point, own.d_limbs())?
         .to_affine()
         .ok_or(Error::InvalidKey("ECDH result is infinity"))?;
     let x = Zeroizing::new(p.x.to_bytes());

@@ -368,28 +368,31 @@ impl<C: Curve> PrivateKey<C> {
     /// A new random key: d uniform in [1, n-2] from the OS CSPRNG (rejection sampling).
     pub fn generate() -> Result<Self> {
         let d = random_scalar::<C>(1)?;
-        Ok(Self::from_limbs_unchecked(&d))
+        Self::from_limbs_unchecked(&d)
     }
 
-    fn from_limbs_unchecked(d: &Limbs) -> Self {
+    /// The key of d in [1, n-2] (unchecked). Fails only when the OS CSPRNG does (the
+    /// blinding of d·G).
+    fn from_limbs_unchecked(d: &Limbs) -> Result<Self> {
         let d_fe = Fe::<C::N>::from_limbs_reduced(d);
-        let p = mul_fixed_ct(C::g_table(), d)
+        let p = mul_fixed_ct(C::g_table(), d)?
             .to_affine()
             .expect("d in [1, n-2] so d·G is finite");
-        PrivateKey {
+        Ok(PrivateKey {
             d: *d,
             d_fe,
             dinv: OnceLock::new(),
             public: PublicKey::from_affine(p),
             z_cache: Mutex::new(Vec::new()),
-        }
+        })
     }
 
     /// d from exactly 32 big-endian bytes (the fixed-width encoding [`to_bytes`]
     /// writes); d must be in [1, n-2]. Any other length is [`Error::InvalidLength`]: a
     /// truncated buffer must not silently become a small (weak) key. Integers written
     /// minimally by other software (Java's `BigInteger.toByteArray`) go through
-    /// [`from_be_integer`](Self::from_be_integer).
+    /// [`from_be_integer`](Self::from_be_integer). The public key d·G is blinded with OS
+    /// randomness; an OS RNG failure is [`Error::Random`].
     ///
     /// [`to_bytes`]: Self::to_bytes
     pub fn from_bytes(b: &[u8]) -> Result<Self> {
@@ -431,7 +434,7 @@ impl<C: Curve> PrivateKey<C> {
         if !crate::ct::declassify_choice(lt_ct(&d, &n_minus_1) & !zero) {
             return Err(Error::InvalidKey("SM2 private key must be in [1, n-2]"));
         }
-        Ok(Self::from_limbs_unchecked(&d))
+        Self::from_limbs_unchecked(&d)
     }
 
     /// d as 32 big-endian bytes (always 32, leading zeros kept).

@@ -93,12 +93,17 @@ pub mod hazmat {
         e: &[u8; 32],
         k: &[u8; 32],
     ) -> Result<Signature> {
-        super::dsa::sign_with_k(key, e, &k_limbs::<C>(k)?)
+        super::dsa::sign_with_k(key, e, &k_limbs::<C>(k)?)?
             .ok_or(Error::InvalidValue("this k must be rejected"))
     }
 
     /// Signs e with the hedged nonce of [`PrivateKey::sign_digest`], but with the given
     /// 32 bytes in place of the fresh OS randomness (deterministic). Test use only.
+    ///
+    /// # Panics
+    ///
+    /// If the OS CSPRNG fails (it still supplies the blinding of k·G, which does not
+    /// change the signature).
     pub fn sign_digest_with_fixed_randomness_for_testing<C: Curve>(
         key: &PrivateKey<C>,
         e: &[u8; 32],
@@ -106,7 +111,7 @@ pub mod hazmat {
     ) -> Signature {
         let d = key.to_bytes();
         let drbg = super::nonce::HedgedNonces::new(&d[..], e, randomness);
-        super::dsa::sign_with_drbg(key, e, drbg)
+        super::dsa::sign_with_drbg(key, e, drbg).expect("OS randomness for the blinding")
     }
 
     /// Timing hooks for the `sm2_bench` example: `n` dependent field products, squarings,
@@ -176,7 +181,7 @@ pub mod hazmat {
         msg: &[u8],
         k: &[u8; 32],
     ) -> Result<CiphertextParts> {
-        super::pke::encrypt_with_k(key, msg, &k_limbs::<C>(k)?)
+        super::pke::encrypt_with_k(key, msg, &k_limbs::<C>(k)?)?
             .ok_or(Error::InvalidValue("this k must be rejected"))
     }
 }

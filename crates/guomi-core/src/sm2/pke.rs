@@ -303,29 +303,37 @@ fn xy(p: &Affine<impl Curve>) -> Zeroizing<[u8; 64]> {
     out
 }
 
-/// [k]P, through P's comb table when it was prepared (Jacobian).
-fn mul_peer<C: Curve>(key: &PublicKey<C>, k: &Limbs) -> Jacobian<C> {
+/// [k]P, through P's comb table when it was prepared (Jacobian). Fails only when the OS
+/// CSPRNG does (the blinding).
+fn mul_peer<C: Curve>(key: &PublicKey<C>, k: &Limbs) -> Result<Jacobian<C>> {
     match key.table_for_use() {
         Some(t) => mul_fixed_ct(t, k),
         None => mul_var_ct(&key.point, k),
     }
 }
 
-/// ([k]G, [k]P) in affine form, sharing one inversion.
-fn c1_and_shared<C: Curve>(key: &PublicKey<C>, k: &Limbs) -> Option<(Affine<C>, Affine<C>)> {
-    mul_fixed_ct(C::g_table(), k).to_affine_pair(&mul_peer(key, k))
+/// ([k]G, [k]P) in affine form, sharing one inversion; `Ok(None)` if either is infinity.
+/// Fails only when the OS CSPRNG does (the blinding).
+fn c1_and_shared<C: Curve>(
+    key: &PublicKey<C>,
+    k: &Limbs,
+) -> Result<Option<(Affine<C>, Affine<C>)>> {
+    Ok(mul_fixed_ct(C::g_table(), k)?.to_affine_pair(&mul_peer(key, k)?))
 }
 
-/// A1-A8 with a given k; `None` when t is all zero (draw another k).
+/// A1-A8 with a given k; `Ok(None)` when t is all zero (draw another k). Fails only when
+/// the OS CSPRNG does (the blinding of the scalar multiplications).
 pub(crate) fn encrypt_with_k<C: Curve>(
     key: &PublicKey<C>,
     msg: &[u8],
     k: &Limbs,
-) -> Option<CiphertextParts> {
+) -> Result<Option<CiphertextParts>> {
     // A2: C1 = [k]G = (x1, y1).
     // A3: S = [h]P_B with h = 1: P_B was validated (not infinity) on import.
     // A4: (x2, y2) = [k]P_B. (Both converted to affine with one inversion.)
-    let (c1, mut p2) = c1_and_shared(key, k)?;
+    let Some((c1, mut p2)) = c1_and_shared(key, k)? else {
+        return Ok(None);
+    };
     let x2y2 = xy(&p2);
     wipe(&mut p2);
     // A5: t = KDF(x2 || y2, klen); all zero: back to A1. Declassified: the outcome only
@@ -333,7 +341,7 @@ pub(crate) fn encrypt_with_k<C: Curve>(
     let mut c2 = vec![0u8; msg.len()];
     kdf_into(&x2y2[..], &mut c2);
     if !msg.is_empty() && crate::ct::declassify(all_zero(&c2)) {
-        return None;
+        return Ok(None);
     }
     // A6: C2 = M xor t.
     for (c, m) in c2.iter_mut().zip(msg) {
@@ -345,12 +353,12 @@ pub(crate) fn encrypt_with_k<C: Curve>(
     h.update(msg);
     h.update(&x2y2[32..]);
     let (c1_x, c1_y) = c1.to_bytes();
-    Some(CiphertextParts {
+    Ok(Some(CiphertextParts {
         c1_x,
         c1_y,
         c3: h.finalize(),
         c2,
-    })
+    }))
 }
 
 impl<C: Curve> PublicKey<C> {
@@ -375,7 +383,7 @@ impl<C: Curve> PublicKey<C> {
         let mut seq = super::nonce::hedged_public(&ctx)?;
         loop {
             let k = hedged_scalar::<C>(&mut seq);
-            if let Some(p) = encrypt_with_k(self, msg, &k) {
+            if let Some(p) = encrypt_with_k(self, msg, &k)? {
                 return Ok(p);
             }
         }
@@ -417,7 +425,7 @@ impl<C: Curve> PublicKey<C> {
         let mut seq = super::nonce::hedged_public(&ctx)?;
         loop {
             let k = hedged_scalar::<C>(&mut seq);
-            let Some((c1, mut p2)) = c1_and_shared(self, &k) else {
+            let Some((c1, mut p2)) = c1_and_shared(self, &k)? else {
                 continue;
             };
             let mut key = Zeroizing::new(vec![0u8; key_len]);
@@ -432,7 +440,8 @@ impl<C: Curve> PublicKey<C> {
 }
 
 impl<C: Curve> PrivateKey<C> {
-    /// B1-B7 on parsed parts.
+    /// B1-B7 on parsed parts. Every failure is [`Error::DecryptionFailed`], apart from an
+    /// OS RNG failure (the blinding of d·C1), [`Error::Random`].
     pub fn decrypt_parts(&self, parts: &CiphertextParts) -> Result<Zeroizing<Vec<u8>>> {
         let fail = Error::DecryptionFailed;
         if !message_len_ok(parts.c2.len()) {
@@ -443,7 +452,7 @@ impl<C: Curve> PrivateKey<C> {
             return Err(fail);
         };
         // B3: (x2, y2) = [d_B]C1.
-        let Some(mut p2) = mul_var_ct(&c1.point, self.d_limbs()).to_affine() else {
+        let Some(mut p2) = mul_var_ct(&c1.point, self.d_limbs())?.to_affine() else {
             return Err(fail);
         };
         let x2y2 = xy(&p2);
@@ -475,7 +484,7 @@ impl<C: Curve> PrivateKey<C> {
 
     /// Decrypts `ct` (GB/T 32918.4 §7.1). `format = None` detects DER, else reads
     /// C1C3C2; raw C1 may have the 04 prefix or not. Every failure is
-    /// [`Error::DecryptionFailed`].
+    /// [`Error::DecryptionFailed`], apart from an OS RNG failure, [`Error::Random`].
     pub fn decrypt(
         &self,
         ct: &[u8],
@@ -487,11 +496,12 @@ impl<C: Curve> PrivateKey<C> {
 
     /// KEM: K = KDF(x2 || y2, key_len) with (x2, y2) = [d]C1. `key_len` is 1 to
     /// [`super::MAX_KEY_LENGTH`] bytes ([`Error::InvalidLength`] otherwise, checked first).
-    /// Any other failure (C1 not on the curve, all-zero K) is [`Error::DecryptionFailed`].
+    /// Any other failure (C1 not on the curve, all-zero K) is [`Error::DecryptionFailed`],
+    /// apart from an OS RNG failure (the blinding of d·C1), [`Error::Random`].
     pub fn decapsulate(&self, c1: &[u8], key_len: usize) -> Result<Zeroizing<Vec<u8>>> {
         super::check_key_length(key_len)?;
         let c1 = PublicKey::<C>::from_bytes(c1).map_err(|_| Error::DecryptionFailed)?;
-        let mut p2 = mul_var_ct(&c1.point, self.d_limbs())
+        let mut p2 = mul_var_ct(&c1.point, self.d_limbs())?
             .to_affine()
             .ok_or(Error::DecryptionFailed)?;
         let mut key = Zeroizing::new(vec![0u8; key_len]);

@@ -119,6 +119,13 @@ pub(crate) trait PointOps<C: Curve>: Copy {
     fn double(self, p: &Jacobian<C>) -> Jacobian<C>;
     fn add(self, p: &Jacobian<C>, q: &Jacobian<C>) -> (Jacobian<C>, Choice);
     fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice);
+    /// [`Jacobian::add_mixed_blinded_with`].
+    fn add_mixed_blinded(
+        self,
+        p: &Jacobian<C>,
+        p_inf: Choice,
+        q: &Affine<C>,
+    ) -> (Jacobian<C>, Choice);
 }
 
 // The out-of-line `Dispatch` forms directly: inlining `double()` here would bring its
@@ -136,6 +143,15 @@ impl<C: Curve> PointOps<C> for Dispatch {
     fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice) {
         p.add_mixed_dispatch(q)
     }
+    #[inline(always)]
+    fn add_mixed_blinded(
+        self,
+        p: &Jacobian<C>,
+        p_inf: Choice,
+        q: &Affine<C>,
+    ) -> (Jacobian<C>, Choice) {
+        p.add_mixed_blinded_dispatch(p_inf, q)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -151,6 +167,15 @@ impl<C: Curve> PointOps<C> for Sm2Asm {
     #[inline(always)]
     fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice) {
         p.add_mixed_with(q, self)
+    }
+    #[inline(always)]
+    fn add_mixed_blinded(
+        self,
+        p: &Jacobian<C>,
+        p_inf: Choice,
+        q: &Affine<C>,
+    ) -> (Jacobian<C>, Choice) {
+        p.add_mixed_blinded_with(p_inf, q, self)
     }
 }
 
@@ -354,6 +379,44 @@ impl<C: Curve> Jacobian<C> {
 
     #[inline(always)]
     fn add_mixed_with<O: FieldOps<C::F>>(&self, q: &Affine<C>, f: O) -> (Self, Choice) {
+        let (sum, _, equal) = self.add_mixed_parts(q, f);
+        let p_inf = self.is_infinity();
+        (
+            Jacobian::conditional_select(&sum, &q.to_jacobian(), p_inf),
+            equal & !p_inf,
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn add_mixed_blinded_dispatch(&self, p_inf: Choice, q: &Affine<C>) -> (Self, Choice) {
+        self.add_mixed_blinded_with(p_inf, q, Dispatch)
+    }
+
+    /// P + Q for Q affine, where `p_inf` says whether P stands for the point at infinity,
+    /// whatever its coordinates: the accumulator of the constant-time loops, which starts
+    /// as a placeholder with a random Z (`table.rs`). Z must not be 0. For P at infinity
+    /// the result is Q on P's Z, (x·Z², y·Z³, Z), products the formula computes anyway:
+    /// the random Z carries over to Q instead of the Z = 1 of an affine point. Returns
+    /// the flag "P == Q" (where the result is wrong), as [`Self::add_mixed_ct`].
+    #[inline(always)]
+    fn add_mixed_blinded_with<O: FieldOps<C::F>>(
+        &self,
+        p_inf: Choice,
+        q: &Affine<C>,
+        f: O,
+    ) -> (Self, Choice) {
+        let (sum, q_on_z, equal) = self.add_mixed_parts(q, f);
+        (
+            Jacobian::conditional_select(&sum, &q_on_z, p_inf),
+            equal & !p_inf,
+        )
+    }
+
+    /// The mixed addition's values: P + Q (wrong when P = Q or P is at infinity), Q on
+    /// P's Z, and whether h = r = 0 (P == Q, for P not at infinity).
+    #[inline(always)]
+    fn add_mixed_parts<O: FieldOps<C::F>>(&self, q: &Affine<C>, f: O) -> (Self, Self, Choice) {
         // add-1998-cmo-2 with Z2 = 1: 8M + 3S and 7 additions (madd-2007-bl needs 7M + 4S
         // but 12 additions, which cost more than the product they save).
         let z1z1 = f.sqr(&self.z);
@@ -367,17 +430,17 @@ impl<C: Curve> Jacobian<C> {
         let x3 = f.sub(&f.sub(&f.sqr(&r), &hhh), &f.dbl(&v));
         let y3 = f.sub(&f.mul(&r, &f.sub(&v, &x3)), &f.mul(&self.y, &hhh));
         let z3 = f.mul(&self.z, &h);
-        let p_inf = self.is_infinity();
-        let same = h.is_zero() & r.is_zero() & !p_inf;
         let sum = Jacobian {
             x: x3,
             y: y3,
             z: z3,
         };
-        (
-            Jacobian::conditional_select(&sum, &q.to_jacobian(), p_inf),
-            same,
-        )
+        let q_on_z = Jacobian {
+            x: u2,
+            y: s2,
+            z: self.z,
+        };
+        (sum, q_on_z, h.is_zero() & r.is_zero())
     }
 
     /// P + Q, constant time. Handles either input at infinity. Returns the flag
@@ -657,6 +720,15 @@ impl<C: Curve> PointOps<C> for Sm2AsmSplit {
     #[inline(always)]
     fn add_mixed(self, p: &Jacobian<C>, q: &Affine<C>) -> (Jacobian<C>, Choice) {
         p.add_mixed_with(q, self.0)
+    }
+    #[inline(always)]
+    fn add_mixed_blinded(
+        self,
+        p: &Jacobian<C>,
+        p_inf: Choice,
+        q: &Affine<C>,
+    ) -> (Jacobian<C>, Choice) {
+        p.add_mixed_blinded_with(p_inf, q, self.0)
     }
 }
 

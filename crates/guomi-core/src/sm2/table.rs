@@ -31,7 +31,10 @@
 //!   multiple of 32 and |d_i| <= 16 means both are 0 (the accumulator is at infinity and
 //!   the digit is skipped, both handled). Only i = 0 can meet a doubling (it does for
 //!   k = n - 6 on sm2p256v1).
-//! * A sum at infinity (P + (-P)) is handled by the incomplete formulas themselves.
+//! * A sum at infinity (P + (-P)) needs n | (L + d_i 2^(6i)) in the comb and n | (A + d_i)
+//!   in the fixed-window method: the conditions above with -d_i, so again only the last
+//!   addition can meet it. The incomplete formulas give Z = 0 there, returned as is; no
+//!   addition ever starts from an accumulator with Z = 0.
 //!
 //! The loops are compiled once per field code ([`PointOps`]): with the SM2-prime assembly
 //! switched on, the point formulas are inlined on it; otherwise they call the point
@@ -41,6 +44,17 @@
 //! discarded by mask, so that the arithmetic never runs on all-zero operands for
 //! scalars with many zero digits (data-dependent power, and with it frequency, is a
 //! timing channel on some CPUs).
+//!
+//! For the same reason the accumulator never holds the point at infinity (Z = 0) or an
+//! affine point (Z = 1, whose Montgomery form R mod p has few bits set) while the secret
+//! digits are processed: it starts as a placeholder (λ², λ³, λ) for a fresh random λ
+//! from the OS CSPRNG ([`blinded_start`]), a flag (not Z = 0) says that it stands for
+//! infinity, and the first addition of a nonzero digit returns the table point on Z = λ
+//! (the products x·Z² and y·Z³ of the mixed addition). Every later value inherits the
+//! random factor, the final Z included (the inversion of `to_affine`), and two runs with
+//! the same scalar compute on unrelated values. Before, k = 1 left G with Z = 1 in the
+//! comb's accumulator for all 43 windows, and a timing test told k = 1 apart from random
+//! k on the portable field code (docs/security.md).
 
 use super::curve::Curve;
 use super::field::{Fe, Limbs};
@@ -49,8 +63,10 @@ use super::point::Sm2Asm;
 use super::point::{
     batch_to_affine_vartime, multiples_vartime, Affine, Dispatch, Jacobian, PointOps,
 };
+use crate::error::Result;
 use core::marker::PhantomData;
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq};
+use zeroize::Zeroize;
 
 const COMB_W: usize = 6;
 const COMB_WINDOWS: usize = 43; // ceil(257 / 6)
@@ -225,37 +241,64 @@ impl<C: Curve> CombTable<C> {
     }
 }
 
-/// k·P with P's comb table, constant time in k (k < 2^256).
-pub(crate) fn mul_fixed_ct<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Jacobian<C> {
+/// The starting accumulator of the constant-time loops, standing for the point at
+/// infinity until the first nonzero digit (module documentation): (λ², λ³, λ), the affine
+/// pair (1, 1) on Z = λ, for λ from 32 bytes of the OS CSPRNG (λ = 0, probability about
+/// 2^-256, becomes 1: the mixed addition needs Z != 0). The fixed-window method doubles it
+/// up to 255 times before the first nonzero digit; Z stays nonzero, since the doublings
+/// of (1, 1) (a point of y² = x³ + ax + (-a), which the doubling formulas serve as they
+/// serve the curve) never meet y = 0 or infinity in that many steps
+/// (`placeholder_doublings_keep_z`) and scaling by λ commutes with them.
+fn blinded_start<C: Curve>() -> Result<Jacobian<C>> {
+    let mut b = crate::rand::bytes::<32>()?;
+    let l = Fe::<C::F>::from_bytes_reducing(&b);
+    b.zeroize();
+    let l = Fe::conditional_select(&l, &Fe::ONE, l.is_zero());
+    let l2 = l.square();
+    Ok(Jacobian {
+        x: l2,
+        y: l2.mul(&l),
+        z: l,
+    })
+}
+
+/// k·P with P's comb table, constant time in k (k < 2^256). Fails only when the OS
+/// CSPRNG does ([`blinded_start`]).
+pub(crate) fn mul_fixed_ct<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Result<Jacobian<C>> {
     super::field::select_backend();
+    let start = blinded_start::<C>()?;
     #[cfg(target_arch = "x86_64")]
     if let Some(ops) = Sm2Asm::for_field::<C::F>() {
-        return mul_fixed_ct_with(table, k, ops.split_double());
+        return Ok(mul_fixed_ct_with(table, k, start, ops.split_double()));
     }
-    mul_fixed_ct_with(table, k, Dispatch)
+    Ok(mul_fixed_ct_with(table, k, start, Dispatch))
 }
 
 #[inline(always)]
 fn mul_fixed_ct_with<C: Curve, O: PointOps<C>>(
     table: &CombTable<C>,
     k: &Limbs,
+    start: Jacobian<C>,
     ops: O,
 ) -> Jacobian<C> {
     const { assert!(order_above_2_252::<C>()) };
     let scan = Scan::active();
     let digits = recode::<COMB_WINDOWS>(k, COMB_W);
-    let mut acc = Jacobian::<C>::INFINITY;
+    // `acc` stands for infinity while `inf` is set (module documentation).
+    let (mut acc, mut inf) = (start, Choice::from(1));
     for (i, &(abs, neg)) in digits.iter().enumerate() {
         // abs = 0 reads 1·2^(6i)·P, a real point for the masked-out addition.
         let q = scan.affine::<C, COMB_POINTS>(&table.rows[i].0, abs, neg);
-        let (mut sum, same) = ops.add_mixed(&acc, &q);
+        let (mut sum, same) = ops.add_mixed_blinded(&acc, inf, &q);
         if i == COMB_WINDOWS - 1 {
             // The one window where acc == q is possible (module documentation).
             sum = Jacobian::conditional_select(&sum, &ops.double(&acc), same);
         }
-        acc = Jacobian::conditional_select(&acc, &sum, !abs.ct_eq(&0));
+        let nonzero = !abs.ct_eq(&0);
+        acc = Jacobian::conditional_select(&acc, &sum, nonzero);
+        inf &= !nonzero;
     }
-    acc
+    Jacobian::conditional_select(&acc, &Jacobian::INFINITY, inf)
 }
 
 /// n > 2^252: the bound the doubling-free argument of the module documentation needs.
@@ -279,37 +322,46 @@ pub(crate) fn mul_fixed_vartime<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Ja
     acc
 }
 
-/// k·P for a public point P (not at infinity) and a secret k, constant time in k.
+/// k·P for a public point P (not at infinity) and a secret k, constant time in k. Fails
+/// only when the OS CSPRNG does ([`blinded_start`]).
 ///
 /// The table 1P..16P is affine (everything in it depends on the public P only, so it is
 /// built in variable time: co-Z additions and one inversion, [`multiples_vartime`]), so
 /// that each of the 52 additions is a mixed one.
-pub(crate) fn mul_var_ct<C: Curve>(p: &Affine<C>, k: &Limbs) -> Jacobian<C> {
+pub(crate) fn mul_var_ct<C: Curve>(p: &Affine<C>, k: &Limbs) -> Result<Jacobian<C>> {
     let pts = multiples_vartime::<C, VAR_POINTS>(p);
     mul_var_table_ct(&VarRow(pts.map(|q| q.to_words())), k)
 }
 
 /// k·P for P in Jacobian coordinates (public, not at infinity), constant time in k: the
 /// same table as [`mul_var_ct`], from P made affine first (one variable-time inversion).
-pub(crate) fn mul_var_jacobian_ct<C: Curve>(pj: &Jacobian<C>, k: &Limbs) -> Jacobian<C> {
+pub(crate) fn mul_var_jacobian_ct<C: Curve>(pj: &Jacobian<C>, k: &Limbs) -> Result<Jacobian<C>> {
     mul_var_ct(&pj.to_affine_vartime(), k)
 }
 
-fn mul_var_table_ct<C: Curve>(table: &VarRow, k: &Limbs) -> Jacobian<C> {
+fn mul_var_table_ct<C: Curve>(table: &VarRow, k: &Limbs) -> Result<Jacobian<C>> {
     super::field::select_backend();
+    let start = blinded_start::<C>()?;
     #[cfg(target_arch = "x86_64")]
     if let Some(ops) = Sm2Asm::for_field::<C::F>() {
-        return mul_var_table_with(table, k, ops.split_double());
+        return Ok(mul_var_table_with(table, k, start, ops.split_double()));
     }
-    mul_var_table_with(table, k, Dispatch)
+    Ok(mul_var_table_with(table, k, start, Dispatch))
 }
 
 #[inline(always)]
-fn mul_var_table_with<C: Curve, O: PointOps<C>>(row: &VarRow, k: &Limbs, ops: O) -> Jacobian<C> {
+fn mul_var_table_with<C: Curve, O: PointOps<C>>(
+    row: &VarRow,
+    k: &Limbs,
+    start: Jacobian<C>,
+    ops: O,
+) -> Jacobian<C> {
     const { assert!(order_above_2_252::<C>()) };
     let scan = Scan::active();
     let digits = recode::<VAR_WINDOWS>(k, VAR_W);
-    let mut acc = Jacobian::<C>::INFINITY;
+    // `acc` stands for infinity while `inf` is set (module documentation); until then
+    // the doublings run on the placeholder.
+    let (mut acc, mut inf) = (start, Choice::from(1));
     for i in (0..VAR_WINDOWS).rev() {
         if i != VAR_WINDOWS - 1 {
             for _ in 0..VAR_W {
@@ -319,14 +371,16 @@ fn mul_var_table_with<C: Curve, O: PointOps<C>>(row: &VarRow, k: &Limbs, ops: O)
         let (abs, neg) = digits[i];
         // abs = 0 reads table[0] (1·P); that addition is discarded by mask below.
         let q = scan.affine::<C, VAR_POINTS>(&row.0, abs, neg);
-        let (mut sum, same) = ops.add_mixed(&acc, &q);
+        let (mut sum, same) = ops.add_mixed_blinded(&acc, inf, &q);
         if i == 0 {
             // The one step where acc == q is possible (module documentation).
             sum = Jacobian::conditional_select(&sum, &ops.double(&acc), same);
         }
-        acc = Jacobian::conditional_select(&acc, &sum, !abs.ct_eq(&0));
+        let nonzero = !abs.ct_eq(&0);
+        acc = Jacobian::conditional_select(&acc, &sum, nonzero);
+        inf &= !nonzero;
     }
-    acc
+    Jacobian::conditional_select(&acc, &Jacobian::INFINITY, inf)
 }
 
 /// Width-w NAF of k (public), least significant digit first.
@@ -557,10 +611,10 @@ mod tests {
             for k in [[m, 0, 0, 0], n_minus::<C>(m)] {
                 let want = mul_complete_ct(&g.to_jacobian(), &k).to_affine().unwrap();
                 for (name, r) in [
-                    ("fixed_ct", mul_fixed_ct(t, &k)),
+                    ("fixed_ct", mul_fixed_ct(t, &k).unwrap()),
                     ("fixed_vartime", mul_fixed_vartime(t, &k)),
-                    ("var_ct", mul_var_ct(&g, &k)),
-                    ("var_jacobian_ct", mul_var_jacobian_ct(&pj, &k)),
+                    ("var_ct", mul_var_ct(&g, &k).unwrap()),
+                    ("var_jacobian_ct", mul_var_jacobian_ct(&pj, &k).unwrap()),
                     ("wnaf_vartime", mul_wnaf_vartime(&g, &k)),
                 ] {
                     let r = r.to_affine().unwrap();
@@ -590,13 +644,14 @@ mod tests {
             acc = acc.add_vartime(&g.to_jacobian());
             let a = acc.to_affine().unwrap();
             for r in [
-                mul_fixed_ct(t, &[k, 0, 0, 0]),
+                mul_fixed_ct(t, &[k, 0, 0, 0]).unwrap(),
                 mul_fixed_vartime(t, &[k, 0, 0, 0]),
-                mul_var_ct(&g, &[k, 0, 0, 0]),
+                mul_var_ct(&g, &[k, 0, 0, 0]).unwrap(),
                 mul_var_jacobian_ct(
                     &g.to_jacobian().double().add_vartime(&g.to_jacobian().neg()),
                     &[k, 0, 0, 0],
-                ),
+                )
+                .unwrap(),
                 mul_wnaf_vartime(&g, &[k, 0, 0, 0]),
                 mul_complete_ct(&g.to_jacobian(), &[k, 0, 0, 0]),
             ] {
@@ -612,9 +667,9 @@ mod tests {
         ];
         let a = mul_complete_ct(&g.to_jacobian(), &k).to_affine().unwrap();
         for r in [
-            mul_fixed_ct(t, &k),
+            mul_fixed_ct(t, &k).unwrap(),
             mul_fixed_vartime(t, &k),
-            mul_var_ct(&g, &k),
+            mul_var_ct(&g, &k).unwrap(),
             mul_wnaf_vartime(&g, &k),
         ] {
             let r = r.to_affine().unwrap();
@@ -623,8 +678,8 @@ mod tests {
         }
         // n·G = infinity.
         let n = <C::N as super::super::field::Modulus>::M;
-        assert!(mul_fixed_ct(t, &n).to_affine().is_none());
-        assert!(mul_var_ct(&g, &n).to_affine().is_none());
+        assert!(mul_fixed_ct(t, &n).unwrap().to_affine().is_none());
+        assert!(mul_var_ct(&g, &n).unwrap().to_affine().is_none());
         assert!(mul_wnaf_vartime(&g, &n).to_affine().is_none());
     }
 
@@ -797,13 +852,70 @@ mod tests {
                 let g = Sm2p256::g();
                 for k in [[1u64, 0, 0, 0], [33, 0, 0, 0], n_minus::<Sm2p256>(6)] {
                     let want = mul_complete_ct(&g.to_jacobian(), &k).to_affine().unwrap();
-                    for r in [mul_fixed_ct(Sm2p256::g_table(), &k), mul_var_ct(&g, &k)] {
+                    for r in [
+                        mul_fixed_ct(Sm2p256::g_table(), &k).unwrap(),
+                        mul_var_ct(&g, &k).unwrap(),
+                    ] {
                         let r = r.to_affine().unwrap();
                         assert_eq!(r.to_words(), want.to_words(), "{v} {k:x?}");
                     }
                 }
             });
         }
+    }
+
+    /// The constant-time methods start from a random placeholder (module documentation):
+    /// two calls with the same scalar give different Jacobian coordinates, never Z = 1
+    /// (what k = 1 left in the comb before), and the same affine point; k = 0 gives the
+    /// point at infinity. On every variant (the loops are compiled per field code).
+    #[test]
+    fn scalar_mul_randomizes_z() {
+        for v in crate::cpu::variants() {
+            crate::cpu::with_variant(v, || {
+                let g = Sm2p256::g();
+                let t = Sm2p256::g_table();
+                for k in [[1u64, 0, 0, 0], [0, 0, 0, 1 << 62], n_minus::<Sm2p256>(1)] {
+                    let want = mul_complete_ct(&g.to_jacobian(), &k).to_affine().unwrap();
+                    let runs: [fn(&Limbs) -> Jacobian<Sm2p256>; 2] = [
+                        |k| mul_fixed_ct(Sm2p256::g_table(), k).unwrap(),
+                        |k| mul_var_ct(&Sm2p256::g(), k).unwrap(),
+                    ];
+                    for (m, run) in runs.iter().enumerate() {
+                        let (a, b) = (run(&k), run(&k));
+                        assert_ne!(a.z.0, b.z.0, "{v} method {m} k = {k:x?}");
+                        assert_ne!(a.z.0, Fe::<<Sm2p256 as Curve>::F>::ONE.0, "{v} {m}");
+                        for r in [a, b] {
+                            let r = r.to_affine().unwrap();
+                            assert_eq!(r.to_words(), want.to_words(), "{v} {m} {k:x?}");
+                        }
+                    }
+                }
+                assert!(mul_fixed_ct(t, &[0; 4]).unwrap().to_affine().is_none());
+                assert!(mul_var_ct(&g, &[0; 4]).unwrap().to_affine().is_none());
+            });
+        }
+        crate::sm2::field::select_backend();
+    }
+
+    /// The placeholder (1, 1) of [`blinded_start`] (on Z = 1; λ scales every doubling
+    /// alike) keeps Z != 0 through more doublings than the fixed-window method runs before
+    /// its first digit (5 · 51), on both curves: the mixed addition needs Z != 0.
+    fn check_placeholder<C: Curve>() {
+        let mut p = Jacobian::<C> {
+            x: Fe::ONE,
+            y: Fe::ONE,
+            z: Fe::ONE,
+        };
+        for i in 0..VAR_W * VAR_WINDOWS {
+            p = p.double();
+            assert!(!bool::from(p.z.is_zero()), "{} {i}", C::NAME);
+        }
+    }
+
+    #[test]
+    fn placeholder_doublings_keep_z() {
+        check_placeholder::<Sm2p256>();
+        check_placeholder::<ExampleCurve>();
     }
 
     /// Random points and scalars: the constant-time fixed-window method against the
@@ -825,7 +937,7 @@ mod tests {
                     let k = [next(), next(), next(), next()];
                     let p = mul_fixed_vartime(C::g_table(), &r).to_affine().unwrap();
                     let want = mul_complete_ct(&p.to_jacobian(), &k).to_affine().unwrap();
-                    let got = mul_var_ct(&p, &k).to_affine().unwrap();
+                    let got = mul_var_ct(&p, &k).unwrap().to_affine().unwrap();
                     assert_eq!(got.to_words(), want.to_words(), "{v} r = {r:x?} k = {k:x?}");
                 }
             });
