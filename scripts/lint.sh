@@ -4,7 +4,7 @@
 # commands.
 #
 #   ./scripts/lint.sh            every gate
-#   ./scripts/lint.sh --rust     rustfmt, clippy (workspace and fuzz/), the aarch64 build
+#   ./scripts/lint.sh --rust     rustfmt, clippy (workspace and fuzz/), the aarch64 and riscv64 builds
 #   ./scripts/lint.sh --python   ruff check, ruff format, mypy --strict, stubtest
 #
 # The Python gates run in .venv (the one scripts/test.sh uses), which is created and given
@@ -53,15 +53,16 @@ gate() {
     fi
 }
 
-aarch64_check() {
-    if ! rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-gnu; then
-        echo "skipped: the aarch64-unknown-linux-gnu target is not installed" \
-            "(rustup target add aarch64-unknown-linux-gnu)"
+# clippy of guomi-core for another architecture's backends (a download of the target's
+# standard library, no linker needed): every kernel and dispatch path of that
+# architecture, and nothing left unused without the x86 modules.
+cross_clippy() {
+    local target=$1
+    if ! rustup target list --installed 2>/dev/null | grep -qx "$target"; then
+        echo "skipped: the $target target is not installed (rustup target add $target)"
         return 0
     fi
-    # The portable code alone: no x86 backend module may be needed to build the crate, and
-    # nothing may be left unused without them (clippy checks and lints; no linker needed).
-    cargo clippy -p guomi-core --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
+    cargo clippy -p guomi-core --all-targets --target "$target" -- -D warnings
 }
 
 if [ "$rust" = 1 ]; then
@@ -73,7 +74,10 @@ if [ "$rust" = 1 ]; then
     # target/ so the dependencies are checked once.
     gate "clippy (fuzz/): cargo clippy --all-targets -- -D warnings" \
         cargo clippy --manifest-path fuzz/Cargo.toml --all-targets --target-dir target -- -D warnings
-    gate "portable build: cargo clippy -p guomi-core --target aarch64-unknown-linux-gnu" aarch64_check
+    gate "aarch64 backends: cargo clippy -p guomi-core --target aarch64-unknown-linux-gnu" \
+        cross_clippy aarch64-unknown-linux-gnu
+    gate "riscv64 backends: cargo clippy -p guomi-core --target riscv64gc-unknown-linux-gnu" \
+        cross_clippy riscv64gc-unknown-linux-gnu
 fi
 
 python_setup() {
