@@ -21,9 +21,10 @@
 #       target/cross/arm64    bookworm, python3.11 (Debian 12's own)
 #       target/cross/riscv64  trixie, python3.13 (bookworm has no riscv64 port)
 #     run as  qemu-aarch64 -L target/cross/arm64 target/cross/arm64/usr/bin/python3.11
-#   * the test dependencies for those interpreters (pytest, hypothesis and what they need),
-#     wheels for the emulated Python's version and architecture, installed by this machine's
-#     pip into target/cross/site-aarch64 and target/cross/site-riscv64.
+#   * the test dependencies for those interpreters (pytest, hypothesis, the cross-check
+#     peers PyPI has wheels for), wheels for the emulated Python's version and
+#     architecture, installed by this machine's pip into target/cross/site-aarch64 and
+#     target/cross/site-riscv64.
 #
 # Usage: scripts/cross-setup.sh [aarch64|riscv64|all]   (default all)
 # Env:   PYTHON  the interpreter whose venv runs pip (default python3)
@@ -48,9 +49,13 @@ apt_update() {
     fi
 }
 
-# The versions this was tested with, and the test dependencies (pytest's and hypothesis's
-# own requirements are resolved by pip for the emulated Python's version).
-PY_DEPS=("pytest>=8,<10" "hypothesis>=6.100,<7")
+# The test dependencies (their own requirements are resolved by pip for the emulated
+# Python's version and architecture): pytest, hypothesis, and the independent
+# implementations the selected tests cross-check against where PyPI has a wheel for the
+# architecture (gmalg is pure Python; gmssl needs pycryptodomex and cryptography needs
+# cffi, both compiled, with aarch64 wheels but no riscv64 ones: those checks skip there).
+PY_DEPS=("pytest>=8,<10" "hypothesis>=6.100,<7" "gmalg")
+declare -A PY_DEPS_ARCH=([aarch64]="gmssl>=3.2 cryptography>=42" [riscv64]="")
 declare -A ROOTFS_SUITE=([aarch64]=bookworm [riscv64]=trixie)
 declare -A ROOTFS_ARCH=([aarch64]=arm64 [riscv64]=riscv64)
 declare -A ROOTFS_PY=([aarch64]=python3.11 [riscv64]=python3.13)
@@ -156,9 +161,10 @@ for arch in "${arches[@]}"; do
     isolate_site_dirs "$fs" "$py"
     "$qemu" -L "$fs" -0 "/usr/bin/$py" "$fs/usr/bin/$py" -c 'import platform, sys; print(platform.machine(), sys.version.split()[0])'
 
-    step "$arch: pytest and hypothesis for $py in target/cross/site-$arch"
+    step "$arch: pytest, hypothesis and cross-check peers for $py in target/cross/site-$arch"
     site=$CROSS/site-$arch
-    stamp="${PY_DEPS[*]} ${PIP_PLATFORM[$arch]}"
+    read -r -a deps <<<"${PY_DEPS[*]} ${PY_DEPS_ARCH[$arch]}"
+    stamp="${deps[*]} ${PIP_PLATFORM[$arch]}"
     if [ "$(cat "$site/.guomi-deps" 2>/dev/null)" != "$stamp" ]; then
         if [ ! -x "$CROSS/pip-venv/bin/python" ]; then
             "${PYTHON:-python3}" -m venv "$CROSS/pip-venv"
@@ -169,7 +175,7 @@ for arch in "${arches[@]}"; do
         # the dependencies for it; hypothesis ships a compiled helper for each).
         "$CROSS/pip-venv/bin/python" -m pip install --quiet --disable-pip-version-check \
             --target "$site" --only-binary=:all: --platform "${PIP_PLATFORM[$arch]}" \
-            --python-version "${py#python}" --implementation cp "${PY_DEPS[@]}"
+            --python-version "${py#python}" --implementation cp "${deps[@]}"
         echo "$stamp" >"$site/.guomi-deps"
     fi
     # Byte code goes to target/cross/pycache-ARCH (the extracted file system has none, and

@@ -17,14 +17,15 @@ Usage:
       natively): with qemu64, a baseline x86-64, they must pass on `portable` alone.
   python scripts/smoke.py --wheel FOREIGN.whl [--cpu MODEL] [--qemu QEMU] [--cross-dir DIR]
       a wheel for another architecture (aarch64, riscv64; glibc): the same checks under
-      qemu-user (qemu-ARCH -cpu MODEL, default max), run by a genuine Debian CPython of
+      qemu-user (qemu-ARCH -cpu MODEL), run by a genuine Debian CPython of
       that architecture from the root file system that scripts/cross-setup.sh makes in
       DIR (default target/cross: bookworm's python3.11 for aarch64, trixie's python3.13
       for riscv64). No pip there: the abi3 wheel is unzipped into a temporary folder put
       on PYTHONPATH (all a pure-and-platlib wheel without scripts or data needs), the CLI
       runs as `python -m guomi` (the console script's entry point), and its subprocesses
-      run under the same emulator and CPU model; no Rust toolchain on PATH. QEMU defaults
-      to DIR/qemu10/bin/qemu-ARCH where present, else qemu-ARCH on PATH.
+      run under the same emulator and CPU model; no Rust toolchain on PATH. By default
+      aarch64 runs on qemu-aarch64 (7.2) -cpu max, riscv64 on DIR/qemu10/bin/qemu-riscv64
+      -cpu max,ztso=false (the models of scripts/cross-test.sh).
 Exit status 0 when every check passes; any failure raises (exit status 1).
 """
 
@@ -174,8 +175,15 @@ def without_rust(environ: dict[str, str]) -> dict[str, str]:
 
 
 # A foreign wheel's architecture (the platform tag's suffix): the Debian root file system
-# scripts/cross-setup.sh makes for it (under target/cross) and its interpreter there.
-FOREIGN = {"aarch64": ("arm64", "python3.11"), "riscv64": ("riscv64", "python3.13")}
+# scripts/cross-setup.sh makes for it (under target/cross), its interpreter there, the
+# emulator (in target/cross/qemu10/bin, else on PATH) and the CPU model used by default
+# (as scripts/cross-test.sh: aarch64 on qemu 7.2, since qemu 10.0.2 miscomputes BIT after
+# MOVI; riscv64 on qemu 10 for the vector crypto extensions, without Ztso, which guomi does
+# not use and which makes qemu 5.6 times slower).
+FOREIGN = {
+    "aarch64": ("arm64", "python3.11", "qemu-aarch64", "max"),
+    "riscv64": ("riscv64", "python3.13", "qemu10/bin/qemu-riscv64", "max,ztso=false"),
+}
 
 
 def wheel_arch(wheel: Path) -> str:
@@ -191,22 +199,24 @@ def wheel_arch(wheel: Path) -> str:
 
 
 def run_foreign(
-    wheel: Path, arch: str, vectors: Path, cpu: str, qemu: str | None, cross: Path, expect: str | None
+    wheel: Path, arch: str, vectors: Path, cpu: str | None, qemu: str | None, cross: Path, expect: str | None
 ) -> None:
     """Unzips ``wheel`` into a temporary folder and reruns this script there with the Debian
     CPython of ``arch`` under ``qemu-ARCH -cpu CPU``, no Rust toolchain on PATH."""
     if arch not in FOREIGN:
         raise SystemExit(f"no emulated CPython for {arch} (only {', '.join(FOREIGN)})")
-    fs_name, py_name = FOREIGN[arch]
+    fs_name, py_name, default_qemu, default_cpu = FOREIGN[arch]
+    cpu = cpu or default_cpu
     fs = cross.resolve() / fs_name
     python = fs / "usr" / "bin" / py_name
     if not python.is_file():
         raise SystemExit(f"no {python}: run scripts/cross-setup.sh first")
     if qemu is None:
-        bundled = cross.resolve() / "qemu10" / "bin" / f"qemu-{arch}"
-        qemu = str(bundled) if bundled.is_file() else shutil.which(f"qemu-{arch}")
-        assert qemu, f"no qemu-{arch} (Debian: apt-get install qemu-user, or scripts/cross-setup.sh)"
-    qemu = str(Path(qemu).resolve()) if os.sep in qemu else shutil.which(qemu) or qemu
+        bundled = cross.resolve() / default_qemu
+        qemu = str(bundled) if bundled.is_file() else f"qemu-{arch}"
+    found = str(Path(qemu).resolve()) if os.sep in qemu else shutil.which(qemu)
+    assert found, f"no {qemu} (Debian: apt-get install qemu-user, or scripts/cross-setup.sh)"
+    qemu = found
     version = subprocess.run([qemu, "--version"], capture_output=True, text=True, check=True)
     print(f"emulator: {version.stdout.splitlines()[0]}, -cpu {cpu}; interpreter: {python}")
     with tempfile.TemporaryDirectory(prefix="guomi-smoke-") as tmp:
@@ -279,7 +289,7 @@ def main() -> None:
         metavar="MODEL",
         help="with --wheel: run the checks under qemu-x86_64 -cpu MODEL (e.g. qemu64, a baseline "
         "x86-64 without SSSE3/AVX): proves the wheel runs there, on the portable backend; for a "
-        "foreign wheel, the CPU model of its emulator (default max)",
+        "foreign wheel, the CPU model of its emulator (default: as scripts/cross-test.sh's max)",
     )
     p.add_argument("--qemu", help="with a foreign --wheel: the qemu-user emulator to run it with")
     p.add_argument(
@@ -299,7 +309,7 @@ def main() -> None:
                 args.wheel.resolve(),
                 arch,
                 args.vectors.resolve(),
-                args.cpu or "max",
+                args.cpu,
                 args.qemu,
                 args.cross_dir,
                 args.expect_backends,
