@@ -18,7 +18,11 @@
 #     support; so qemu 10 runs one instruction per translation block, unchained, and logs
 #     each block it executes (-one-insn-per-tb -d nochain,exec): one log line per
 #     instruction. (On qemu 7.2, where both exist, this log and the plugin give identical
-#     totals.) About 40 times slower than the plugin: the riscv64 defaults are smaller.
+#     totals.) qemu 10 places the guest's mappings at random, and glibc's start-up takes
+#     address-dependent branches (baselines 30,000 instructions apart); -R 0x4000000000
+#     (a reserved 256 GiB guest address space) makes the layout, and the counts, the same
+#     in every run. About 40 times slower than the plugin: the riscv64 defaults are
+#     smaller.
 #   guomi:   crates/guomi-core/examples/insn_workload.rs (release build for the target),
 #            backend forced with GUOMI_BACKEND, on -cpu max.
 #   OpenSSL: scripts/insn/openssl_workload.c (the same operations through EVP), against
@@ -54,13 +58,16 @@
 #   * the guomi example: cargo build (incremental; CARGO_TARGET_DIR is honoured).
 #
 # Usage: scripts/insn-count.sh [--arch aarch64|riscv64] [--bytes N] [--sm2-ops N]
-#                              [--variants "V ..."] [--no-openssl] [--no-build]
+#                              [--variants "V ..."] [--ops "OP ..."] [--no-openssl]
+#                              [--no-build]
 #   --arch A         aarch64 (default) or riscv64
 #   --bytes N        input length for SM4/SM3, a multiple of 16 (default 1048576 on
 #                    aarch64, 65536 on riscv64)
 #   --sm2-ops N      SM2 signatures/verifications per run (default 20; 3 on riscv64)
 #   --variants "..." guomi backends to count (default "portable neon-nopmull neon armsm",
 #                    on riscv64 "portable zk zvk-nozvkg zvk")
+#   --ops "..."      operations to count (default all: sm4-ecb sm4-cbc-enc sm4-ctr
+#                    sm4-gcm sm3 sm2-sign sm2-verify)
 #   --no-openssl     guomi columns only
 #   --no-build       count the guomi example binary already built (no cargo run)
 # Output: Markdown tables on stdout (instructions per byte, per SM2 operation, ratios);
@@ -77,6 +84,7 @@ ARCH=aarch64
 BYTES=
 SM2_OPS=
 VARIANTS=
+OPS="sm4-ecb sm4-cbc-enc sm4-ctr sm4-gcm sm3 sm2-sign sm2-verify"
 OPENSSL=1
 BUILD=1
 # MIDR_EL1 of a HiSilicon Kunpeng 920 (implementer 0x48, part 0xd01), OpenSSL's test for
@@ -89,6 +97,7 @@ while [ $# -gt 0 ]; do
         --bytes) BYTES=$2; shift 2 ;;
         --sm2-ops) SM2_OPS=$2; shift 2 ;;
         --variants) VARIANTS=$2; shift 2 ;;
+        --ops) OPS=$2; shift 2 ;;
         --no-openssl) OPENSSL=0; shift ;;
         --no-build) BUILD=0; shift ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -99,11 +108,13 @@ case "$ARCH" in
     aarch64)
         TRIPLE=aarch64-unknown-linux-gnu DEBARCH=arm64 GNU=aarch64-linux-gnu
         QEMU=qemu-aarch64
+        QEMU_FIXED=
         : "${BYTES:=1048576}" "${SM2_OPS:=20}" "${VARIANTS:=portable neon-nopmull neon armsm}"
         ;;
     riscv64)
         TRIPLE=riscv64gc-unknown-linux-gnu DEBARCH=riscv64 GNU=riscv64-linux-gnu
         QEMU=$CROSS/qemu10/bin/qemu-riscv64
+        QEMU_FIXED="-R 0x4000000000"
         : "${BYTES:=65536}" "${SM2_OPS:=3}" "${VARIANTS:=portable zk zvk-nozvkg zvk}"
         if [ ! -x "$QEMU" ]; then
             echo "insn-count: $QEMU is missing (scripts/cross-setup.sh riscv64 fetches it)" >&2
@@ -116,6 +127,14 @@ if [ $((BYTES % 16)) != 0 ] || [ "$BYTES" -le 0 ] || [ "$SM2_OPS" -le 0 ]; then
     echo "insn-count: --bytes must be a positive multiple of 16, --sm2-ops positive" >&2
     exit 2
 fi
+byte_ops= sm2_ops=
+for op in $OPS; do
+    case "$op" in
+        sm4-ecb | sm4-cbc-enc | sm4-ctr | sm4-gcm | sm3) byte_ops+=" $op" ;;
+        sm2-sign | sm2-verify) sm2_ops+=" $op" ;;
+        *) echo "insn-count: unknown operation $op (see --help)" >&2; exit 2 ;;
+    esac
+done
 ROOTFS=$CROSS/trixie-$DEBARCH
 LIBDIR=$ROOTFS/usr/lib/$GNU
 mkdir -p "$WORK"
@@ -265,7 +284,7 @@ for v in $VARIANTS; do
         zk*) want="sm4ed" ;;
         *) want="" ;;
     esac
-    add_col "guomi $v" "env GUOMI_BACKEND=$v $QEMU -L /usr/$GNU -cpu max" \
+    add_col "guomi $v" "env GUOMI_BACKEND=$v $QEMU $QEMU_FIXED -L /usr/$GNU -cpu max" \
         "$GUOMI_BIN" "$want" "guomi \`$v\`, qemu -cpu max"
 done
 if [ "$OPENSSL" = 1 ] && [ "$ARCH" = aarch64 ]; then
@@ -279,9 +298,9 @@ if [ "$OPENSSL" = 1 ] && [ "$ARCH" = aarch64 ]; then
     add_col "OpenSSL SM4E/SM3" "$QEMU -L $ROOTFS -cpu max" "$OSSL_DYN" ".byte" \
         "OpenSSL with the SM4E/SM3 instructions (sm4-armv8, sm3-armv8), qemu -cpu max"
 elif [ "$OPENSSL" = 1 ]; then
-    add_col "OpenSSL C" "env OPENSSL_riscvcap=rv64gc $QEMU -L $ROOTFS -cpu max" "$OSSL_DYN" "" \
+    add_col "OpenSSL C" "env OPENSSL_riscvcap=rv64gc $QEMU $QEMU_FIXED -L $ROOTFS -cpu max" "$OSSL_DYN" "" \
         "OpenSSL plain C (OPENSSL_riscvcap=rv64gc), qemu -cpu max"
-    add_col "OpenSSL Zvk" "$QEMU -L $ROOTFS -cpu max" "$OSSL_DYN" "vsm4r.vs" \
+    add_col "OpenSSL Zvk" "$QEMU $QEMU_FIXED -L $ROOTFS -cpu max" "$OSSL_DYN" "vsm4r.vs" \
         "OpenSSL Zvksed SM4 (one block per call), Zvksh SM3, Zvkg GHASH, qemu -cpu max"
 fi
 
@@ -311,8 +330,6 @@ done
 # ---------------------------------------------------------------- counting
 TSV=$WORK/counts-$ARCH.tsv
 printf 'column\top\tn\tinsns_n\tinsns_0\tper_unit\n' >"$TSV"
-byte_ops="sm4-ecb sm4-cbc-enc sm4-ctr sm4-gcm sm3"
-sm2_ops="sm2-sign sm2-verify"
 declare -A result
 for i in "${!cols[@]}"; do
     [ "${ok[$i]}" = 1 ] || continue
@@ -373,7 +390,7 @@ if [ "$ARCH" = aarch64 ]; then
     pairs=("guomi portable:guomi neon" "guomi neon:OpenSSL vpsm4" "guomi neon:OpenSSL vpsm4_ex"
         "guomi armsm:OpenSSL SM4E/SM3" "guomi armsm:OpenSSL C")
 else
-    qemu_desc="$($QEMU --version | head -1), -one-insn-per-tb -d nochain,exec"
+    qemu_desc="$($QEMU --version | head -1), -one-insn-per-tb -d nochain,exec $QEMU_FIXED"
     pairs=("guomi portable:guomi zk" "guomi portable:guomi zvk" "guomi zk:OpenSSL C"
         "guomi zvk:OpenSSL Zvk")
 fi
@@ -382,8 +399,8 @@ echo
 echo "Columns:"
 for i in "${!cols[@]}"; do echo "- ${cols[$i]}: ${col_what[$i]}"; done
 echo
-table "Instructions per byte:" $byte_ops
-table "Instructions per SM2 operation (64-byte message, Z_A and SM3 included):" $sm2_ops
+[ -z "$byte_ops" ] || table "Instructions per byte:" $byte_ops
+[ -z "$sm2_ops" ] || table "Instructions per SM2 operation (64-byte message, Z_A and SM3 included):" $sm2_ops
 echo "Ratios (instructions of the first over the second; below 1: the first does less work):"
 echo
 line="| operation |" sep="|---|"
