@@ -71,6 +71,12 @@ declare -A MODELS=(
     [aarch64]="max:qemu-aarch64 cortex-a72:qemu-aarch64"
     [riscv64]="max,ztso=false:$QEMU10/qemu-riscv64 rv64:qemu-riscv64"
 )
+# The backend each model must be detected as (cpu::tests::detected_backend_is_the_expected_one
+# checks it through GUOMI_EXPECT_BACKEND): the detection ladder, not only the kernels.
+declare -A EXPECT=(
+    ["aarch64 max"]=armsm ["aarch64 cortex-a72"]=neon
+    ["riscv64 max,ztso=false"]=zvk ["riscv64 rv64"]=portable
+)
 
 # ---- What is left out under emulation, and why (measured with qemu 7.2 on 2 cores). ----
 # Whole Rust test files (crates/guomi-core/tests/NAME.rs):
@@ -167,6 +173,7 @@ rust_tests() {   # rust_tests ARCH: build once, run under every model
         qemu=${m#*:}
         step "$arch: Rust tests under $("$qemu" --version | head -n 1 | cut -d' ' -f1,3) -cpu $model"
         run "rust $arch -cpu $model" env -u RUSTFLAGS "CARGO_TARGET_${T}_RUNNER=$qemu -L /usr/$gnu -cpu $model" \
+            GUOMI_EXPECT_BACKEND="${EXPECT["$arch $model"]}" \
             cargo test -p guomi-core --lib "${files[@]}" --target "$triple" --locked -q --no-fail-fast -- "${skip[@]}"
     done
 }
