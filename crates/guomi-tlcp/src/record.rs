@@ -541,7 +541,7 @@ mod tests {
         // bad_record_mac.
         for (frag, what) in [
             (forge_cbc(&data, 241, 240, true), "bad padding byte"),
-            (forge_cbc(&vec![5u8; 15], 0, 0, false), "bad MAC"),
+            (forge_cbc(&[5u8; 15], 0, 0, false), "bad MAC"),
         ] {
             let (_, mut r) = pair(false);
             let e = r.open(ContentType::ApplicationData, &frag).unwrap_err();

@@ -253,6 +253,42 @@ impl<C: Curve> Initiator<C> {
     }
 }
 
+/// The initiator A when R_A must be sent before B's public key is known: in TLCP's
+/// ECDHE suites (GB/T 38636) the server, user A, sends R_A in its ServerKeyExchange and
+/// learns the client's encryption key from the client's Certificate afterwards.
+/// [`bind`](Self::bind) completes A1-A3 into an [`Initiator`], consuming this object;
+/// dropping it unbound wipes r_A.
+pub struct UnboundInitiator<C: Curve = super::Sm2p256> {
+    own: PrivateKey<C>,
+    own_id: Vec<u8>,
+    eph: Ephemeral<C>,
+}
+
+impl<C: Curve> UnboundInitiator<C> {
+    /// A1-A3: draws r_A (hedged with the own key and ID) and computes R_A = [r_A]G.
+    pub fn new(own: &PrivateKey<C>, own_id: &[u8]) -> Result<Self> {
+        // The ID is checked now, not only when bound.
+        own.z(own_id)?;
+        let eph = Ephemeral::random(own, &[b"SM2 key exchange A, peer bound later", own_id])?;
+        Ok(UnboundInitiator {
+            own: own.clone(),
+            own_id: own_id.to_vec(),
+            eph,
+        })
+    }
+
+    /// R_A as 04||x||y.
+    pub fn ephemeral_public(&self) -> [u8; 65] {
+        self.eph.point.to_uncompressed()
+    }
+
+    /// Binds B's public key and ID; the result is an ordinary single-use [`Initiator`].
+    pub fn bind(self, peer: &PublicKey<C>, peer_id: &[u8]) -> Result<Initiator<C>> {
+        let UnboundInitiator { own, own_id, eph } = self;
+        Initiator::with_ephemeral(&own, &own_id, peer, peer_id, eph)
+    }
+}
+
 /// The responder B (GB/T 32918.3 §6.1 B1-B10).
 pub struct Responder<C: Curve = super::Sm2p256> {
     s_a: [u8; 32],

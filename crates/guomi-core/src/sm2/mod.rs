@@ -36,7 +36,7 @@ mod x86_avx512;
 
 pub use curve::{Curve, ExampleCurve, Sm2p256};
 pub use dsa::{message_digest, verify_many, Signature, VerifyItem};
-pub use kex::{ecdh, Exchanged, Initiator, Responder};
+pub use kex::{ecdh, Exchanged, Initiator, Responder, UnboundInitiator};
 pub use keys::{
     auto_prepared_bytes, PrivateKey, PublicKey, AUTO_PREPARE_AFTER, AUTO_PREPARE_BUDGET,
     DEFAULT_UID, MAX_UID_LEN,
