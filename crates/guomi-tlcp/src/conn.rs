@@ -769,7 +769,14 @@ impl Connection {
         if self.cert_requested {
             match &identity {
                 Some(id) => {
-                    self.send_handshake(&msgs::encode_certificate(&id.wire_certs())?)?;
+                    // ECC suites: the signing chain only (the encryption certificate has
+                    // no use there, and GmSSL reads the list as one chain); ECDHE: both.
+                    let certs = if suite.is_ecdhe() {
+                        id.wire_certs()
+                    } else {
+                        id.sign_chain.iter().map(|c| c.to_der().to_vec()).collect()
+                    };
+                    self.send_handshake(&msgs::encode_certificate(&certs)?)?;
                     self.client_cert_sent = true;
                 }
                 None if suite.is_ecdhe() => {

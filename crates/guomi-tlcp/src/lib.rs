@@ -22,10 +22,11 @@
 //!   are parsed for structure and ignored; a hello choosing compression is
 //!   `illegal_parameter`. The server picks the first suite of *its* list the client
 //!   offers. A client without an identity does not offer ECDHE suites.
-//! * **Certificates.** Each side sends its signing certificate, then its encryption
-//!   certificate, then the signing chain's intermediates. A client's Certificate for an
-//!   ECC suite is read as signing certificate + chain (GmSSL's clients send no
-//!   encryption certificate); for ECDHE the second certificate is the encryption one.
+//! * **Certificates.** The server sends its signing certificate, then its encryption
+//!   certificate, then the signing chain's intermediates. A client sends the same with
+//!   ECDHE suites, but only its signing certificate and chain with ECC suites (the
+//!   encryption certificate has no use there, and GmSSL's server reads the list as one
+//!   chain); the server reads a client's list accordingly.
 //!   The signing certificate must allow digitalSignature and the encryption certificate
 //!   keyEncipherment or keyAgreement (when they carry keyUsage); these checks run even
 //!   when path verification is off. Both must validate (RFC 5280, with the configured

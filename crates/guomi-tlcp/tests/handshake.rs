@@ -169,8 +169,10 @@ fn every_suite_with_and_without_client_auth() {
             assert_eq!(c.peer_certificates().len(), 2);
             assert_eq!(
                 s.peer_certificates().len(),
-                if with_id && (auth != ClientAuth::None || suite.is_ecdhe()) {
+                if suite.is_ecdhe() {
                     2
+                } else if auth != ClientAuth::None {
+                    1
                 } else {
                     0
                 }
