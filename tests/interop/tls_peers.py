@@ -62,6 +62,9 @@ EASY_GMSSL_SHA256 = "18f74927a4a0a57c46d2912284bc0232a792a0fb8d078c2346b2a05f4b7
 GMSSL_SRC_IN_SDIST = "easy_gmssl-2.0.1/easy_gmssl/Core/GmSSL-3.1.1"
 #: tjfoc/gmsm, pinned by peers/go_gmtls/go.mod + go.sum.
 GMTLS_VERSION = "v1.4.1"
+#: BabaSSL (Tongsuo) inside the tongsuopy 1.0.1 wheel (scripts/test.sh installs it).
+TONGSUOPY_VERSION = "1.0.1"
+TONGSUO_VERSION = "8.3.2"
 
 #: Cipher suites (IANA / GM/T 0024 code points).
 ECC_SM4_CBC_SM3 = 0xE013
@@ -170,6 +173,29 @@ def build_gmtls() -> Path:
         raise RuntimeError(f"gmtls peer reports {info['version']}, pinned {GMTLS_VERSION}")
     _write_stamp(out, digest)
     return exe
+
+
+def build_tongsuo() -> list[str]:
+    """The Tongsuo peer (peers/tongsuo_peer.py) needs no build: it drives the libssl that
+    tongsuopy 1.0.1's wheel carries, through ctypes. Returns its argv prefix."""
+    try:
+        import importlib.metadata
+
+        have = importlib.metadata.version("tongsuopy")
+    except Exception as e:  # not installed
+        raise PeerUnavailable(
+            f"tongsuopy is not installed ({e}); pip install tongsuopy=={TONGSUOPY_VERSION}"
+        ) from e
+    if have != TONGSUOPY_VERSION:
+        raise RuntimeError(f"tongsuopy {have} installed, pinned {TONGSUOPY_VERSION}")
+    argv = [sys.executable, str(PEERS_DIR / "tongsuo_peer.py")]
+    out = subprocess.run([*argv, "version"], capture_output=True, text=True, timeout=60)
+    if out.returncode != 0:
+        raise PeerUnavailable(f"the Tongsuo peer does not start: {out.stderr[-2000:]}")
+    info = json.loads(out.stdout)
+    if info["version"] != TONGSUO_VERSION:
+        raise RuntimeError(f"tongsuopy carries BabaSSL {info['version']}, pinned {TONGSUO_VERSION}")
+    return argv
 
 
 # --------------------------------------------------------------------------- certificates
@@ -502,27 +528,35 @@ def gmssl_tls_server(gmssl: Path, certs: CertSet, version: str = "13", client_au
     return _gmssl_server(gmssl, argv, f"gmssl tls{version}_server")
 
 
+def _argv(peer: Any) -> list[str]:
+    return [str(x) for x in peer] if isinstance(peer, list) else [str(peer)]
+
+
 @contextlib.contextmanager
 def gmtls_server(
-    peer: Path,
+    peer: Any,
     certs: CertSet,
     client_auth: str = "none",
     suites: Optional[list[int]] = None,
+    extra: Optional[list[str]] = None,
 ) -> Iterator[Server]:
     """The gmtls peer's echo server (``server`` mode) on a free loopback port:
-    ``client_auth`` none / request / require / verify (verify: against ``certs.ca``)."""
-    argv = [str(peer), "server", "-host", HOST, "-port", "0"]
+    ``client_auth`` none / request / require / verify (verify: against ``certs.ca``).
+    Also the Tongsuo peer's (``peer`` its argv prefix; ``extra``: ``-ciphers``, ``-tls13``),
+    which takes the same options (client_auth none / verify)."""
+    argv = [*_argv(peer), "server", "-host", HOST, "-port", "0"]
     argv += ["-sign-cert", str(certs.sign_cert), "-sign-key", str(certs.sign_key_p8)]
     argv += ["-enc-cert", str(certs.enc_cert), "-enc-key", str(certs.enc_key_p8)]
     argv += ["-client-auth", client_auth, "-ca", str(certs.ca)]
     if suites:
         argv += ["-suites", ",".join(f"{s:04x}" for s in suites)]
+    argv += extra or []
     p = Proc(argv)
     deadline = time.monotonic() + START_TIMEOUT
     while b"\n" not in p.out and p.proc.poll() is None and time.monotonic() < deadline:
         p.pump(0.05)
     first = p.out.split(b"\n", 1)[0]
-    if not first.startswith(b'{"event":"listening"'):
+    if b'"listening"' not in first:
         p.finish(1)
         raise RuntimeError(f"gmtls server did not start: {p.text()}")
     server = Server("gmtls server", json.loads(first)["port"], p)
@@ -564,8 +598,9 @@ def gmssl_client(
     ``message`` as one line and collects the echo.
 
     GmSSL's clients read one record per line they send, and tjfoc's gmtls splits each
-    write 1/n-1 (it treats GM/T 0024's version 0x0101 as older than TLS 1.0): until the
-    whole echo is in, an empty line is sent to make the client read the next record. The
+    write 1/n-1 (it treats GM/T 0024's version 0x0101 as older than TLS 1.0) while
+    Tongsuo's NTLS sends an empty CBC record before each one: until the whole echo is in,
+    an empty line is sent to make the client read the next record. The
     reply then holds ``message`` and a newline (after any debug lines the client prints:
     ``tls13_client`` writes two to stdout)."""
     argv = [str(gmssl), f"{kind}_client", "-host", HOST, "-port", str(port)]
@@ -583,7 +618,7 @@ def gmssl_client(
         p.pump(0.05)
         if len(p.out) != before:
             idle = time.monotonic()
-        elif p.out and time.monotonic() - idle > 0.3:
+        elif (p.out or b"stablished" in p.err) and time.monotonic() - idle > 0.3:
             p.write(b"\n")  # read the next record
             idle = time.monotonic()
     p.finish(5)
@@ -593,22 +628,25 @@ def gmssl_client(
 
 
 def gmtls_client(
-    peer: Path,
+    peer: Any,
     port: int,
     message: str,
     certs: Optional[CertSet] = None,
     client_cert: bool = False,
     suites: Optional[list[int]] = None,
     verify: bool = True,
+    extra: Optional[list[str]] = None,
 ) -> ClientResult:
-    """Runs the gmtls peer's ``client`` mode: handshake, one line, its echo."""
-    argv = [str(peer), "client", "-host", HOST, "-port", str(port), "-message", message]
+    """Runs the gmtls peer's ``client`` mode: handshake, one line, its echo. Also the
+    Tongsuo peer's (``peer`` its argv prefix, ``extra`` its own options)."""
+    argv = [*_argv(peer), "client", "-host", HOST, "-port", str(port), "-message", message]
     if certs is not None and verify:
         argv += ["-ca", str(certs.ca)]
     if certs is not None and client_cert:
         argv += ["-cert", str(certs.client_cert), "-key", str(certs.client_key_p8)]
     if suites:
         argv += ["-suites", ",".join(f"{s:04x}" for s in suites)]
+    argv += extra or []
     p = Proc(argv)
     p.finish(CLIENT_TIMEOUT)
     out = p.out.decode(errors="replace")
@@ -679,7 +717,7 @@ def records(log: list[tuple[str, bytes]], direction: str) -> list[tuple[int, int
 
 
 if __name__ == "__main__":  # build both: python tests/interop/tls_peers.py
-    for name, build in (("gmssl", build_gmssl), ("gmtls", build_gmtls)):
+    for name, build in (("gmssl", build_gmssl), ("gmtls", build_gmtls), ("tongsuo", build_tongsuo)):
         t0 = time.monotonic()
         try:
             print(name, build(), f"{time.monotonic() - t0:.1f} s", file=sys.stderr)
