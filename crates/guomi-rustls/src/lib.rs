@@ -39,11 +39,15 @@
 //! * RFC 8998 §3.2.1 uses two SM2 identifiers (handshake vs. certificate signatures):
 //!   expressed through `WebPkiSupportedAlgorithms` (`all` vs. `mapping`), see [`sign`];
 //! * custom server-certificate verifiers live under rustls's `dangerous()` API; the
-//!   verifiers here are not dangerous, they are the full check (see [`verify`]).
+//!   verifiers here are not dangerous, they are the full check (see [`verify`]);
+//! * rustls always sends TLS 1.3's middlebox-compatibility change_cipher_spec records,
+//!   which GmSSL 3.1.1 cannot ignore: [`compat::DropChangeCipherSpec`] strips them on the
+//!   way out for such peers.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod aead;
+pub mod compat;
 pub mod hash;
 pub mod kx;
 pub mod rand;
