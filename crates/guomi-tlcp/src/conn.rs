@@ -1095,6 +1095,20 @@ impl ClientConnection {
     }
 }
 
+impl ClientConnection {
+    /// The underlying [`Connection`].
+    pub fn into_inner(self) -> Connection {
+        self.0
+    }
+}
+
+impl ServerConnection {
+    /// The underlying [`Connection`].
+    pub fn into_inner(self) -> Connection {
+        self.0
+    }
+}
+
 /// A server connection; derefs to [`Connection`].
 #[derive(Debug)]
 pub struct ServerConnection(Connection);

@@ -202,6 +202,12 @@ impl RecordState {
         self.seq
     }
 
+    /// Test and fuzz hook: sets the next sequence number. Not for production use.
+    #[doc(hidden)]
+    pub fn set_sequence_for_testing(&mut self, seq: u64) {
+        self.seq = seq;
+    }
+
     fn next_seq(&mut self) -> Result<u64> {
         if self.seq == u64::MAX {
             return Err(Error::SequenceExhausted);
