@@ -711,3 +711,31 @@ fn garbage_never_panics() {
         let _ = s.process();
     }
 }
+
+#[test]
+fn tampered_handshake_transcript_fails_finished() {
+    // A man in the middle rewrites an unused suite in the plaintext ClientHello: the
+    // negotiation is unchanged, the keys agree, but the transcripts differ, so the
+    // server's check of the client's Finished fails (decrypt_error).
+    let p = pki();
+    let mut cc = client_config(&p, false);
+    cc.suites = vec![CipherSuite::EccSm4GcmSm3, CipherSuite::EccSm4CbcSm3];
+    let mut c = ClientConnection::new(Arc::new(cc), Some("gw.example.cn")).unwrap();
+    let mut s = ServerConnection::new(Arc::new(server_config(&p, ClientAuth::None))).unwrap();
+    let mut hello = c.write_tls();
+    // record 5 + handshake 4 + version 2 + random 32 + empty session id 1 + suites len 2.
+    let off = 5 + 4 + 2 + 32 + 1 + 2;
+    assert_eq!(&hello[off..off + 4], &[0xE0, 0x53, 0xE0, 0x13]);
+    hello[off + 3] = 0x11;
+    s.read_tls(&hello);
+    s.process().unwrap();
+    let (ce, se) = drive(&mut c, &mut s);
+    assert_eq!(
+        se.unwrap_err().alert(),
+        Some(AlertDescription::DecryptError)
+    );
+    assert_eq!(
+        ce.unwrap_err(),
+        Error::AlertReceived(AlertDescription::DecryptError)
+    );
+}
