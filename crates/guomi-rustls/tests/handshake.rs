@@ -619,3 +619,101 @@ fn certificate_der_roundtrip_in_verifier() {
     assert!(Sm2ServerVerifier::from_der(&[CertificateDer::from(vec![0x30, 0x00])]).is_err());
     assert!(Sm2ServerVerifier::new(vec![]).is_err());
 }
+
+#[test]
+fn revoked_server_certificate_is_refused() {
+    use guomi_formats::x509::{CrlBuilder, Revocation};
+    let pki = pki();
+    let crl_for = |revoked: Vec<Revocation>| {
+        CrlBuilder {
+            this_update: now() - 60,
+            next_update: Some(now() + 3600),
+            crl_number: vec![1],
+            revoked,
+        }
+        .sign(&pki.intermediate.cert, &pki.intermediate.key)
+        .unwrap()
+    };
+    let root_crl = CrlBuilder {
+        this_update: now() - 60,
+        next_update: Some(now() + 3600),
+        crl_number: vec![1],
+        revoked: vec![],
+    }
+    .sign(&pki.root.cert, &pki.root.key)
+    .unwrap();
+    let server = Arc::new(server_for(&pki));
+    let revoke = Revocation {
+        serial: pki.server.cert.serial().to_vec(),
+        date: now() - 30,
+        reason: Some(1),
+    };
+    for (crls, ok) in [
+        (vec![crl_for(vec![]), root_crl.clone()], true),
+        (vec![crl_for(vec![revoke]), root_crl.clone()], false),
+    ] {
+        let verifier = Sm2ServerVerifier::new(pki.roots())
+            .unwrap()
+            .with_crls(crls, true);
+        let client = Arc::new(
+            guomi_rustls::client_builder()
+                .unwrap()
+                .dangerous()
+                .with_custom_certificate_verifier(Arc::new(verifier))
+                .with_no_client_auth(),
+        );
+        let (mut c, mut s) = connect(&client, &server, "localhost");
+        let r = pump(&mut c, &mut s);
+        if ok {
+            r.unwrap();
+        } else {
+            assert_eq!(
+                r.unwrap_err().client(),
+                Error::InvalidCertificate(CertificateError::Revoked)
+            );
+        }
+    }
+    // CRLs required but none for the intermediate's issuer: fails closed.
+    let verifier = Sm2ServerVerifier::new(pki.roots())
+        .unwrap()
+        .with_crls(vec![root_crl], true);
+    let client = Arc::new(
+        guomi_rustls::client_builder()
+            .unwrap()
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(verifier))
+            .with_no_client_auth(),
+    );
+    let (mut c, mut s) = connect(&client, &server, "localhost");
+    assert!(matches!(
+        pump(&mut c, &mut s).unwrap_err().client(),
+        Error::InvalidCertificate(_)
+    ));
+}
+
+#[test]
+fn rustls_webpki_helper_verifies_sm2sig_sm3_with_the_provider_algorithms() {
+    // rustls's own `verify_tls13_signature` (webpki parses the certificate, the provider's
+    // algorithm checks the signature) agrees with the verifiers here.
+    use rustls::sign::SigningKey;
+    let pki = pki();
+    let signing = guomi_rustls::sign::Sm2SigningKey::new(pki.server.key.clone());
+    let msg = b"CertificateVerify content";
+    let sig = signing
+        .choose_scheme(&[SM2_SM3])
+        .unwrap()
+        .sign(msg)
+        .unwrap();
+    let mut encoded = 0x0708u16.to_be_bytes().to_vec();
+    encoded.extend_from_slice(&(sig.len() as u16).to_be_bytes());
+    encoded.extend_from_slice(&sig);
+    let dss = <rustls::DigitallySignedStruct as rustls::internal::msgs::codec::Codec>::read_bytes(
+        &encoded,
+    )
+    .unwrap();
+    let algs = provider().signature_verification_algorithms;
+    rustls::crypto::verify_tls13_signature(msg, &pki.server.der(), &dss, &algs).unwrap();
+    assert!(
+        rustls::crypto::verify_tls13_signature(b"other", &pki.server.der(), &dss, &algs).is_err()
+    );
+}
