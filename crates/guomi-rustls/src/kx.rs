@@ -3,7 +3,7 @@
 //!
 //! ECDHE on the SM2 curve (GB/T 32918.5): each side draws a fresh ephemeral scalar d in
 //! [1, n-1] from the OS CSPRNG and sends its share as an uncompressed point
-//! `04 || X || Y` (65 bytes). The shared secret is the 32-byte x-coordinate of [d]Q_peer,
+//! `04 || X || Y` (65 bytes). The shared secret is the 32-byte x-coordinate of `[d]Q_peer`,
 //! as for the NIST curves in RFC 8446 §7.4.2; it is *not* the GB/T 32918.3 SM2 key
 //! agreement protocol, which RFC 8998 §3.4 forbids here.
 //!
