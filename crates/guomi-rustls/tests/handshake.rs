@@ -717,3 +717,63 @@ fn rustls_webpki_helper_verifies_sm2sig_sm3_with_the_provider_algorithms() {
         rustls::crypto::verify_tls13_signature(b"other", &pki.server.der(), &dss, &algs).is_err()
     );
 }
+
+/// The extensions of a ClientHello flight: (type, body).
+fn client_hello_parts(flight: &[u8]) -> (Vec<u16>, Vec<(u16, Vec<u8>)>) {
+    let u16_at = |b: &[u8], i: usize| u16::from_be_bytes([b[i], b[i + 1]]);
+    assert_eq!(flight[0], 22, "a handshake record");
+    let hs = &flight[5..];
+    assert_eq!(hs[0], 1, "ClientHello");
+    let body = &hs[4..];
+    let mut i = 2 + 32; // legacy_version, random
+    i += 1 + body[i] as usize; // legacy_session_id
+    let n = u16_at(body, i) as usize;
+    let suites = body[i + 2..i + 2 + n]
+        .chunks(2)
+        .map(|c| u16::from_be_bytes([c[0], c[1]]))
+        .collect();
+    i += 2 + n;
+    i += 1 + body[i] as usize; // legacy_compression_methods
+    let end = i + 2 + u16_at(body, i) as usize;
+    i += 2;
+    let mut exts = Vec::new();
+    while i < end {
+        let (t, len) = (u16_at(body, i), u16_at(body, i + 2) as usize);
+        exts.push((t, body[i + 4..i + 4 + len].to_vec()));
+        i += 4 + len;
+    }
+    (suites, exts)
+}
+
+#[test]
+fn client_hello_carries_the_rfc8998_profile() {
+    // RFC 8998 §3.3.1.1: the SM suites, curveSM2 in supported_groups and key_share,
+    // sm2sig_sm3 in signature_algorithms; nothing else is offered.
+    let pki = pki();
+    let client = Arc::new(guomi_rustls::client_config(pki.roots()).unwrap());
+    let server = Arc::new(server_for(&pki));
+    let (mut c, _s) = connect(&client, &server, "localhost");
+    let flight = take_tls(&mut c);
+    let (suites, exts) = client_hello_parts(&flight);
+    let suites: Vec<u16> = suites.into_iter().filter(|&s| s != 0x00ff).collect();
+    assert_eq!(suites, [0x00c6, 0x00c7]);
+    let ext = |t: u16| &exts.iter().find(|e| e.0 == t).expect("extension").1;
+    assert_eq!(
+        ext(0x000a)[..],
+        [0x00, 0x02, 0x00, 0x29],
+        "supported_groups"
+    );
+    assert_eq!(
+        ext(0x000d)[..],
+        [0x00, 0x02, 0x07, 0x08],
+        "signature_algorithms"
+    );
+    let ks = ext(0x0033);
+    assert_eq!(
+        ks[..6],
+        [0x00, 0x45, 0x00, 0x29, 0x00, 0x41],
+        "one curveSM2 share"
+    );
+    assert_eq!(ks[6], 0x04, "uncompressed");
+    assert_eq!(ext(0x002b)[..], [0x02, 0x03, 0x04], "TLS 1.3 only");
+}
