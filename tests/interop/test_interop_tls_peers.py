@@ -500,3 +500,129 @@ def test_gmssl_reads_harness_key(gmssl: Path, tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr.decode(errors="replace")[-1500:]
     assert key.public_key().verify((tmp_path / "sig").read_bytes(), b"signed by gmssl")
+
+
+# ----------------------------------------------------------------------------- key schedule
+
+
+def _prf(secret: bytes, label: bytes, seed: bytes, n: int) -> bytes:
+    """The TLS 1.2 PRF with HMAC-SM3 (GM/T 0024 §6.5 / GB/T 38636)."""
+    from guomi import sm3
+
+    out, a = b"", label + seed
+    while len(out) < n:
+        a = sm3.hmac(secret, a)
+        out += sm3.hmac(secret, a + label + seed)
+    return out[:n]
+
+
+def _decode_tlcp(log: list[tuple[str, bytes]], enc_key_pem: str, suite: int) -> dict[str, Any]:
+    """Decrypts one captured TLCP session (ECC key exchange, no client auth) with the
+    server's encryption key and guomi's primitives, checking every MAC/tag and both
+    Finished messages; returns the application data of each direction and the layout."""
+    from guomi import sm2, sm3, sm4
+
+    c2s, s2c = tp.records(log, "c>s"), tp.records(log, "s>c")
+    ccs_c = next(i for i, r in enumerate(c2s) if r[0] == 20)
+    ccs_s = next(i for i, r in enumerate(s2c) if r[0] == 20)
+
+    def messages(recs: list[tuple[int, int, bytes]]) -> list[bytes]:
+        """The handshake messages of plaintext records (several may share a record)."""
+        buf = b"".join(r[2] for r in recs if r[0] == 22)
+        out = []
+        while buf:
+            n = 4 + int.from_bytes(buf[1:4], "big")
+            out.append(buf[:n])
+            buf = buf[n:]
+        return out
+
+    c_msgs, s_msgs = messages(c2s[:ccs_c]), messages(s2c[:ccs_s])
+    done = next(i for i, m in enumerate(s_msgs) if m[0] == 14)  # ServerHelloDone
+    transcript = c_msgs[:1] + s_msgs[: done + 1] + c_msgs[1:]
+    after_done = s_msgs[done + 1 :]  # NewSessionTicket (Tongsuo), before the server's CCS
+    ch, sh = c_msgs[0], s_msgs[0]
+    cr, sr = ch[6:38], sh[6:38]
+    cke = next(m for m in transcript if m[0] == 16)
+    pms = sm2.PrivateKey.from_pem(enc_key_pem).decrypt(cke[6:], format="der")
+    assert len(pms) == 48 and pms[:2] == b"\x01\x01"  # the pre-master secret starts with 0x0101
+    master = _prf(pms, b"master secret", cr + sr, 48)
+    gcm = suite in (tp.ECC_SM4_GCM_SM3, tp.ECDHE_SM4_GCM_SM3)
+    if gcm:  # no MAC keys; 4-byte implicit IVs (salts)
+        kb = _prf(master, b"key expansion", sr + cr, 40)
+        keys = {"c>s": (b"", kb[0:16], kb[32:36]), "s>c": (b"", kb[16:32], kb[36:40])}
+    else:  # MAC keys 32, SM4 keys 16 (IVs follow in the key block, unused: explicit IVs)
+        kb = _prf(master, b"key expansion", sr + cr, 128)
+        keys = {"c>s": (kb[0:32], kb[64:80], b""), "s>c": (kb[32:64], kb[80:96], b"")}
+    data: dict[str, bytes] = {"c>s": b"", "s>c": b""}
+    finished: dict[str, bytes] = {}
+    empty = {"c>s": 0, "s>c": 0}
+    for tag, recs, ccs in (("c>s", c2s, ccs_c), ("s>c", s2c, ccs_s)):
+        mac_key, key, salt = keys[tag]
+        for seq, (typ, ver, frag) in enumerate(recs[ccs + 1 :]):
+            hdr = seq.to_bytes(8, "big") + bytes([typ]) + ver.to_bytes(2, "big")
+            if typ == 21 and len(frag) == 2:  # GmSSL's plaintext close_notify
+                continue
+            if gcm:
+                nonce, body = salt + frag[:8], frag[8:]
+                aad = hdr + (len(body) - 16).to_bytes(2, "big")
+                plain = sm4.SM4GCM(key).decrypt(nonce, body, aad)
+            else:
+                padded = sm4.decrypt(key, frag[16:], mode="cbc", iv=frag[:16], padding="none")
+                plain = padded[: len(padded) - padded[-1] - 1]
+                pad = padded[len(plain) :]
+                assert pad == bytes([pad[-1]]) * len(pad)
+                plain, mac = plain[:-32], plain[-32:]
+                assert sm3.hmac(mac_key, hdr + len(plain).to_bytes(2, "big") + plain) == mac
+            if typ == 22:
+                finished[tag] = plain
+            elif typ == 23:
+                empty[tag] += not plain
+                data[tag] += plain
+    h_client = sm3.hash(b"".join(transcript))
+    assert finished["c>s"] == b"\x14\x00\x00\x0c" + _prf(master, b"client finished", h_client, 12)
+    h_server = sm3.hash(b"".join(transcript) + finished["c>s"] + b"".join(after_done))
+    assert finished["s>c"] == b"\x14\x00\x00\x0c" + _prf(master, b"server finished", h_server, 12)
+    return {"data": data, "empty_records": empty}
+
+
+def test_tlcp_key_schedule_cbc(gmssl: Path, gmtls: Path, tmp_path: Path) -> None:
+    """A GmSSL client <-> gmtls server session (ECC_SM4_CBC_SM3) decrypted from the wire
+    with guomi's SM2, SM3 and SM4: the PRF, key block, explicit-IV CBC records, HMAC-SM3
+    record MACs and both Finished messages are as README.md describes."""
+    certs = tp.make_gmssl_certs(gmssl, tmp_path)
+    msg = "key schedule, CBC"
+    with tp.gmtls_server(gmtls, certs) as srv, tp.recording_relay(srv.port) as (port, log):
+        res = tp.gmssl_client(gmssl, "tlcp", port, msg, certs)
+    _expect_echo(res, msg)
+    got = _decode_tlcp(log, certs.enc_key_p8.read_text(), tp.ECC_SM4_CBC_SM3)
+    assert got["data"]["c>s"].startswith(msg.encode() + b"\n")
+    assert got["data"]["s>c"].startswith(msg.encode() + b"\n")
+
+
+@pytest.mark.parametrize("suite", [tp.ECC_SM4_CBC_SM3, tp.ECC_SM4_GCM_SM3], ids=["cbc", "gcm"])
+def test_tlcp_key_schedule_tongsuo(tongsuo: list[str], tmp_path: Path, suite: int) -> None:
+    """A Tongsuo <-> Tongsuo session decrypted from the wire: for ECC_SM4_GCM_SM3 the key
+    block is client key, server key, client salt (4), server salt (4); each record is an
+    explicit 8-byte nonce || ciphertext || 16-byte tag, nonce = salt || explicit, AAD =
+    seq || type || version || plaintext length (RFC 5288 layout); the explicit nonces start
+    at a random value and count up by one per record (not the sequence number). The server
+    sends a NewSessionTicket before its ChangeCipherSpec (it counts in the server Finished
+    hash)."""
+    certs = tp.make_guomi_certs(tmp_path)
+    msg = f"key schedule, Tongsuo {suite:#06x}"
+    name = TONGSUO_NTLS[suite]
+    with tp.gmtls_server(tongsuo, certs, extra=["-ciphers", name]) as srv:
+        with tp.recording_relay(srv.port) as (port, log):
+            res = tp.gmtls_client(tongsuo, port, msg, certs, extra=["-ciphers", name])
+    assert res.reply == msg, (res.out, res.err, srv.proc.text())
+    got = _decode_tlcp(log, certs.enc_key_p8.read_text(), suite)
+    assert got["data"]["c>s"] == got["data"]["s>c"] == msg.encode() + b"\n"
+    # Tongsuo writes an empty application-data record ahead of the data (CBC and GCM alike).
+    assert got["empty_records"] == {"c>s": 1, "s>c": 1}
+    if suite == tp.ECC_SM4_GCM_SM3:
+        c2s = tp.records(log, "c>s")
+        ccs = next(i for i, r in enumerate(c2s) if r[0] == 20)
+        explicit = [r[2][:8] for r in c2s[ccs + 1 :] if r[0] in (22, 23)]
+        # not the sequence number: a random 8-byte start, incremented by one per record
+        n0 = int.from_bytes(explicit[0], "big")
+        assert explicit == [(n0 + i).to_bytes(8, "big") for i in range(len(explicit))]
