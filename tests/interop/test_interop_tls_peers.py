@@ -626,3 +626,20 @@ def test_tlcp_key_schedule_tongsuo(tongsuo: list[str], tmp_path: Path, suite: in
         # not the sequence number: a random 8-byte start, incremented by one per record
         n0 = int.from_bytes(explicit[0], "big")
         assert explicit == [(n0 + i).to_bytes(8, "big") for i in range(len(explicit))]
+
+
+VECTORS = sorted(tp.DATA_DIR.glob("tlcp-*.json"))
+
+
+@pytest.mark.parametrize("path", VECTORS, ids=[p.stem for p in VECTORS])
+def test_tlcp_vectors(path: Path) -> None:
+    """The saved sessions in tests/interop/data/ (``python tests/interop/tls_peers.py
+    --vectors`` writes them) decrypt offline, no peer needed: test vectors for the TLCP
+    engine's key schedule and record layer."""
+    import json
+
+    vec = json.loads(path.read_text())
+    log = [("c>s", bytes.fromhex(vec["client_to_server"])), ("s>c", bytes.fromhex(vec["server_to_client"]))]
+    got = _decode_tlcp(log, vec["server_enc_key_pem"], int(vec["suite"], 16))
+    assert got["data"]["c>s"].startswith(vec["message"].encode())
+    assert got["data"]["s>c"].startswith(vec["message"].encode())

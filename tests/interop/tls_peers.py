@@ -716,10 +716,65 @@ def records(log: list[tuple[str, bytes]], direction: str) -> list[tuple[int, int
     return out
 
 
-if __name__ == "__main__":  # build both: python tests/interop/tls_peers.py
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+def record_vectors(out_dir: Path = DATA_DIR) -> list[Path]:
+    """Captures three TLCP sessions (GmSSL client <-> gmtls server, ECC_SM4_CBC_SM3;
+    Tongsuo <-> Tongsuo, ECC_SM4_CBC_SM3 and ECC_SM4_GCM_SM3) with a fresh GmSSL-made
+    certificate set and writes each as JSON: both byte streams in hex plus the server's
+    certificates and (test-only) encryption key, enough to decrypt the whole session
+    offline (test_interop_tls_peers.test_tlcp_vectors)."""
+    import tempfile
+
+    gmssl, gmtls, tongsuo = build_gmssl(), build_gmtls(), build_tongsuo()
+    written = []
+    with tempfile.TemporaryDirectory() as tmp:
+        certs = make_gmssl_certs(gmssl, Path(tmp) / "gmssl")
+        runs = [
+            ("tlcp-gmssl-client-gmtls-server-ecc-sm4-cbc-sm3", ECC_SM4_CBC_SM3, "gmssl", None),
+            ("tlcp-tongsuo-ecc-sm4-cbc-sm3", ECC_SM4_CBC_SM3, "tongsuo", "ECC-SM2-SM4-CBC-SM3"),
+            ("tlcp-tongsuo-ecc-sm4-gcm-sm3", ECC_SM4_GCM_SM3, "tongsuo", "ECC-SM2-SM4-GCM-SM3"),
+        ]
+        for name, suite, who, ciphers in runs:
+            msg = f"guomi interop vector {name}"
+            if who == "gmssl":
+                with gmtls_server(gmtls, certs) as srv, recording_relay(srv.port) as (port, log):
+                    res = gmssl_client(gmssl, "tlcp", port, msg, certs)
+                desc = f"GmSSL {GMSSL_VERSION} tlcp_client -> tjfoc gmtls {GMTLS_VERSION} echo server"
+            else:
+                extra = ["-ciphers", str(ciphers)]
+                with gmtls_server(tongsuo, certs, extra=extra) as srv:
+                    with recording_relay(srv.port) as (port, log):
+                        res = gmtls_client(tongsuo, port, msg, certs, extra=extra)
+                desc = f"Tongsuo (BabaSSL {TONGSUO_VERSION}) NTLS client -> the same, echo server"
+            if msg not in res.reply:
+                raise RuntimeError(f"{name}: no echo: {res.out} {res.err}")
+            vec = {
+                "description": desc + "; one line sent and echoed, no client authentication",
+                "suite": f"0x{suite:04x}",
+                "message": msg + "\n",
+                "client_to_server": b"".join(c for t, c in log if t == "c>s").hex(),
+                "server_to_client": b"".join(c for t, c in log if t == "s>c").hex(),
+                "ca_cert_pem": certs.ca.read_text(),
+                "server_sign_cert_pem": certs.sign_cert.read_text(),
+                "server_enc_cert_pem": certs.enc_cert.read_text(),
+                "server_enc_key_pem": certs.enc_key_p8.read_text(),
+            }
+            out_dir.mkdir(parents=True, exist_ok=True)
+            path = out_dir / f"{name}.json"
+            path.write_text(json.dumps(vec, indent=1) + "\n")
+            written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # build all: python tests/interop/tls_peers.py [--vectors]
     for name, build in (("gmssl", build_gmssl), ("gmtls", build_gmtls), ("tongsuo", build_tongsuo)):
         t0 = time.monotonic()
         try:
             print(name, build(), f"{time.monotonic() - t0:.1f} s", file=sys.stderr)
         except Exception as e:
             print(name, "FAILED:", e, file=sys.stderr)
+    if "--vectors" in sys.argv:
+        for path in record_vectors():
+            print("wrote", path, file=sys.stderr)
