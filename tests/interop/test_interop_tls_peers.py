@@ -1,11 +1,14 @@
-"""The TLS interop peers talk to each other (issue 31): GmSSL 3.1.1's TLCP and TLS 1.3
-tools and tjfoc/gmsm v1.4.1's gmtls, on loopback, each exchange carrying data, with
-double-certificate sets made by GmSSL's tools and by guomi's builders. These are the peers
-guomi's TLCP engine and rustls provider are to be tested against; this module proves the
-peers and the certificates first. See README.md ("TLS peers").
+"""The TLS interop peers talk to each other (issue 31): GmSSL 3.1.1's TLCP, TLS 1.3 and
+TLS 1.2 tools, tjfoc/gmsm v1.4.1's gmtls and Tongsuo (BabaSSL 8.3.2 inside tongsuopy), on
+loopback, each exchange carrying data, with double-certificate sets made by GmSSL's tools
+and by guomi's builders; captured sessions are decrypted with guomi's primitives to pin
+down the key schedule and record layout. These are the peers guomi's TLCP engine and
+rustls provider are to be tested against; this module proves the peers and the
+certificates first. See README.md ("TLS peers").
 
-A missing toolchain (cmake + a C compiler, go) or a failed fetch skips, or fails with
-GUOMI_INTEROP_REQUIRED=1, like the other peers.
+A missing toolchain (cmake + a C compiler, go, the tongsuopy wheel) or a failed fetch
+skips, or fails with GUOMI_INTEROP_REQUIRED=1, like the other peers. Combinations that do
+not interoperate are strict xfails carrying the reason.
 """
 
 from __future__ import annotations
