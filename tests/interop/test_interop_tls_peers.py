@@ -646,3 +646,41 @@ def test_tlcp_vectors(path: Path) -> None:
     got = _decode_tlcp(log, vec["server_enc_key_pem"], int(vec["suite"], 16))
     assert got["data"]["c>s"].startswith(vec["message"].encode())
     assert got["data"]["s>c"].startswith(vec["message"].encode())
+
+
+def test_tlcp_ecdhe_wire_facts(tongsuo: list[str], tmp_path: Path) -> None:
+    """Tongsuo's ECDHE_SM4_GCM_SM3 handshake on the wire: ServerKeyExchange = ECParameters
+    (named_curve 3, curveSM2 41) || uint8 65 || ephemeral point || uint16 length || DER SM2
+    signature (default ID) over client_random || server_random || those ECParameters and
+    point; CertificateRequest before ServerHelloDone; the client sends its double
+    certificate; ClientKeyExchange = ECParameters (3, 41) || uint8 65 || its ephemeral
+    point; CertificateVerify = uint16 length || DER signature (as GmSSL's and gmtls')."""
+    certs = tp.make_guomi_certs(tmp_path)
+    name = TONGSUO_NTLS[tp.ECDHE_SM4_GCM_SM3]
+    enc = ["-enc-cert", str(certs.enc_cert), "-enc-key", str(certs.enc_key_p8)]
+    with tp.gmtls_server(tongsuo, certs, client_auth="verify", extra=["-ciphers", name]) as srv:
+        with tp.recording_relay(srv.port) as (port, log):
+            res = tp.gmtls_client(
+                tongsuo, port, "ecdhe", certs, client_cert=True, extra=["-ciphers", name, *enc]
+            )
+    assert res.reply == "ecdhe", (res.out, res.err, srv.proc.text())
+    c2s, s2c = tp.records(log, "c>s"), tp.records(log, "s>c")
+    server_types = [r[2][0] for r in s2c if r[0] == 22][:5]
+    assert server_types == [2, 11, 12, 13, 14]  # SH, Certificate, SKE, CertificateRequest, SHD
+    client_types = [r[2][0] for r in c2s if r[0] == 22][:4]
+    assert client_types == [1, 11, 16, 15]  # CH, Certificate, CKE, CertificateVerify
+    ske = next(r[2] for r in s2c if r[0] == 22 and r[2][0] == 12)[4:]
+    assert ske[:4] == b"\x03\x00\x29\x41" and ske[4] == 4
+    params, sig = ske[: 4 + 65], ske[4 + 65 :]
+    assert int.from_bytes(sig[:2], "big") == len(sig) - 2
+    cr, sr = c2s[0][2][6:38], s2c[0][2][6:38]
+    sign = x509.Certificate.from_pem(certs.sign_cert.read_text())
+    assert sign.public_key().verify(sig[2:], cr + sr + params)
+    client_cert_msg = next(r[2] for r in c2s if r[0] == 22 and r[2][0] == 11)
+    n1 = int.from_bytes(client_cert_msg[7:10], "big")
+    first = client_cert_msg[10 : 10 + n1]
+    assert first == x509.Certificate.from_pem(certs.client_cert.read_text()).to_der()  # signing first
+    cke = next(r[2] for r in c2s if r[0] == 22 and r[2][0] == 16)[4:]
+    assert cke[:4] == b"\x03\x00\x29\x41" and cke[4] == 4 and len(cke) == 4 + 65
+    cv = next(r[2] for r in c2s if r[0] == 22 and r[2][0] == 15)[4:]
+    assert int.from_bytes(cv[:2], "big") == len(cv) - 2 and cv[2] == 0x30
