@@ -357,8 +357,9 @@ def test_tls13_tongsuo_both_sides(tongsuo: list[str], certs: tp.CertSet) -> None
 
 @pytest.mark.xfail(
     strict=True,
-    reason="GmSSL 3.1.1's tls13_client fails after EncryptedExtensions against Tongsuo 8.3.2 "
-    "(it sends a bad_record_mac alert)",
+    reason="Tongsuo 8.3.2's TLS 1.3 server sends the middlebox-compatibility ChangeCipherSpec "
+    "after ServerHello (RFC 8446 D.4); GmSSL 3.1.1's tls13_client tries to decrypt it as its "
+    "first encrypted record (tls13_gcm_decrypt fails) and sends bad_record_mac",
 )
 def test_tls13_gmssl_client_tongsuo_server(gmssl: Path, tongsuo: list[str], tmp_path: Path) -> None:
     certs = tp.make_gmssl_certs(gmssl, tmp_path)
@@ -369,8 +370,9 @@ def test_tls13_gmssl_client_tongsuo_server(gmssl: Path, tongsuo: list[str], tmp_
 
 @pytest.mark.xfail(
     strict=True,
-    reason="GmSSL 3.1.1's tls13_server does not echo legacy_session_id in its ServerHello; "
-    "Tongsuo 8.3.2 refuses it (tls_process_server_hello: invalid session id)",
+    reason="Tongsuo 8.3.2's TLS 1.3 client sends a legacy_session_id (middlebox compatibility "
+    "mode) and GmSSL 3.1.1's tls13_server does not echo it in its ServerHello; Tongsuo refuses "
+    "that (tls_process_server_hello: invalid session id)",
 )
 def test_tls13_tongsuo_client_gmssl_server(gmssl: Path, tongsuo: list[str], tmp_path: Path) -> None:
     certs = tp.make_gmssl_certs(gmssl, tmp_path)
