@@ -92,9 +92,9 @@ GMSSL_NO_EXTENSIONS = (
 
 
 TONGSUO_CLIENT_AUTH = (
-    "Tongsuo 8.3.2's NTLS server with client verification fails the handshake with gmtls "
-    "(handshake_failure: it wants the client's double certificate, gmtls sends the signing "
-    "one) and GmSSL (whose client refuses Tongsuo's CertificateRequest, tlcp.c:340)"
+    "Tongsuo 8.3.2's NTLS server with client verification wants the client's double "
+    "certificate even for ECC suites ('peer did not return a certificate' when the Certificate "
+    "message holds one); GmSSL's and gmtls' clients send the signing certificate alone"
 )
 
 

@@ -56,6 +56,8 @@ def load() -> ctypes.CDLL:
         "SSL_CTX_use_PrivateKey_file": ([vp, cp, ci], ci),
         "SSL_CTX_load_verify_locations": ([vp, cp, cp], ci),
         "SSL_CTX_set_verify": ([vp, ci, vp], None),
+        "SSL_load_client_CA_file": ([cp], vp),
+        "SSL_CTX_set_client_CA_list": ([vp, vp], None),
         "SSL_CTX_ctrl": ([vp, ci, ctypes.c_long, vp], ctypes.c_long),
         "SSL_new": ([vp], vp),
         "SSL_set_fd": ([vp, ci], ci),
@@ -133,6 +135,9 @@ def make_ctx(a: argparse.Namespace, server: bool) -> Any:
     if server:
         if a.client_auth == "verify":
             LIB.SSL_CTX_set_verify(ctx, 1 | 2, None)  # SSL_VERIFY_PEER | FAIL_IF_NO_PEER_CERT
+            # name the CAs in CertificateRequest: GmSSL's client sends no certificate
+            # unless its issuer is listed there
+            LIB.SSL_CTX_set_client_CA_list(ctx, LIB.SSL_load_client_CA_file(a.ca.encode()))
     elif a.ca:
         LIB.SSL_CTX_set_verify(ctx, 1, None)
     return ctx
