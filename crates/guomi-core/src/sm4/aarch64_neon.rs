@@ -174,21 +174,23 @@ unsafe fn rev32(v: uint32x4_t) -> uint32x4_t {
     unsafe { vreinterpretq_u32_u8(vrev32q_u8(vreinterpretq_u8_u32(v))) }
 }
 
-/// Four consecutive blocks at `p` through the rounds, in place.
+/// Four consecutive blocks at `src` through the rounds, written to `dst` (the same
+/// pointer for in place).
 ///
 /// # Safety
-/// 64 readable and writable bytes at `p`; only for functions compiled with the `neon`
-/// target feature.
+/// 64 readable bytes at `src` and writable bytes at `dst`, the same or not overlapping;
+/// only for functions compiled with the `neon` target feature.
 #[inline(always)]
-unsafe fn blocks4(c: &Consts, rk: &[u32; ROUNDS], p: *mut u8) {
-    // SAFETY: `LD4`/`ST4` access exactly the 64 bytes at `p` (caller), unaligned allowed.
+unsafe fn blocks4(c: &Consts, rk: &[u32; ROUNDS], src: *const u8, dst: *mut u8) {
+    // SAFETY: `LD4`/`ST4` access exactly the 64 bytes at `src` and `dst` (caller),
+    // unaligned allowed; the load comes before the store.
     unsafe {
-        let v = vld4q_u32(p.cast::<u32>());
+        let v = vld4q_u32(src.cast::<u32>());
         let mut x = [rev32(v.0), rev32(v.1), rev32(v.2), rev32(v.3)];
         rounds(c, rk, &mut x);
         // R: (Y0, Y1, Y2, Y3) = (X35, X34, X33, X32).
         let y = uint32x4x4_t(rev32(x[3]), rev32(x[2]), rev32(x[1]), rev32(x[0]));
-        vst4q_u32(p.cast::<u32>(), y);
+        vst4q_u32(dst.cast::<u32>(), y);
     }
 }
 
@@ -276,26 +278,57 @@ pub(crate) unsafe fn crypt_block(rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
 #[target_feature(enable = "neon")]
 pub(crate) unsafe fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
     assert!(data.len().is_multiple_of(16), "whole blocks only");
-    // SAFETY: NEON enabled here (the caller checked the CPU); each kernel call gets 64
-    // bytes of `data` or of the local buffer.
+    let p = data.as_mut_ptr();
+    // SAFETY: the caller's CPU guarantee; `data.len()` bytes at `p`, in place.
+    unsafe { crypt_ptr(rk, p, p, data.len()) }
+}
+
+/// ECB from `src` into `dst` (equal lengths, whole blocks) without a copy: the loop of
+/// [`crypt_blocks`] reading one buffer and writing the other.
+///
+/// # Safety
+/// As [`crypt_blocks`].
+///
+/// # Panics
+/// If the lengths differ or are not a multiple of 16.
+#[target_feature(enable = "neon")]
+pub(crate) unsafe fn crypt_blocks_to(rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) {
+    assert!(src.len().is_multiple_of(16), "whole blocks only");
+    assert_eq!(src.len(), dst.len(), "equal lengths");
+    // SAFETY: the caller's CPU guarantee; distinct borrows of `src.len()` bytes each.
+    unsafe { crypt_ptr(rk, src.as_ptr(), dst.as_mut_ptr(), src.len()) }
+}
+
+/// The ECB loop over `len` bytes (a multiple of 16) from `src` to `dst`.
+///
+/// # Safety
+/// NEON; `len` readable bytes at `src` and writable bytes at `dst`, the same pointer or
+/// not overlapping.
+#[target_feature(enable = "neon")]
+unsafe fn crypt_ptr(rk: &[u32; ROUNDS], mut src: *const u8, mut dst: *mut u8, len: usize) {
+    // SAFETY: each kernel call gets the next 64 of the `len` bytes (caller) or the local
+    // buffer.
     unsafe {
         let c = consts();
         let mut buf = [0u8; 16 * LANES];
-        for ch in data.chunks_mut(16 * LANES) {
+        let mut rest = len;
+        while rest > 0 {
             // One call site for whole chunks and the tail (through `buf`), so the kernel
             // is inlined once, with the table in registers.
-            let whole = ch.len() == buf.len();
-            let p = if whole {
-                ch.as_mut_ptr()
+            let n = rest.min(buf.len());
+            let whole = n == buf.len();
+            let (s, d) = if whole {
+                (src, dst)
             } else {
-                buf[..ch.len()].copy_from_slice(ch);
-                buf.as_mut_ptr()
+                core::ptr::copy_nonoverlapping(src, buf.as_mut_ptr(), n);
+                (buf.as_ptr(), buf.as_mut_ptr())
             };
-            blocks4(&c, rk, p);
+            blocks4(&c, rk, s, d);
             if !whole {
-                ch.copy_from_slice(&buf[..ch.len()]);
+                core::ptr::copy_nonoverlapping(buf.as_ptr(), dst, n);
                 buf.zeroize();
             }
+            (src, dst, rest) = (src.add(n), dst.add(n), rest - n);
         }
     }
 }

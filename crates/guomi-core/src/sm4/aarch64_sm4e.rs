@@ -19,7 +19,7 @@
 //! memory with secret data (the CTR fast path tests the public counter only).
 #![allow(unsafe_code)]
 
-use super::ROUNDS;
+use super::{Serial, ROUNDS};
 use core::arch::aarch64::*;
 use core::arch::asm;
 
@@ -106,20 +106,26 @@ unsafe fn output(rev: uint8x16_t, y: uint32x4_t) -> uint8x16_t {
     out
 }
 
-/// `G` consecutive blocks at `p` through the rounds, in place.
+/// `G` consecutive blocks at `src` through the rounds, written to `dst` (the same
+/// pointer for in place).
 ///
 /// # Safety
-/// 16·G readable and writable bytes at `p`; only for functions compiled with the `neon`
-/// and `sm4` target features.
+/// 16·G readable bytes at `src` and writable bytes at `dst`, either the same or not
+/// overlapping; only for functions compiled with the `neon` and `sm4` target features.
 #[inline(always)]
-unsafe fn blocks<const G: usize>(k: &[uint32x4_t; 8], rev: uint8x16_t, p: *mut u8) {
-    // SAFETY: every access is one of the 16·G bytes at `p` (caller); NEON and SM4 are
-    // enabled on the calling function.
+unsafe fn blocks<const G: usize>(
+    k: &[uint32x4_t; 8],
+    rev: uint8x16_t,
+    src: *const u8,
+    dst: *mut u8,
+) {
+    // SAFETY: every access is one of the 16·G bytes at `src` or `dst` (caller); every
+    // load comes before the first store; NEON and SM4 are enabled on the calling function.
     unsafe {
-        let mut x: [uint32x4_t; G] = core::array::from_fn(|b| load(p.add(16 * b)));
+        let mut x: [uint32x4_t; G] = core::array::from_fn(|b| load(src.add(16 * b)));
         rounds(k, &mut x);
         for (b, y) in x.iter().enumerate() {
-            vst1q_u8(p.add(16 * b), output(rev, *y));
+            vst1q_u8(dst.add(16 * b), output(rev, *y));
         }
     }
 }
@@ -182,7 +188,8 @@ pub(crate) unsafe fn crypt_block(rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
     unsafe {
         let k = round_keys(rk);
         let rev = vld1q_u8(REVERSE.as_ptr());
-        blocks::<1>(&k, rev, block.as_mut_ptr());
+        let p = block.as_mut_ptr();
+        blocks::<1>(&k, rev, p, p);
     }
 }
 
@@ -198,26 +205,54 @@ pub(crate) unsafe fn crypt_block(rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
 #[target_feature(enable = "neon,sm4")]
 pub(crate) unsafe fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
     assert!(data.len().is_multiple_of(16), "whole blocks only");
-    // SAFETY: NEON + SM4 enabled here (the caller checked the CPU); each kernel call gets
-    // a chunk of exactly 16·G bytes of `data`.
+    let p = data.as_mut_ptr();
+    // SAFETY: the caller's CPU guarantee; `data.len()` bytes at `p`, in place.
+    unsafe { crypt_ptr(rk, p, p, data.len()) }
+}
+
+/// ECB from `src` into `dst` (equal lengths, whole blocks) without a copy: the loop of
+/// [`crypt_blocks`] reading one buffer and writing the other.
+///
+/// # Safety
+/// As [`crypt_blocks`].
+///
+/// # Panics
+/// If the lengths differ or are not a multiple of 16.
+#[target_feature(enable = "neon,sm4")]
+pub(crate) unsafe fn crypt_blocks_to(rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) {
+    assert!(src.len().is_multiple_of(16), "whole blocks only");
+    assert_eq!(src.len(), dst.len(), "equal lengths");
+    // SAFETY: the caller's CPU guarantee; `src` and `dst` are distinct borrows of
+    // `src.len()` bytes each.
+    unsafe { crypt_ptr(rk, src.as_ptr(), dst.as_mut_ptr(), src.len()) }
+}
+
+/// The ECB loop over `len` bytes (a multiple of 16) from `src` to `dst`.
+///
+/// # Safety
+/// FEAT_SM4 and NEON; `len` readable bytes at `src` and writable bytes at `dst`, the same
+/// pointer or not overlapping.
+#[target_feature(enable = "neon,sm4")]
+unsafe fn crypt_ptr(rk: &[u32; ROUNDS], mut src: *const u8, mut dst: *mut u8, len: usize) {
+    // SAFETY: each kernel call gets the next 16·G of the `len` bytes (caller).
     unsafe {
         let k = round_keys(rk);
         let rev = vld1q_u8(REVERSE.as_ptr());
-        let mut wide = data.chunks_exact_mut(16 * WIDE);
-        for c in &mut wide {
-            blocks::<WIDE>(&k, rev, c.as_mut_ptr());
+        let mut rest = len;
+        while rest >= 16 * WIDE {
+            blocks::<WIDE>(&k, rev, src, dst);
+            (src, dst, rest) = (src.add(16 * WIDE), dst.add(16 * WIDE), rest - 16 * WIDE);
         }
-        let mut rest = wide.into_remainder();
-        if rest.len() >= 64 {
-            blocks::<4>(&k, rev, rest.as_mut_ptr());
-            rest = &mut rest[64..];
+        if rest >= 64 {
+            blocks::<4>(&k, rev, src, dst);
+            (src, dst, rest) = (src.add(64), dst.add(64), rest - 64);
         }
-        if rest.len() >= 32 {
-            blocks::<2>(&k, rev, rest.as_mut_ptr());
-            rest = &mut rest[32..];
+        if rest >= 32 {
+            blocks::<2>(&k, rev, src, dst);
+            (src, dst, rest) = (src.add(32), dst.add(32), rest - 32);
         }
-        if !rest.is_empty() {
-            blocks::<1>(&k, rev, rest.as_mut_ptr());
+        if rest > 0 {
+            blocks::<1>(&k, rev, src, dst);
         }
     }
 }
@@ -263,6 +298,139 @@ pub(crate) unsafe fn ctr_xor(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut 
         }
         *counter = ctr;
     }
+}
+
+/// A serial mode over the whole blocks of `data` with `rk` (the encryption keys), the
+/// round keys held in registers across blocks and the chaining value `reg` in a
+/// register; `reg` is updated for the next call.
+///
+/// # Safety
+/// The CPU must have FEAT_SM4 (and NEON), i.e.
+/// `std::arch::is_aarch64_feature_detected!("sm4")` is true.
+///
+/// # Panics
+/// If `data.len()` is not a multiple of 16.
+#[target_feature(enable = "neon,sm4")]
+pub(crate) unsafe fn serial(rk: &[u32; ROUNDS], mode: Serial, reg: &mut [u8; 16], data: &mut [u8]) {
+    assert!(data.len().is_multiple_of(16), "whole blocks only");
+    // SAFETY: NEON + SM4 enabled here (the caller checked the CPU); every load and store
+    // is one block of `data` or `reg`.
+    unsafe {
+        let k = round_keys(rk);
+        let rev = vld1q_u8(REVERSE.as_ptr());
+        // The chaining value as bytes.
+        let mut r = vld1q_u8(reg.as_ptr());
+        // E of a block given as bytes, as bytes.
+        macro_rules! enc {
+            ($x:expr) => {{
+                let mut s = [vreinterpretq_u32_u8(vrev32q_u8($x))];
+                rounds(&k, &mut s);
+                output(rev, s[0])
+            }};
+        }
+        let blocks = data.chunks_exact_mut(16);
+        match mode {
+            Serial::CbcEncrypt => {
+                for b in blocks {
+                    r = enc!(veorq_u8(r, vld1q_u8(b.as_ptr())));
+                    vst1q_u8(b.as_mut_ptr(), r);
+                }
+            }
+            Serial::CbcMac => {
+                for b in blocks {
+                    r = enc!(veorq_u8(r, vld1q_u8(b.as_ptr())));
+                }
+            }
+            Serial::CfbEncrypt => {
+                for b in blocks {
+                    r = veorq_u8(enc!(r), vld1q_u8(b.as_ptr()));
+                    vst1q_u8(b.as_mut_ptr(), r);
+                }
+            }
+            Serial::Ofb => {
+                for b in blocks {
+                    r = enc!(r);
+                    vst1q_u8(b.as_mut_ptr(), veorq_u8(r, vld1q_u8(b.as_ptr())));
+                }
+            }
+        }
+        vst1q_u8(reg.as_mut_ptr(), r);
+    }
+}
+
+/// `G` blocks of CBC decryption (`CFB` false: P_i = D(C_i) ^ C_{i-1}, `k` the decryption
+/// keys) or CFB decryption (`CFB` true: P_i = C_i ^ E(C_{i-1}), `k` the encryption keys)
+/// in place at `p`; `r` holds C_{-1} and is left holding the last ciphertext block.
+///
+/// # Safety
+/// 16·G readable and writable bytes at `p`; only for functions compiled with the `neon`
+/// and `sm4` target features.
+#[inline(always)]
+unsafe fn chain_blocks<const G: usize, const CFB: bool>(
+    k: &[uint32x4_t; 8],
+    rev: uint8x16_t,
+    r: &mut uint8x16_t,
+    p: *mut u8,
+) {
+    // SAFETY: every access is one of the 16·G bytes at `p` (caller); all loads come
+    // before the stores; NEON and SM4 are enabled on the calling function.
+    unsafe {
+        let c: [uint8x16_t; G] = core::array::from_fn(|b| vld1q_u8(p.add(16 * b)));
+        let prev: [uint8x16_t; G] = core::array::from_fn(|b| if b == 0 { *r } else { c[b - 1] });
+        let input = if CFB { &prev } else { &c };
+        let mut x: [uint32x4_t; G] =
+            core::array::from_fn(|b| vreinterpretq_u32_u8(vrev32q_u8(input[b])));
+        rounds(k, &mut x);
+        let other = if CFB { &c } else { &prev };
+        for b in 0..G {
+            vst1q_u8(p.add(16 * b), veorq_u8(output(rev, x[b]), other[b]));
+        }
+        *r = c[G - 1];
+    }
+}
+
+/// CBC decryption (`cfb` false, `rk` the decryption keys) or CFB decryption (`cfb` true,
+/// `rk` the encryption keys) of every block of `data` in place, eight blocks in flight;
+/// `reg` (C_{-1}) is left holding the last ciphertext block. Returns `data.len()`.
+///
+/// # Safety
+/// The CPU must have FEAT_SM4 (and NEON), i.e.
+/// `std::arch::is_aarch64_feature_detected!("sm4")` is true.
+///
+/// # Panics
+/// If `data.len()` is not a multiple of 16.
+#[target_feature(enable = "neon,sm4")]
+pub(crate) unsafe fn chain_decrypt(
+    rk: &[u32; ROUNDS],
+    cfb: bool,
+    reg: &mut [u8; 16],
+    data: &mut [u8],
+) -> usize {
+    assert!(data.len().is_multiple_of(16), "whole blocks only");
+    // SAFETY: NEON + SM4 enabled here (the caller checked the CPU); each kernel call gets
+    // the next 16·G bytes of `data`.
+    unsafe {
+        let k = round_keys(rk);
+        let rev = vld1q_u8(REVERSE.as_ptr());
+        let mut r = vld1q_u8(reg.as_ptr());
+        let mut wide = data.chunks_exact_mut(16 * WIDE);
+        for c in &mut wide {
+            if cfb {
+                chain_blocks::<WIDE, true>(&k, rev, &mut r, c.as_mut_ptr());
+            } else {
+                chain_blocks::<WIDE, false>(&k, rev, &mut r, c.as_mut_ptr());
+            }
+        }
+        for c in wide.into_remainder().chunks_exact_mut(16) {
+            if cfb {
+                chain_blocks::<1, true>(&k, rev, &mut r, c.as_mut_ptr());
+            } else {
+                chain_blocks::<1, false>(&k, rev, &mut r, c.as_mut_ptr());
+            }
+        }
+        vst1q_u8(reg.as_mut_ptr(), r);
+    }
+    data.len()
 }
 
 /// §7.3 key schedule with `SM4EKEY`: the 32 encryption round keys of `key` (reverse them

@@ -341,6 +341,9 @@ impl Sm4 {
     pub(crate) fn serial(&self, mode: Serial, reg: &mut [u8; 16], data: &mut [u8]) {
         debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
         let rk = &self.rk.enc;
+        if self.native.serial(rk, mode, reg, data) {
+            return;
+        }
         match self.variant.backend() {
             #[cfg(target_arch = "x86_64")]
             Backend::Avx512 => x86_avx512::serial(rk, mode, reg, data),
@@ -383,6 +386,9 @@ impl Sm4 {
     /// where the backend supports it.
     pub(crate) fn blocks_to(&self, decrypt: bool, src: &[u8], dst: &mut [u8]) {
         debug_assert_eq!(src.len(), dst.len());
+        if self.native.blocks_to(self.keys(decrypt), src, dst) {
+            return;
+        }
         #[cfg(target_arch = "x86_64")]
         if self.variant.backend() == Backend::Avx512 {
             x86_avx512::crypt_blocks_to(self.keys(decrypt), src, dst);
@@ -411,8 +417,7 @@ impl Sm4 {
         if self.variant.backend() == Backend::Avx512 {
             return x86_avx512::cbc_decrypt(&self.rk.dec, reg, data);
         }
-        let _ = (reg, data);
-        0
+        self.native.chain_decrypt(&self.rk.dec, false, reg, data)
     }
 
     /// Fused CFB decryption of a prefix of `data`; returns the bytes done.
@@ -421,8 +426,7 @@ impl Sm4 {
         if self.variant.backend() == Backend::Avx512 {
             return x86_avx512::cfb_decrypt(&self.rk.enc, reg, data);
         }
-        let _ = (reg, data);
-        0
+        self.native.chain_decrypt(&self.rk.enc, true, reg, data)
     }
 
     /// XEX over whole blocks: `data = E/D(data ^ tweaks) ^ tweaks` (tweaks as long as data).
@@ -577,6 +581,95 @@ mod tests {
                 }
                 c.decrypt_blocks(&mut data);
                 assert!(data.chunks(16).all(|ch| ch == key), "{b:?} n={n}");
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_to_matches_in_place_every_variant() {
+        let key: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(41) ^ 0x3c);
+        for v in cpu::variants() {
+            let c = Sm4::with_variant(&key, v);
+            for n in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 130] {
+                let src: Vec<u8> = (0..16 * n).map(|i| (i * 13 + i / 7) as u8).collect();
+                for decrypt in [false, true] {
+                    let mut want = src.clone();
+                    c.blocks(decrypt, &mut want);
+                    let mut got = vec![0u8; src.len()];
+                    c.blocks_to(decrypt, &src, &mut got);
+                    assert_eq!(got, want, "{v:?} n={n} decrypt={decrypt}");
+                }
+                // A destination that is not word-aligned.
+                let mut buf = vec![0u8; src.len() + 1];
+                c.blocks_to(false, &src, &mut buf[1..]);
+                let mut want = src.clone();
+                c.blocks(false, &mut want);
+                assert_eq!(&buf[1..], &want[..], "{v:?} n={n} unaligned");
+            }
+        }
+    }
+
+    /// `Sm4::serial` of every variant against the portable one: every mode, chains of 0
+    /// to 130 blocks, whole and split in two calls; and the fused CBC/CFB decryption
+    /// against the definitions.
+    #[test]
+    fn serial_and_chain_decrypt_every_variant() {
+        for seed in 0..3u8 {
+            let key: [u8; 16] =
+                core::array::from_fn(|i| (i as u8).wrapping_mul(29) ^ seed.wrapping_mul(101));
+            let portable = Sm4::with_backend(&key, Backend::Portable);
+            let iv: [u8; 16] = core::array::from_fn(|i| (i as u8) ^ seed ^ 0x77);
+            for v in cpu::variants() {
+                let c = Sm4::with_variant(&key, v);
+                for n in [0usize, 1, 2, 3, 7, 8, 9, 16, 17, 33, 130] {
+                    let data: Vec<u8> = (0..16 * n)
+                        .map(|i| (i as u8).wrapping_mul(seed | 1) ^ 0xa5)
+                        .collect();
+                    for mode in [
+                        Serial::CbcEncrypt,
+                        Serial::CbcMac,
+                        Serial::CfbEncrypt,
+                        Serial::Ofb,
+                    ] {
+                        let (mut want, mut want_reg) = (data.clone(), iv);
+                        portable.serial(mode, &mut want_reg, &mut want);
+                        for cut in [0, n / 2, n] {
+                            let (mut got, mut reg) = (data.clone(), iv);
+                            let (lo, hi) = got.split_at_mut(16 * cut);
+                            c.serial(mode, &mut reg, lo);
+                            c.serial(mode, &mut reg, hi);
+                            assert_eq!(got, want, "{v:?} {mode:?} n={n} cut={cut}");
+                            assert_eq!(reg, want_reg, "{v:?} {mode:?} n={n} cut={cut}");
+                        }
+                    }
+                    // CBC: P_i = D(C_i) ^ C_{i-1}; CFB: P_i = C_i ^ E(C_{i-1}).
+                    let prev: Vec<u8> = iv.iter().chain(&data).copied().take(data.len()).collect();
+                    let mut cbc = data.clone();
+                    portable.blocks(true, &mut cbc);
+                    xor_in_place(&mut cbc, &prev);
+                    let mut cfb = prev.clone();
+                    portable.blocks(false, &mut cfb);
+                    xor_in_place(&mut cfb, &data);
+                    let last: [u8; 16] = if n > 0 {
+                        data[data.len() - 16..].try_into().unwrap()
+                    } else {
+                        iv
+                    };
+                    for (cfb_mode, want) in [(false, &cbc), (true, &cfb)] {
+                        let (mut got, mut reg) = (data.clone(), iv);
+                        let done = if cfb_mode {
+                            c.cfb_decrypt_fused(&mut reg, &mut got)
+                        } else {
+                            c.cbc_decrypt_fused(&mut reg, &mut got)
+                        };
+                        assert!(done <= got.len() && done % 16 == 0);
+                        assert_eq!(&got[..done], &want[..done], "{v:?} cfb={cfb_mode} n={n}");
+                        assert_eq!(&got[done..], &data[done..], "{v:?} cfb={cfb_mode} n={n}");
+                        if done == data.len() {
+                            assert_eq!(reg, last, "{v:?} cfb={cfb_mode} n={n}");
+                        }
+                    }
+                }
             }
         }
     }

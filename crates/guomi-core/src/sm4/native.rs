@@ -17,7 +17,7 @@
 use crate::cpu;
 use crate::cpu::Variant;
 
-use super::ROUNDS;
+use super::{Serial, ROUNDS};
 
 /// The key's non-x86 kernel and the proof that this CPU runs it.
 #[derive(Clone, Copy, Debug)]
@@ -142,6 +142,101 @@ impl Native {
                 unsafe { super::riscv_zvk::crypt_blocks(rk, data) };
                 true
             }
+        }
+    }
+
+    /// Whole blocks from `src` into `dst` (equal lengths) without a copy; `false` when
+    /// there is no native kernel.
+    #[inline]
+    #[cfg_attr(
+        not(any(target_arch = "aarch64", target_arch = "riscv64")),
+        allow(unused_variables)
+    )]
+    pub(crate) fn blocks_to(self, rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) -> bool {
+        match self {
+            Native::None => false,
+            #[cfg(target_arch = "aarch64")]
+            Native::Neon => {
+                // SAFETY: NEON is part of every aarch64 target Rust builds for.
+                unsafe { super::aarch64_neon::crypt_blocks_to(rk, src, dst) };
+                true
+            }
+            #[cfg(target_arch = "aarch64")]
+            Native::ArmSm(_) => {
+                // SAFETY: the ArmSm token proves FEAT_SM4 (and NEON).
+                unsafe { super::aarch64_sm4e::crypt_blocks_to(rk, src, dst) };
+                true
+            }
+            #[cfg(target_arch = "riscv64")]
+            Native::Zk(_) => {
+                // SAFETY: the Zk token proves Zksed.
+                unsafe { super::riscv_zk::crypt_blocks_to(rk, src, dst) };
+                true
+            }
+            #[cfg(target_arch = "riscv64")]
+            Native::Zvk(..) => {
+                // SAFETY: the Zvk token proves V and Zvksed.
+                unsafe { super::riscv_zvk::crypt_blocks_to(rk, src, dst) };
+                true
+            }
+        }
+    }
+
+    /// A serial mode over whole blocks with the encryption keys `rk`, the keys and the
+    /// chaining value held in registers across blocks; `false` when there is no native
+    /// kernel.
+    #[inline]
+    #[cfg_attr(
+        not(any(target_arch = "aarch64", target_arch = "riscv64")),
+        allow(unused_variables)
+    )]
+    pub(crate) fn serial(
+        self,
+        rk: &[u32; ROUNDS],
+        mode: Serial,
+        reg: &mut [u8; 16],
+        data: &mut [u8],
+    ) -> bool {
+        match self {
+            #[cfg(target_arch = "aarch64")]
+            Native::ArmSm(_) => {
+                // SAFETY: the ArmSm token proves FEAT_SM4 (and NEON).
+                unsafe { super::aarch64_sm4e::serial(rk, mode, reg, data) };
+                true
+            }
+            #[cfg(target_arch = "riscv64")]
+            Native::Zk(_) => {
+                // SAFETY: the Zk token proves Zksed.
+                unsafe { super::riscv_zk::serial(rk, mode, reg, data) };
+                true
+            }
+            #[cfg(target_arch = "riscv64")]
+            Native::Zvk(..) => {
+                // SAFETY: the Zvk token proves V and Zvksed.
+                unsafe { super::riscv_zvk::serial(rk, mode, reg, data) };
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Fused CBC decryption (`cfb` false, `rk` the decryption keys) or CFB decryption
+    /// (`cfb` true, the encryption keys) of a prefix of `data`, blocks in flight in
+    /// registers; returns the bytes done (0 without such a kernel).
+    #[inline]
+    #[cfg_attr(not(target_arch = "aarch64"), allow(unused_variables))]
+    pub(crate) fn chain_decrypt(
+        self,
+        rk: &[u32; ROUNDS],
+        cfb: bool,
+        reg: &mut [u8; 16],
+        data: &mut [u8],
+    ) -> usize {
+        match self {
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the ArmSm token proves FEAT_SM4 (and NEON).
+            Native::ArmSm(_) => unsafe { super::aarch64_sm4e::chain_decrypt(rk, cfb, reg, data) },
+            _ => 0,
         }
     }
 

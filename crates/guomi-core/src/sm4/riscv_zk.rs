@@ -15,7 +15,7 @@
 
 #![allow(unsafe_code)]
 
-use super::{BLOCK_SIZE, CK, FK, ROUNDS};
+use super::{Serial, BLOCK_SIZE, CK, FK, ROUNDS};
 use core::arch::asm;
 use zeroize::Zeroize;
 
@@ -134,6 +134,31 @@ unsafe fn crypt_words(k: &[u32; ROUNDS], words: &mut [u32]) {
     }
 }
 
+/// `crypt_words` from `src` into `dst` (equal lengths).
+#[target_feature(enable = "zksed")]
+unsafe fn crypt_words_to(k: &[u32; ROUNDS], src: &[u32], dst: &mut [u32]) {
+    let mut groups = dst.chunks_exact_mut(4 * LANES);
+    let mut from = src.chunks_exact(4 * LANES);
+    for (g, f) in (&mut groups).zip(&mut from) {
+        let mut s = [[0u32; 4]; LANES];
+        for (s, w) in s.iter_mut().zip(f.chunks_exact(4)) {
+            *s = state_of(w);
+        }
+        // SAFETY: `zksed` is enabled here as in `rounds`.
+        unsafe { rounds(k, &mut s) };
+        for (out, s) in g.chunks_exact_mut(4).zip(&s) {
+            out.copy_from_slice(&output_of(s));
+        }
+    }
+    let tail = from.remainder().chunks_exact(4);
+    for (blk, f) in groups.into_remainder().chunks_exact_mut(4).zip(tail) {
+        let mut s = [state_of(f)];
+        // SAFETY: as above.
+        unsafe { rounds(k, &mut s) };
+        blk.copy_from_slice(&output_of(&s[0]));
+    }
+}
+
 /// Encrypts one block in place with the standard's round keys `rk` (decrypts with them
 /// reversed).
 ///
@@ -186,6 +211,103 @@ pub(crate) unsafe fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
         }
         buf.zeroize();
     }
+    k.zeroize();
+}
+
+/// ECB from `src` into `dst` (equal lengths, whole blocks): without a copy when both are
+/// word-aligned (the usual case for heap buffers), else copied and done in place.
+///
+/// # Safety
+/// The CPU must implement Zksed (see [`crypt_block`]).
+#[target_feature(enable = "zksed")]
+pub(crate) unsafe fn crypt_blocks_to(rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) {
+    debug_assert!(src.len().is_multiple_of(BLOCK_SIZE));
+    assert_eq!(src.len(), dst.len(), "equal lengths");
+    // SAFETY: every bit pattern is a valid u32; the middle parts are properly aligned.
+    let (sh, sw, _) = unsafe { src.align_to::<u32>() };
+    // SAFETY: as above.
+    let (dh, dw, _) = unsafe { dst.align_to_mut::<u32>() };
+    if sh.is_empty() && dh.is_empty() {
+        let mut k = swapped_keys(rk);
+        // SAFETY: the caller guarantees Zksed; both are all of their buffers (whole
+        // blocks, no head).
+        unsafe { crypt_words_to(&k, sw, dw) };
+        k.zeroize();
+    } else {
+        dst.copy_from_slice(src);
+        // SAFETY: as above.
+        unsafe { crypt_blocks(rk, dst) };
+    }
+}
+
+/// The little-endian words of a 16-byte block: its state in the byte-reversed domain.
+#[inline]
+fn le_words(b: &[u8]) -> [u32; 4] {
+    core::array::from_fn(|i| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap()))
+}
+
+/// Stores words little-endian into a 16-byte block.
+#[inline]
+fn store_le(b: &mut [u8], w: &[u32; 4]) {
+    for (o, w) in b.chunks_exact_mut(4).zip(w) {
+        o.copy_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// `a ^ b` word by word.
+#[inline]
+fn xor4(a: [u32; 4], b: [u32; 4]) -> [u32; 4] {
+    core::array::from_fn(|i| a[i] ^ b[i])
+}
+
+/// A serial mode over the whole blocks of `data` with `rk` (the encryption keys): the
+/// round keys byte-swapped once per call, the chaining value kept as words across the
+/// blocks; `reg` is updated for the next call.
+///
+/// # Safety
+/// The CPU must implement Zksed (see [`crypt_block`]).
+#[target_feature(enable = "zksed")]
+pub(crate) unsafe fn serial(rk: &[u32; ROUNDS], mode: Serial, reg: &mut [u8; 16], data: &mut [u8]) {
+    debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
+    let mut k = swapped_keys(rk);
+    let mut r = le_words(reg);
+    // E of a state, as the output words in memory order.
+    macro_rules! enc {
+        ($x:expr) => {{
+            let mut s = [$x];
+            // SAFETY: the caller guarantees Zksed.
+            unsafe { rounds(&k, &mut s) };
+            output_of(&s[0])
+        }};
+    }
+    let blocks = data.chunks_exact_mut(BLOCK_SIZE);
+    match mode {
+        Serial::CbcEncrypt => {
+            for b in blocks {
+                r = enc!(xor4(r, le_words(b)));
+                store_le(b, &r);
+            }
+        }
+        Serial::CbcMac => {
+            for b in blocks {
+                r = enc!(xor4(r, le_words(b)));
+            }
+        }
+        Serial::CfbEncrypt => {
+            for b in blocks {
+                r = xor4(enc!(r), le_words(b));
+                store_le(b, &r);
+            }
+        }
+        Serial::Ofb => {
+            for b in blocks {
+                r = enc!(r);
+                store_le(b, &xor4(r, le_words(b)));
+            }
+        }
+    }
+    store_le(reg, &r);
+    r.zeroize();
     k.zeroize();
 }
 

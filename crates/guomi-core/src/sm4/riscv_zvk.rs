@@ -22,7 +22,7 @@
 
 #![allow(unsafe_code)]
 
-use super::{BLOCK_SIZE, ROUNDS};
+use super::{Serial, BLOCK_SIZE, ROUNDS};
 use core::arch::asm;
 
 /// Counter blocks prepared per call of the CTR kernel (1 KiB of counter words).
@@ -36,13 +36,35 @@ const CTR_CHUNK: usize = 64;
 /// `RISCV_HWPROBE_EXT_ZVKSED`), with VLEN ≥ 128 (implied by V).
 pub(crate) unsafe fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
     debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
-    let words = data.len() / 4;
+    let p = data.as_mut_ptr();
+    // SAFETY: the caller's CPU guarantee; `data.len()` bytes at `p`, in place.
+    unsafe { crypt_ptr(rk, p, p, data.len()) }
+}
+
+/// ECB from `src` into `dst` (equal lengths, whole blocks) without a copy.
+///
+/// # Safety
+/// As [`crypt_blocks`].
+pub(crate) unsafe fn crypt_blocks_to(rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) {
+    debug_assert!(src.len().is_multiple_of(BLOCK_SIZE));
+    assert_eq!(src.len(), dst.len(), "equal lengths");
+    // SAFETY: the caller's CPU guarantee; distinct borrows of `src.len()` bytes each.
+    unsafe { crypt_ptr(rk, src.as_ptr(), dst.as_mut_ptr(), src.len()) }
+}
+
+/// The ECB kernel over `len` bytes (a multiple of 16) from `src` to `dst`.
+///
+/// # Safety
+/// V and Zvksed; `len` readable bytes at `src` and writable bytes at `dst`, the same
+/// pointer or not overlapping (each group is loaded before it is stored).
+unsafe fn crypt_ptr(rk: &[u32; ROUNDS], src: *const u8, dst: *mut u8, len: usize) {
+    let words = len / 4;
     if words == 0 {
         return;
     }
-    // SAFETY: the caller guarantees V and Zvksed. The kernel reads the 128 bytes of `rk`
-    // and reads and writes exactly `data` (4·`words` bytes from its start, in steps of
-    // at most VLMAX words); every vector register it writes is declared clobbered.
+    // SAFETY: the caller guarantees V and Zvksed. The kernel reads the 128 bytes of `rk`,
+    // reads `len` bytes at `src` and writes `len` at `dst` (in steps of at most VLMAX
+    // words); every vector register it writes is declared clobbered.
     unsafe {
         asm!(
             ".option push",
@@ -79,7 +101,7 @@ pub(crate) unsafe fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
             "3:",
             "slli {t}, {n}, 2",
             "vsetvli zero, {t}, e8, m4, ta, ma",
-            "vle8.v v12, ({p})",
+            "vle8.v v12, ({s})",
             "vrgatherei16.vv v8, v12, v16",
             "vsetvli zero, {n}, e32, m4, ta, ma",
             "vsm4r.vs v8, v0",
@@ -92,13 +114,15 @@ pub(crate) unsafe fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
             "vsm4r.vs v8, v7",
             "vsetvli zero, {t}, e8, m4, ta, ma",
             "vrgatherei16.vv v12, v8, v24",
-            "vse8.v v12, ({p})",
-            "add {p}, {p}, {t}",
+            "vse8.v v12, ({d})",
+            "add {s}, {s}, {t}",
+            "add {d}, {d}, {t}",
             "sub {rem}, {rem}, {n}",
             "bnez {rem}, 2b",
             ".option pop",
             rk = in(reg) rk.as_ptr(),
-            p = inout(reg) data.as_mut_ptr() => _,
+            s = inout(reg) src => _,
+            d = inout(reg) dst => _,
             rem = inout(reg) words => _,
             n = out(reg) _,
             t = out(reg) _,
@@ -113,6 +137,141 @@ pub(crate) unsafe fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
             out("v28") _, out("v29") _, out("v30") _, out("v31") _,
             options(nostack),
         );
+    }
+}
+
+/// One serial-mode kernel: the round keys in v0..v7, the byte permutations i ^ 3 (v16,
+/// byte-swap each word) and i ^ 15 (v17, reverse the block), the chaining value as bytes
+/// in v12 from `reg` and back; `$body` runs once per block at `p` (v8 the state for the
+/// rounds, `e8` with vl = 16 on entry and exit, v13 free).
+macro_rules! serial_kernel {
+    ($rk:expr, $reg:expr, $data:expr, $($body:tt)*) => {
+        asm!(
+            ".option push",
+            ".option arch, +v, +zvksed",
+            "vsetivli zero, 4, e32, m1, ta, ma",
+            "vle32.v v0, ({rk})",
+            "addi {t}, {rk}, 16",
+            "vle32.v v1, ({t})",
+            "addi {t}, {rk}, 32",
+            "vle32.v v2, ({t})",
+            "addi {t}, {rk}, 48",
+            "vle32.v v3, ({t})",
+            "addi {t}, {rk}, 64",
+            "vle32.v v4, ({t})",
+            "addi {t}, {rk}, 80",
+            "vle32.v v5, ({t})",
+            "addi {t}, {rk}, 96",
+            "vle32.v v6, ({t})",
+            "addi {t}, {rk}, 112",
+            "vle32.v v7, ({t})",
+            "vsetivli zero, 16, e8, m1, ta, ma",
+            "vid.v v16",
+            "vxor.vi v17, v16, 15",
+            "vxor.vi v16, v16, 3",
+            "vle8.v v12, ({reg})",
+            "2:",
+            $($body)*
+            "addi {p}, {p}, 16",
+            "bne {p}, {end}, 2b",
+            "vse8.v v12, ({reg})",
+            ".option pop",
+            rk = in(reg) $rk.as_ptr(),
+            reg = in(reg) $reg.as_mut_ptr(),
+            p = inout(reg) $data.as_mut_ptr() => _,
+            end = in(reg) $data.as_mut_ptr().add($data.len()),
+            t = out(reg) _,
+            out("v0") _, out("v1") _, out("v2") _, out("v3") _,
+            out("v4") _, out("v5") _, out("v6") _, out("v7") _,
+            out("v8") _, out("v12") _, out("v13") _,
+            out("v16") _, out("v17") _,
+            options(nostack),
+        )
+    };
+}
+
+/// A serial mode over the whole blocks of `data` with `rk` (the encryption keys), one
+/// block at a time through `vsm4r.vs` with the round keys and the chaining value kept in
+/// vector registers; `reg` is updated for the next call.
+///
+/// # Safety
+/// The CPU must implement V and Zvksed (see [`crypt_blocks`]).
+pub(crate) unsafe fn serial(rk: &[u32; ROUNDS], mode: Serial, reg: &mut [u8; 16], data: &mut [u8]) {
+    debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
+    if data.len() < BLOCK_SIZE {
+        return;
+    }
+    // The 32 rounds on v8 (e32, vl = 4), back to e8 with vl = 16.
+    macro_rules! rounds {
+        () => {
+            concat!(
+                "vsetivli zero, 4, e32, m1, ta, ma\n",
+                "vsm4r.vs v8, v0\n",
+                "vsm4r.vs v8, v1\n",
+                "vsm4r.vs v8, v2\n",
+                "vsm4r.vs v8, v3\n",
+                "vsm4r.vs v8, v4\n",
+                "vsm4r.vs v8, v5\n",
+                "vsm4r.vs v8, v6\n",
+                "vsm4r.vs v8, v7\n",
+                "vsetivli zero, 16, e8, m1, ta, ma",
+            )
+        };
+    }
+    // SAFETY: the caller guarantees V and Zvksed. Each kernel reads the 128 bytes of
+    // `rk`, reads and writes the 16 bytes of `reg` and the whole blocks of `data` (at
+    // least one: `p` reaches `end` after the last); every vector register it writes is
+    // declared clobbered.
+    unsafe {
+        match mode {
+            // C_i = E(P_i ^ C_{i-1}).
+            Serial::CbcEncrypt => serial_kernel!(
+                rk,
+                reg,
+                data,
+                "vle8.v v13, ({p})",
+                "vxor.vv v13, v13, v12",
+                "vrgather.vv v8, v13, v16",
+                rounds!(),
+                "vrgather.vv v12, v8, v17",
+                "vse8.v v12, ({p})",
+            ),
+            // Y_i = E(B_i ^ Y_{i-1}), the data left unchanged.
+            Serial::CbcMac => serial_kernel!(
+                rk,
+                reg,
+                data,
+                "vle8.v v13, ({p})",
+                "vxor.vv v13, v13, v12",
+                "vrgather.vv v8, v13, v16",
+                rounds!(),
+                "vrgather.vv v12, v8, v17",
+            ),
+            // C_i = P_i ^ E(C_{i-1}).
+            Serial::CfbEncrypt => serial_kernel!(
+                rk,
+                reg,
+                data,
+                "vrgather.vv v8, v12, v16",
+                rounds!(),
+                "vrgather.vv v12, v8, v17",
+                "vle8.v v13, ({p})",
+                "vxor.vv v12, v12, v13",
+                "vse8.v v12, ({p})",
+            ),
+            // O_i = E(O_{i-1}), C_i = P_i ^ O_i.
+            Serial::Ofb => serial_kernel!(
+                rk,
+                reg,
+                data,
+                "vrgather.vv v8, v12, v16",
+                rounds!(),
+                "vrgather.vv v12, v8, v17",
+                "vle8.v v13, ({p})",
+                "vxor.vv v13, v13, v12",
+                "vse8.v v13, ({p})",
+            ),
+        }
     }
 }
 
