@@ -19,6 +19,8 @@
 //! | `sm4-ctr`     | `sm4::modes::encrypt_into`, CTR                                   |
 //! | `sm4-gcm`     | `Sm4Gcm::encrypt_into`, 12-byte nonce, no associated data         |
 //! | `sm3`         | `sm3::hash`                                                       |
+//! | `sm3-many`    | `sm3::many::hash_many` of 1 KiB messages, on the calling thread   |
+//! | `eea3-many`   | `zuc::many::eea3_many` of 1 KiB packets, on the calling thread    |
 //!
 //! For `sm2-sign` and `sm2-verify`, `n` is a number of operations, each on a 64-byte
 //! message with the default user ID (so Z_A and the message digest are part of each):
@@ -43,6 +45,7 @@ use guomi_core::sm3;
 use guomi_core::sm4::gcm::Sm4Gcm;
 use guomi_core::sm4::modes::{self, Mode, Padding};
 use guomi_core::sm4::Sm4;
+use guomi_core::zuc;
 use std::hint::black_box;
 use std::process::ExitCode;
 
@@ -64,7 +67,7 @@ const K: [u8; 32] = [0x5a; 32];
 
 /// The usage line printed on a bad command line.
 const USAGE: &str =
-    "usage: insn_workload <sm4-ecb|sm4-cbc-enc|sm4-ctr|sm4-gcm|sm3|sm2-sign|sm2-verify> <n>";
+    "usage: insn_workload <sm4-ecb|sm4-cbc-enc|sm4-ctr|sm4-gcm|sm3|sm3-many|eea3-many|sm2-sign|sm2-verify> <n>";
 
 /// An SM4 confidentiality mode run once over `n` zero bytes with `modes::encrypt_into`.
 fn sm4_mode(mode: Mode, n: usize) -> Result<(), String> {
@@ -93,6 +96,31 @@ fn sm4_gcm(n: usize) -> Result<(), String> {
 fn sm3_hash(n: usize) -> Result<(), String> {
     let data = vec![0u8; n];
     black_box(sm3::hash(black_box(&data)));
+    Ok(())
+}
+
+/// The message (and packet) size of `sm3-many` and `eea3-many`.
+const MANY_LEN: usize = 1024;
+
+/// `hash_many` of `n` zero bytes cut into [`MANY_LEN`]-byte messages (the last shorter).
+fn sm3_many(n: usize) -> Result<(), String> {
+    let data = vec![0u8; n];
+    let msgs: Vec<&[u8]> = data.chunks(MANY_LEN).collect();
+    black_box(sm3::many::hash_many(black_box(&msgs), None));
+    Ok(())
+}
+
+/// `eea3_many` of `n` zero bytes cut into [`MANY_LEN`]-byte packets, one key, the
+/// counter the packet's index.
+fn eea3_many(n: usize) -> Result<(), String> {
+    let data = vec![0u8; n];
+    let items: Vec<zuc::many::Item<'_>> = data
+        .chunks(MANY_LEN)
+        .enumerate()
+        .map(|(i, d)| (&KEY[..], i as u32, 3, 1, d))
+        .collect();
+    let out = zuc::many::eea3_many(black_box(&items), None).map_err(|e| e.to_string())?;
+    black_box(&out);
     Ok(())
 }
 
@@ -152,6 +180,8 @@ fn main() -> ExitCode {
         "sm4-ctr" => sm4_mode(Mode::Ctr, n),
         "sm4-gcm" => sm4_gcm(n),
         "sm3" => sm3_hash(n),
+        "sm3-many" => sm3_many(n),
+        "eea3-many" => eea3_many(n),
         "sm2-sign" => sm2(n, false),
         "sm2-verify" => sm2(n, true),
         _ => {

@@ -36,6 +36,7 @@ pub mod cpu;
 pub mod ct;
 pub mod der;
 pub mod error;
+pub(crate) mod lanes;
 pub(crate) mod modinv;
 pub mod parallel;
 pub mod rand;

@@ -1,14 +1,17 @@
 //! SM3 cryptographic hash (GB/T 32905-2016, GM/T 0004-2012).
 //!
 //! * [`Sm3`]: the streaming hasher; [`hash`] the one-shot form.
-//! * [`hash_many`](many::hash_many): many independent messages at once (8/16 SIMD lanes).
+//! * [`hash_many`](many::hash_many): many independent messages at once (4/8/16 SIMD lanes).
 //! * [`hmac`], [`kdf`]: HMAC-SM3 (RFC 2104), the GM/T 0003 KDF, PBKDF2-HMAC-SM3, HKDF-SM3.
 //!
 //! Backends: `soft` (portable), `x86_avx2` (single stream: assembly with the rounds in
 //! general-purpose registers and the message expansion in xmm registers, AVX2 or, on the
 //! `avx512` backend, AVX-512VL; plus 8-lane AVX2 multi-buffer), `x86_avx512` (16-lane
+//! multi-buffer), `aarch64_sm3` (the SM3 instructions), `aarch64_neon` (4-lane NEON
 //! multi-buffer). None of them uses data-dependent branches or table lookups.
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64_neon;
 #[cfg(target_arch = "aarch64")]
 mod aarch64_sm3;
 pub mod hmac;
@@ -139,7 +142,7 @@ impl Sm3 {
 
     /// A hasher on `backend` that has absorbed `len` bytes (a whole number of blocks) and
     /// reached the chaining value `state` (the multi-buffer code hands a lane over with it).
-    #[cfg(any(test, target_arch = "x86_64"))]
+    #[cfg(any(test, target_arch = "x86_64", target_arch = "aarch64"))]
     pub(crate) fn resume(backend: Backend, state: [u32; 8], len: u64) -> Self {
         debug_assert!(len.is_multiple_of(BLOCK_SIZE as u64));
         let mut h = Self::with_backend(backend);

@@ -219,10 +219,12 @@ pub(crate) fn generate<F: Fsm>(st: &mut State, out: &mut [u32]) {
 }
 
 /// The reference S-boxes S0 and S1 as printed in GM/T 0001.1-2012 §3.4 (also ETSI/SAGE
-/// Document 2 §3.4.2). No backend indexes these with secret data; they are here only so
-/// that tests can check the constant-time S-box computations against the standard.
-#[cfg(test)]
+/// Document 2 §3.4.2). No backend indexes these with secret data: tests check the
+/// constant-time S-box computations against them, and the aarch64 NEON lanes load S1
+/// whole into registers for `TBL` lookups (no memory access depends on the data).
+#[cfg(any(test, target_arch = "aarch64"))]
 pub(crate) mod tables {
+    #[cfg(test)]
     pub(crate) const S0: [u8; 256] = [
         0x3e, 0x72, 0x5b, 0x47, 0xca, 0xe0, 0x00, 0x33, 0x04, 0xd1, 0x54, 0x98, 0x09, 0xb9, 0x6d,
         0xcb, 0x7b, 0x1b, 0xf9, 0x32, 0xaf, 0x9d, 0x6a, 0xa5, 0xb8, 0x2d, 0xfc, 0x1d, 0x08, 0x53,
@@ -265,6 +267,7 @@ pub(crate) mod tables {
     ];
 
     /// The reference table-based F update, used to check every backend's `Fsm`.
+    #[cfg(test)]
     pub(crate) fn sbox_word(x: u32) -> u32 {
         let b = x.to_be_bytes();
         u32::from_be_bytes([

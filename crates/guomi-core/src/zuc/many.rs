@@ -1,10 +1,13 @@
 //! Many EEA3 / EIA3 packets in one call: multi-buffer SIMD, one packet per 32-bit lane
-//! (AVX2: 8 lanes, AVX-512: 16 lanes), optionally spread over threads (`crate::parallel`).
+//! (AVX2: 8 lanes, AVX-512: 16 lanes, NEON: 4 lanes), optionally spread over threads
+//! (`crate::parallel`).
 //!
 //! Packets are sorted by length so that the lanes of a group need about the same number
-//! of keystream words. Each group runs the generic ZUC below on vectors of lanes; the
-//! keystream is then XORed (EEA3) or folded (EIA3, with the backend's single-stream
-//! folding, PCLMULQDQ on x86) per packet.
+//! of keystream words (the scheduling shared with SM3 is `crate::lanes`). Each group
+//! runs the generic ZUC below on vectors of lanes; the keystream is then XORed (EEA3) or
+//! folded (EIA3, with the backend's single-stream folding, PCLMULQDQ on x86) per packet.
+//! A kernel file implements `Lanes` for its vector type over `keystream_lanes`;
+//! `keystream_group` and `lanes_for` name it.
 
 use super::core::{self as zc, State};
 use super::{check_framing, eea3 as e3, eia3 as i3, kernel, key128};
@@ -15,7 +18,7 @@ use crate::error::{Error, Result};
 pub type Item<'a> = (&'a [u8], u32, u8, u8, &'a [u8]);
 
 /// A vector of 32-bit lanes, with what ZUC needs.
-#[cfg(target_arch = "x86_64")] // only the SIMD backends run lanes
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))] // only the SIMD backends run lanes
 pub(crate) trait Lanes: Copy {
     const N: usize;
     fn splat(x: u32) -> Self;
@@ -74,7 +77,7 @@ pub(crate) trait Lanes: Copy {
 }
 
 /// a + b mod 2^31 - 1 for a, b in [1, 2^31 - 1] (never 0).
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 fn add31<V: Lanes>(a: V, b: V) -> V {
     let s = a.add(b);
@@ -82,14 +85,14 @@ fn add31<V: Lanes>(a: V, b: V) -> V {
 }
 
 /// x · 2^K mod 2^31 - 1 (a 31-bit rotation); K2 = 31 - K.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 fn rot31<V: Lanes, const K: i32, const K2: i32>(x: V) -> V {
     x.shl::<K>().or_and(x.shr::<K2>(), V::splat(0x7fff_ffff))
 }
 
 /// §3.2: 2^15·s15 + 2^17·s13 + 2^21·s10 + 2^20·s4 + (1 + 2^8)·s0 mod 2^31 - 1.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 fn feedback<V: Lanes>(s0: V, s4: V, s10: V, s13: V, s15: V) -> V {
     let a = add31(rot31::<V, 15, 16>(s15), rot31::<V, 17, 14>(s13));
@@ -98,14 +101,14 @@ fn feedback<V: Lanes>(s0: V, s4: V, s10: V, s13: V, s15: V) -> V {
     add31(add31(a, b), c)
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 fn l1<V: Lanes>(x: V) -> V {
     x.xor3(x.rol::<2, 30>(), x.rol::<10, 22>())
         .xor3(x.rol::<18, 14>(), x.rol::<24, 8>())
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 fn l2<V: Lanes>(x: V) -> V {
     x.xor3(x.rol::<8, 24>(), x.rol::<14, 18>())
@@ -113,7 +116,7 @@ fn l2<V: Lanes>(x: V) -> V {
 }
 
 /// One round on lane vectors: returns W and updates R1, R2 (§3.3-3.4). `c(k)` is s_k.
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 fn round<V: Lanes>(c: impl Fn(usize) -> V, r1: &mut V, r2: &mut V) -> (V, V) {
     // s15H ∥ s14L: bits 15..30 of s15 shifted up by one, bits 0..15 of s14.
@@ -132,7 +135,7 @@ fn round<V: Lanes>(c: impl Fn(usize) -> V, r1: &mut V, r2: &mut V) -> (V, V) {
 
 /// Initializes up to `V::N` loaded states (§3.6.1) and generates `words` keystream words
 /// for each into `out[lane]` (resized to a multiple of 16 >= `words`).
-#[cfg(target_arch = "x86_64")]
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
 #[inline(always)]
 pub(crate) fn keystream_lanes<V: Lanes>(states: &[&State], words: usize, out: &mut [Vec<u32>]) {
     let n = V::N;
@@ -229,13 +232,22 @@ pub(crate) fn keystream_lanes<V: Lanes>(states: &[&State], words: usize, out: &m
 /// both with their initialization, alternated in one process; 2.4 before the lane kernel's
 /// L and transposition were reworked). A Zen 4 forced onto `avx2` makes it about 4.7, but
 /// never runs that backend unasked.
+///
+/// NEON (`neon` and `armsm`, which has no ZUC instructions; their single stream is the
+/// portable one): a 4-lane group word executes about 1.1 single words' instructions
+/// (`eea3_many` of 1 KiB packets: 11.61 instructions a byte in lanes, 175.23 one stream
+/// at a time; counted under qemu), so 1 quarter, and even one packet goes in the lanes.
 fn group_word_quarters(backend: Backend) -> Option<u128> {
     match backend {
-        Backend::Avx512 => Some(27),
-        Backend::Avx2 => Some(9),
+        Backend::Avx512 if cfg!(target_arch = "x86_64") => Some(27),
+        Backend::Avx2 if cfg!(target_arch = "x86_64") => Some(9),
+        Backend::Neon | Backend::ArmSm if cfg!(target_arch = "aarch64") => Some(NEON_QUARTERS),
         _ => None,
     }
 }
+
+/// See [`group_word_quarters`].
+const NEON_QUARTERS: u128 = 1;
 
 /// Below this many streams a group runs as single streams: they cost less than a group
 /// word per word (7 on avx512, 3 on avx2).
@@ -248,8 +260,11 @@ fn min_lanes(backend: Backend) -> usize {
 
 /// Keystreams of a group of loaded states, `words` words each, on `variant`'s backend.
 fn keystream_group(variant: Variant, states: &[&State], words: usize, out: &mut [Vec<u32>]) {
-    #[cfg(target_arch = "x86_64")]
     let backend = variant.backend();
+    #[cfg(target_arch = "aarch64")]
+    if states.len() >= min_lanes(backend) && states.len() <= 4 && variant.neon() {
+        return super::aarch64_neon::keystream_x4(states, words, out);
+    }
     #[cfg(target_arch = "x86_64")]
     if states.len() >= min_lanes(backend) {
         if backend >= Backend::Avx512 {
@@ -269,6 +284,7 @@ fn keystream_group(variant: Variant, states: &[&State], words: usize, out: &mut 
             );
         }
     }
+    let _ = backend;
     // One stream at a time.
     let k = kernel(variant);
     for (st, o) in states.iter().zip(out.iter_mut()) {
@@ -280,10 +296,12 @@ fn keystream_group(variant: Variant, states: &[&State], words: usize, out: &mut 
     }
 }
 
+/// The packets one lane group of `backend` holds (1: no lane kernel).
 fn lanes_for(backend: Backend) -> usize {
     match backend {
         Backend::Avx512 if cfg!(target_arch = "x86_64") => 16,
         Backend::Avx2 if cfg!(target_arch = "x86_64") => 8,
+        Backend::Neon | Backend::ArmSm if cfg!(target_arch = "aarch64") => 4,
         _ => 1,
     }
 }
@@ -328,29 +346,32 @@ fn run_serial(
     mut finish: impl FnMut(usize, &[u32]),
 ) {
     let lanes = lanes_for(variant.backend()).max(1);
-    let mut order: Vec<usize> = (0..prepared.len()).collect();
-    order.sort_by_key(|&i| prepared[i].1);
     let mut cached = BUFFERS.with(|b| b.take());
     if cached.len() < lanes {
         cached.resize(lanes, Vec::new());
     }
     let bufs = &mut cached[..lanes];
     let mut group: Vec<&State> = Vec::with_capacity(lanes);
-    for idx in order.chunks(lanes) {
-        // `idx` is in ascending length: the first `simd` packets share the lanes, the
-        // longer ones after them go one by one.
-        let simd = simd_prefix(idx.iter().map(|&i| prepared[i].1), variant.backend());
-        group.clear();
-        group.extend(idx[..simd].iter().map(|&i| &prepared[i].0));
-        let words = idx[..simd].last().map_or(0, |&i| prepared[i].1);
-        keystream_group(variant, &group, words, &mut bufs[..simd]);
-        for (k, &i) in idx.iter().enumerate().skip(simd) {
-            keystream_group(variant, &[&prepared[i].0], prepared[i].1, &mut bufs[k..=k]);
-        }
-        for (k, &i) in idx.iter().enumerate() {
-            finish(i, &bufs[k][..prepared[i].1]);
-        }
-    }
+    crate::lanes::for_each_group(
+        prepared.len(),
+        lanes,
+        |i| prepared[i].1,
+        |idx| {
+            // `idx` is in ascending length: the first `simd` packets share the lanes, the
+            // longer ones after them go one by one.
+            let simd = simd_prefix(idx.iter().map(|&i| prepared[i].1), variant.backend());
+            group.clear();
+            group.extend(idx[..simd].iter().map(|&i| &prepared[i].0));
+            let words = idx[..simd].last().map_or(0, |&i| prepared[i].1);
+            keystream_group(variant, &group, words, &mut bufs[..simd]);
+            for (k, &i) in idx.iter().enumerate().skip(simd) {
+                keystream_group(variant, &[&prepared[i].0], prepared[i].1, &mut bufs[k..=k]);
+            }
+            for (k, &i) in idx.iter().enumerate() {
+                finish(i, &bufs[k][..prepared[i].1]);
+            }
+        },
+    );
     for b in bufs.iter_mut() {
         b.iter_mut().for_each(|w| *w = 0);
     }
@@ -385,16 +406,6 @@ fn simd_prefix(words: impl ExactSizeIterator<Item = usize> + Clone, backend: Bac
         }
     }
     best.1
-}
-
-/// How many threads a batch gets: one under 64 KiB of data (the hand-off costs more than
-/// it saves), else what `threads` asks for (see [`crate::parallel::threads`]).
-fn threads_for(total_bytes: usize, threads: Option<usize>) -> usize {
-    if total_bytes < 64 * 1024 {
-        1
-    } else {
-        crate::parallel::threads(threads)
-    }
 }
 
 /// `(threads, align)` for `n` packets on `threads` threads: `parallel::simd_split` with
@@ -492,13 +503,13 @@ pub fn eea3_many_into<O: OutBuf>(
     // The caller's variant, clamped, for every worker thread.
     let variant = cpu::active_variant().clamp();
     let total = items.iter().map(|i| i.4.len()).sum();
-    let threads = threads_for(total, threads);
+    let threads = crate::lanes::threads_for(total, threads);
     let xor_words = kernel(variant).xor_words;
     // Pieces of whole lane groups (or single packets, for a batch too small for the SIMD
     // kernel), handed out as the threads get to them (see `for_each_guided` and
     // `simd_split`); an output does not depend on its piece.
-    let (threads, group) = split(items.len(), threads, variant.backend());
-    crate::parallel::for_each_guided(outs, threads, 1, group, |start, chunk| {
+    let split = split(items.len(), threads, variant.backend());
+    crate::lanes::run_batch(outs, split, |start, chunk| {
         let part = &items[start..start + chunk.len()];
         let Ok(prepared) = load(part, e3::iv, |len| len.div_ceil(4)) else {
             unreachable!("every item was checked before the split")
@@ -525,11 +536,11 @@ pub fn eia3_many(items: &[Item<'_>], threads: Option<usize>) -> Result<Vec<[u8; 
     // The caller's variant, clamped, for every worker thread.
     let variant = cpu::active_variant().clamp();
     let total = items.iter().map(|i| i.4.len()).sum();
-    let threads = threads_for(total, threads);
+    let threads = crate::lanes::threads_for(total, threads);
     let mac_words = kernel(variant).mac_words;
-    let (threads, group) = split(items.len(), threads, variant.backend());
+    let split = split(items.len(), threads, variant.backend());
     let mut macs = vec![[0u8; 4]; items.len()];
-    crate::parallel::for_each_guided(&mut macs, threads, 1, group, |start, chunk| {
+    crate::lanes::run_batch(&mut macs, split, |start, chunk| {
         let part = &items[start..start + chunk.len()];
         // L' = ceil(L / 32) + 2 words, L = 8·len.
         let Ok(prepared) = load(part, i3::iv, |len| (8 * len).div_ceil(32) + 2) else {
@@ -590,8 +601,9 @@ mod tests {
 
     #[test]
     fn the_longest_packets_of_a_mixed_group_go_alone() {
-        // The split policy is about the x86 lane kernels; other architectures have none
-        // (every packet alone), and the outputs below are checked everywhere.
+        // The split policy is about the x86 lane kernels (on NEON a lane group costs
+        // less than two single streams, so every group of two or more shares the lanes),
+        // and the outputs below are checked everywhere.
         #[cfg(target_arch = "x86_64")]
         split_policy_on_avx2();
         // The outputs stay those of one packet at a time, on every backend.
@@ -621,9 +633,12 @@ mod tests {
         let parts = || crate::parallel::tests::LAST_PARTS.with(|c| c.replace(0));
         let backend = cpu::active_variant().clamp().backend();
         let lanes = lanes_for(backend);
-        // Two groups; a group and one more; four packets, which cost less as single
-        // streams shared by the threads than as one lane group on one thread.
-        for (n, most) in [(2 * lanes, 2), (lanes + 1, 2), (4, 4)] {
+        // Two groups; a group and one more; four packets, which on x86 cost less as
+        // single streams shared by the threads than as one lane group on one thread. On
+        // NEON four packets are one whole group, whose word costs less than two single
+        // words (see `group_word_quarters`): one thread.
+        let four = if lanes == 4 { 1 } else { 4 };
+        for (n, most) in [(2 * lanes, 2), (lanes + 1, 2), (4, four)] {
             for threads in [Some(2), Some(0)] {
                 let want = crate::parallel::threads(threads).min(most);
                 assert_eq!(eea3_many(&items[..n], threads).unwrap(), want_enc[..n]);

@@ -9,13 +9,17 @@
 //!   the MAC with 32-, 64- and 128-bit tags.
 //! * [`guard::Eea3Guard`]: an EEA3 encryptor bound to one key that refuses to reuse a
 //!   (COUNT, BEARER, DIRECTION), i.e. a keystream.
-//! * [`many`]: many EEA3/EIA3 packets at once, in 8 (AVX2) or 16 (AVX-512) SIMD lanes.
+//! * [`many`]: many EEA3/EIA3 packets at once, in 8 (AVX2), 16 (AVX-512) or 4 (NEON)
+//!   SIMD lanes.
 //!
 //! Backends (one file each): `soft` (portable, constant time, slow), `x86_avx2`
 //! (S1 through AES-NI `aesenclast`, S0 through nibble `pshufb`), `x86_avx512` (S1
-//! through GFNI `gf2p8affineinvqb`, S0 through `vpshufb`; EIA3 through PCLMULQDQ). No
-//! backend indexes memory with secret data.
+//! through GFNI `gf2p8affineinvqb`, S0 through `vpshufb`; EIA3 through PCLMULQDQ),
+//! `aarch64_neon` (4-lane multi-buffer only: S0 by nibble `TBL`, S1 by `TBL`/`TBX` over
+//! the table in registers). No backend indexes memory with secret data.
 
+#[cfg(target_arch = "aarch64")]
+mod aarch64_neon;
 pub(crate) mod core;
 pub mod eea3;
 pub mod eia3;

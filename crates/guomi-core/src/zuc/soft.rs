@@ -19,10 +19,11 @@
 
 use super::core::{l1, l2, Fsm};
 
-/// The 4-bit functions of S0, packed: entry i is bits 4i..4i+3.
-const P1: u64 = 0x9357_c040_a2ff_e0f9;
-const P2: u64 = 0x293f_ae1b_4c07_56d8;
-const P3: u64 = 0xdc90_5d33_fad0_6a62;
+/// The 4-bit functions of S0, packed: entry i is bits 4i..4i+3 (also the NEON lanes'
+/// `TBL` tables).
+pub(super) const P1: u64 = 0x9357_c040_a2ff_e0f9;
+pub(super) const P2: u64 = 0x293f_ae1b_4c07_56d8;
+pub(super) const P3: u64 = 0xdc90_5d33_fad0_6a62;
 
 #[inline(always)]
 fn lut4(table: u64, i: u32) -> u32 {
