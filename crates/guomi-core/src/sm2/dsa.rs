@@ -7,7 +7,7 @@
 use super::curve::{Curve, Sm2p256};
 use super::field::{limbs_from_be, lt_ct, Fe, Limbs, Modulus};
 use super::keys::{PrivateKey, PublicKey};
-use super::table::{mul_double_vartime, mul_fixed_ct};
+use super::table::{mul_double_vartime, mul_fixed_ct_blinded, ZBlind};
 use crate::der::{self as asn1, Reader};
 use crate::error::{Error, Result};
 use crate::sm3::Sm3;
@@ -90,18 +90,16 @@ pub fn message_digest(z: &[u8; 32], msg: &[u8]) -> [u8; 32] {
     h.finalize()
 }
 
-/// A4-A7 with a given nonce k (an integer in [1, n-1]); `Ok(None)` when the standard
-/// says to draw another k (r = 0, r + k = n, s = 0). Fails only when the OS CSPRNG does
-/// (the blinding of k·G).
+/// A4-A7 with a given nonce k (an integer in [1, n-1]), k·G blinded with `blind`;
+/// `None` when the standard says to draw another k (r = 0, r + k = n, s = 0).
 pub(crate) fn sign_with_k<C: Curve>(
     key: &PrivateKey<C>,
     e: &[u8; 32],
     k: &Limbs,
-) -> Result<Option<Signature>> {
+    blind: &ZBlind<C>,
+) -> Option<Signature> {
     // A4: (x1, y1) = [k]G.
-    let Some(p1) = mul_fixed_ct(C::g_table(), k)?.to_affine() else {
-        return Ok(None);
-    };
+    let p1 = mul_fixed_ct_blinded(C::g_table(), k, blind).to_affine()?;
     let x1 = p1.x.to_bytes();
     // A5: r = (e + x1) mod n; e, x1 < 2^256 < 2n so one reduction each suffices.
     let e_n = Fe::<C::N>::from_bytes_reducing(e);
@@ -114,20 +112,20 @@ pub(crate) fn sign_with_k<C: Curve>(
     // (probability about 2^-255).
     if crate::ct::declassify_choice(r.is_zero() | k_r.is_zero()) {
         k_r.0.zeroize();
-        return Ok(None);
+        return None;
     }
     // A6: s = ((1 + d)^-1 · (k - r·d)) mod n = (1 + d)^-1 · (k + r) - r.
     let s = key.dinv().mul(&k_r).sub(&r);
     k_r.0.zeroize();
     // s = 0: back to A3. Declassified, as above: only discards this k.
     if crate::ct::declassify_choice(s.is_zero()) {
-        return Ok(None);
+        return None;
     }
     // A7: (r, s).
-    Ok(Some(Signature {
+    Some(Signature {
         r: r.to_bytes(),
         s: s.to_bytes(),
-    }))
+    })
 }
 
 /// Whether 32 big-endian bytes are a scalar in [1, n-1] (constant time).
@@ -139,22 +137,24 @@ pub(crate) fn scalar_in_range<C: Curve>(b: &[u8; 32]) -> bool {
     bool::from(ok)
 }
 
-/// A3-A7 with nonces drawn from `drbg` until one gives a signature. Fails only when the
-/// OS CSPRNG does (the blinding of k·G).
+/// A3-A7 with nonces drawn from `drbg` until one gives a signature, k·G blinded with
+/// `blind` (a retry, probability about 2^-255, with the next λ of it).
 pub(crate) fn sign_with_drbg<C: Curve>(
     key: &PrivateKey<C>,
     e: &[u8; 32],
     mut drbg: super::nonce::HedgedNonces,
-) -> Result<Signature> {
+    mut blind: ZBlind<C>,
+) -> Signature {
     loop {
         // A3: k in [1, n-1].
         let kb = drbg.next(scalar_in_range::<C>);
         let mut k = limbs_from_be(&kb);
-        let sig = sign_with_k(key, e, &k);
+        let sig = sign_with_k(key, e, &k, &blind);
         k.zeroize();
-        if let Some(sig) = sig? {
-            return Ok(sig);
+        if let Some(sig) = sig {
+            return sig;
         }
+        blind = blind.next();
     }
 }
 
@@ -200,11 +200,12 @@ pub(crate) fn verify_e<C: Curve>(key: &PublicKey<C>, e: &[u8; 32], sig: &Signatu
 impl<C: Curve> PrivateKey<C> {
     /// Signs the digest e = SM3(Z_A || M) (GB/T 32918.2 §6.1 A3-A7) with a hedged nonce:
     /// k from HMAC-SM3 keyed with d over e and 32 fresh bytes from the OS CSPRNG
-    /// (RFC 6979 §3.6 style, see [`super::nonce`]). An OS RNG failure is an error.
+    /// (RFC 6979 §3.6 style, see [`super::nonce`]); the same OS call draws the Z
+    /// blinding of k·G. An OS RNG failure is an error ([`Error::Random`]).
     pub fn sign_digest(&self, e: &[u8; 32]) -> Result<Signature> {
         let d = self.to_bytes();
-        let drbg = super::nonce::hedged(&d[..], e)?;
-        sign_with_drbg(self, e, drbg)
+        let (drbg, blind) = super::nonce::hedged_blinded(&d[..], e)?;
+        Ok(sign_with_drbg(self, e, drbg, ZBlind::from_os_bytes(&blind)))
     }
 
     /// Signs `msg` for the user ID `uid` (GB/T 32918.2 §6.1 A1-A7).

@@ -381,6 +381,14 @@ impl<M: Modulus> Fe<M> {
         Self::from_limbs_reducing(&limbs_from_be(b))
     }
 
+    /// 32 big-endian bytes reduced mod m (m > 2^255) taken as a Montgomery form as they
+    /// are (the element x·R^-1): for uniform random bytes, where the conversion of
+    /// [`from_bytes_reducing`](Self::from_bytes_reducing) would only cost a product.
+    #[inline]
+    pub(crate) fn from_montgomery_bytes_reducing(b: &[u8; 32]) -> Self {
+        Fe(sub_if_ge(limbs_from_be(b), 0, &M::M), PhantomData)
+    }
+
     /// 32 big-endian bytes of the integer value.
     #[inline]
     pub(crate) fn to_bytes(self) -> [u8; 32] {

@@ -9,8 +9,10 @@
 use super::curve::Curve;
 use super::field::{Fe, Limbs};
 use super::keys::{hedged_scalar, PrivateKey, PublicKey};
-use super::point::{Affine, Jacobian};
-use super::table::{mul_fixed_ct, mul_var_ct, mul_var_jacobian_ct, mul_wnaf_vartime};
+use super::point::Affine;
+use super::table::{
+    mul_fixed_ct_blinded, mul_var_ct, mul_var_ct_blinded, mul_wnaf_vartime, ZBlind,
+};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
 use subtle::ConstantTimeEq;
@@ -27,10 +29,12 @@ fn x_bar(x: &[u8; 32]) -> Limbs {
     ]
 }
 
-/// One party's ephemeral key r and R = [r]G.
+/// One party's ephemeral key r and R = [r]G, and the Z blinding of the shared point's
+/// multiplication (the next λ after R's, from the same OS call).
 struct Ephemeral<C: Curve> {
     r: Fe<C::N>,
     point: PublicKey<C>,
+    blind: ZBlind<C>,
 }
 
 impl<C: Curve> Drop for Ephemeral<C> {
@@ -40,8 +44,9 @@ impl<C: Curve> Drop for Ephemeral<C> {
 }
 
 impl<C: Curve> Ephemeral<C> {
-    /// From r in [1, n-1] (checked: the test hooks pass caller values).
-    fn new(r: &Limbs) -> Result<Self> {
+    /// From r in [1, n-1] (checked: the test hooks pass caller values), R blinded with
+    /// `blind`.
+    fn new(r: &Limbs, blind: ZBlind<C>) -> Result<Self> {
         let n = <C::N as super::field::Modulus>::M;
         let zero = (r[0] | r[1] | r[2] | r[3]).ct_eq(&0);
         // Declassified: r in [1, n-1] or an error. The hedged sequence already drew r in
@@ -49,21 +54,23 @@ impl<C: Curve> Ephemeral<C> {
         if crate::ct::declassify_choice(zero | !super::field::lt_ct(r, &n)) {
             return Err(Error::InvalidValue("ephemeral key must be in [1, n-1]"));
         }
-        let p = mul_fixed_ct(C::g_table(), r)?
+        let p = mul_fixed_ct_blinded(C::g_table(), r, &blind)
             .to_affine()
             .ok_or(Error::InvalidValue("ephemeral key must be in [1, n-1]"))?;
         Ok(Ephemeral {
             r: Fe::from_limbs_reduced(r),
             point: PublicKey::from_affine(p),
+            blind: blind.next(),
         })
     }
 
     /// A hedged r (super::nonce): keyed with the own private key, bound to `context`.
     fn random(own: &PrivateKey<C>, context: &[&[u8]]) -> Result<Self> {
         let d = own.to_bytes();
-        let mut seq = super::nonce::hedged(&d[..], &super::nonce::context_digest(context))?;
+        let context = super::nonce::context_digest(context);
+        let (mut seq, blind) = super::nonce::hedged_blinded(&d[..], &context)?;
         let r = hedged_scalar::<C>(&mut seq);
-        Self::new(&r)
+        Self::new(&r, ZBlind::from_os_bytes(&blind))
     }
 }
 
@@ -82,12 +89,12 @@ fn shared_point<C: Curve>(
     // A7/B6: U = [h·t](P_peer + [x̄_peer]R_peer), h = 1. Everything inside is public.
     let q = mul_wnaf_vartime(&peer_r.point, &xb_peer).add_mixed_vartime(&peer.point);
     let u = if bool::from(q.is_infinity()) {
-        Ok(None)
+        None
     } else {
-        mul_var_jacobian_ct(&q, &t).map(Jacobian::to_affine)
+        mul_var_ct_blinded(&q.to_affine_vartime(), &t, &eph.blind).to_affine()
     };
     t.zeroize();
-    u?.ok_or(Error::InvalidKey(
+    u.ok_or(Error::InvalidKey(
         "key exchange produced the point at infinity",
     ))
 }
@@ -211,7 +218,7 @@ impl<C: Curve> Initiator<C> {
             own_id,
             peer,
             peer_id,
-            Ephemeral::new(&super::field::limbs_from_be(r))?,
+            Ephemeral::new(&super::field::limbs_from_be(r), ZBlind::draw()?)?,
         )
     }
 
@@ -336,7 +343,7 @@ impl<C: Curve> Responder<C> {
         klen: usize,
         r: &[u8; 32],
     ) -> Result<(Self, Exchanged)> {
-        let eph = Ephemeral::new(&super::field::limbs_from_be(r))?;
+        let eph = Ephemeral::new(&super::field::limbs_from_be(r), ZBlind::draw()?)?;
         Self::respond_with(own, own_id, peer, peer_id, peer_ephemeral, klen, eph)
     }
 

@@ -13,7 +13,7 @@
 use super::curve::{Curve, Sm2p256};
 use super::field::{limbs_from_be, limbs_to_be, lt_ct, Fe, Limbs, Modulus};
 use super::point::Affine;
-use super::table::{mul_fixed_ct, CombTable, COMB_TABLE_BYTES};
+use super::table::{mul_fixed_ct_blinded, CombTable, ZBlind, COMB_TABLE_BYTES};
 use crate::error::{Error, Result};
 use crate::sm3::Sm3;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
@@ -33,19 +33,24 @@ pub(crate) fn hedged_scalar<C: Curve>(seq: &mut super::nonce::HedgedNonces) -> Z
     Zeroizing::new(limbs_from_be(&b))
 }
 
-/// A uniformly random scalar in [1, n - 1 - `less`] by rejection sampling (OS CSPRNG).
-pub(crate) fn random_scalar<C: Curve>(less: u64) -> Result<Zeroizing<Limbs>> {
+/// A uniformly random scalar in [1, n - 1 - `less`] by rejection sampling (OS CSPRNG),
+/// and the Z blinding of its multiplication: each candidate is the first half of one
+/// 64-byte OS CSPRNG call, λ the second half of the call that gave the accepted one (one
+/// system call per key instead of two).
+pub(crate) fn random_scalar_blinded<C: Curve>(less: u64) -> Result<(Zeroizing<Limbs>, ZBlind<C>)> {
     let n = <C::N as Modulus>::M;
     let bound = super::field::sub_limbs(&n, &[less, 0, 0, 0]).0; // accept 1 <= k < bound
     loop {
-        let mut b = Zeroizing::new(crate::rand::bytes::<32>()?);
-        let k = Zeroizing::new(limbs_from_be(&b));
+        let mut b = Zeroizing::new([0u8; 64]);
+        crate::rand::fill(&mut b[..])?;
+        let k = Zeroizing::new(limbs_from_be(b[..32].try_into().expect("32 bytes")));
+        let blind = ZBlind::from_os_bytes(b[32..].try_into().expect("32 bytes"));
         b.zeroize();
         let nonzero = !(Choice::from(((k[0] | k[1] | k[2] | k[3]) == 0) as u8));
         // Declassified: rejection sampling. The accept/reject outcome reveals only a
         // discarded value (rejection has probability about 2^-32 for sm2p256v1's n).
         if crate::ct::declassify_choice(lt_ct(&k, &bound) & nonzero) {
-            return Ok(k);
+            return Ok((k, blind));
         }
     }
 }
@@ -367,24 +372,23 @@ const Z_CACHE_SIZE: usize = 8;
 impl<C: Curve> PrivateKey<C> {
     /// A new random key: d uniform in [1, n-2] from the OS CSPRNG (rejection sampling).
     pub fn generate() -> Result<Self> {
-        let d = random_scalar::<C>(1)?;
-        Self::from_limbs_unchecked(&d)
+        let (d, blind) = random_scalar_blinded::<C>(1)?;
+        Ok(Self::from_limbs_unchecked(&d, &blind))
     }
 
-    /// The key of d in [1, n-2] (unchecked). Fails only when the OS CSPRNG does (the
-    /// blinding of d·G).
-    fn from_limbs_unchecked(d: &Limbs) -> Result<Self> {
+    /// The key of d in [1, n-2] (unchecked), d·G blinded with `blind`.
+    fn from_limbs_unchecked(d: &Limbs, blind: &ZBlind<C>) -> Self {
         let d_fe = Fe::<C::N>::from_limbs_reduced(d);
-        let p = mul_fixed_ct(C::g_table(), d)?
+        let p = mul_fixed_ct_blinded(C::g_table(), d, blind)
             .to_affine()
             .expect("d in [1, n-2] so d·G is finite");
-        Ok(PrivateKey {
+        PrivateKey {
             d: *d,
             d_fe,
             dinv: OnceLock::new(),
             public: PublicKey::from_affine(p),
             z_cache: Mutex::new(Vec::new()),
-        })
+        }
     }
 
     /// d from exactly 32 big-endian bytes (the fixed-width encoding [`to_bytes`]
@@ -434,7 +438,7 @@ impl<C: Curve> PrivateKey<C> {
         if !crate::ct::declassify_choice(lt_ct(&d, &n_minus_1) & !zero) {
             return Err(Error::InvalidKey("SM2 private key must be in [1, n-2]"));
         }
-        Self::from_limbs_unchecked(&d)
+        Ok(Self::from_limbs_unchecked(&d, &ZBlind::draw()?))
     }
 
     /// d as 32 big-endian bytes (always 32, leading zeros kept).

@@ -93,7 +93,8 @@ pub mod hazmat {
         e: &[u8; 32],
         k: &[u8; 32],
     ) -> Result<Signature> {
-        super::dsa::sign_with_k(key, e, &k_limbs::<C>(k)?)?
+        let blind = super::table::ZBlind::draw()?;
+        super::dsa::sign_with_k(key, e, &k_limbs::<C>(k)?, &blind)
             .ok_or(Error::InvalidValue("this k must be rejected"))
     }
 
@@ -111,7 +112,8 @@ pub mod hazmat {
     ) -> Signature {
         let d = key.to_bytes();
         let drbg = super::nonce::HedgedNonces::new(&d[..], e, randomness);
-        super::dsa::sign_with_drbg(key, e, drbg).expect("OS randomness for the blinding")
+        let blind = super::table::ZBlind::draw().expect("OS randomness for the blinding");
+        super::dsa::sign_with_drbg(key, e, drbg, blind)
     }
 
     /// Timing hooks for the `sm2_bench` example: `n` dependent field products, squarings,
@@ -181,7 +183,81 @@ pub mod hazmat {
         msg: &[u8],
         k: &[u8; 32],
     ) -> Result<CiphertextParts> {
-        super::pke::encrypt_with_k(key, msg, &k_limbs::<C>(k)?)?
+        let blind = super::table::ZBlind::draw()?;
+        super::pke::encrypt_with_k(key, msg, &k_limbs::<C>(k)?, &blind)
             .ok_or(Error::InvalidValue("this k must be rejected"))
+    }
+}
+
+#[cfg(test)]
+mod rng_tests {
+    use super::*;
+    use crate::error::Error;
+    use crate::rand::test_hooks::calls;
+
+    /// Each operation draws its randomness, the Z blinding included, in as few OS CSPRNG
+    /// calls as documented (one for a signature, an encryption, a KEM, a new key or a key
+    /// exchange ephemeral), and fails closed with `Error::Random`, never a result
+    /// computed without it, when that call fails.
+    #[test]
+    fn one_os_call_per_operation_and_failure_is_error_random() {
+        let key = PrivateKey::<Sm2p256>::from_bytes(&[0x42; 32]).unwrap();
+        let peer = PrivateKey::<Sm2p256>::from_bytes(&[0x5a; 32]).unwrap();
+        let pk = PublicKey::<Sm2p256>::from_bytes(&key.public_key().to_uncompressed()).unwrap();
+        let e = [7u8; 32];
+        let ct = pk.encrypt_parts(b"abc").unwrap();
+        // (operation, OS calls when it succeeds)
+        type Op<'a> = (
+            &'a str,
+            Box<dyn Fn() -> crate::error::Result<()> + 'a>,
+            usize,
+        );
+        let ops: Vec<Op> = vec![
+            ("sign", Box::new(|| key.sign_digest(&e).map(drop)), 1),
+            (
+                "encrypt",
+                Box::new(|| pk.encrypt_parts(b"abc").map(drop)),
+                1,
+            ),
+            ("encapsulate", Box::new(|| pk.encapsulate(16).map(drop)), 1),
+            (
+                "generate",
+                Box::new(|| PrivateKey::<Sm2p256>::generate().map(drop)),
+                1,
+            ),
+            (
+                "from_bytes",
+                Box::new(|| PrivateKey::<Sm2p256>::from_bytes(&[9; 32]).map(drop)),
+                1,
+            ),
+            ("decrypt", Box::new(|| key.decrypt_parts(&ct).map(drop)), 1),
+            (
+                "ecdh",
+                Box::new(|| ecdh(&key, peer.public_key()).map(drop)),
+                1,
+            ),
+            (
+                "key exchange initiator",
+                Box::new(|| Initiator::new(&key, b"a", peer.public_key(), b"b").map(drop)),
+                1,
+            ),
+        ];
+        for (name, f, want) in &ops {
+            let (r, n) = calls(false, f);
+            assert!(r.is_ok(), "{name}");
+            assert_eq!(n, *want, "{name}: OS CSPRNG calls");
+            let (r, n) = calls(true, f);
+            assert!(matches!(r, Err(Error::Random)), "{name}: {r:?}");
+            assert_eq!(n, 1, "{name}: fails at its first call");
+        }
+        // The results of the combined draws are right: the signature verifies, the
+        // ciphertext decrypts, the generated key's public key is d·G.
+        let sig = key.sign_digest(&e).unwrap();
+        assert!(key.public_key().verify_digest(&e, &sig));
+        let c = pk.encrypt_parts(b"abc").unwrap();
+        assert_eq!(&key.decrypt_parts(&c).unwrap()[..], b"abc");
+        let g = PrivateKey::<Sm2p256>::generate().unwrap();
+        let again = PrivateKey::<Sm2p256>::from_bytes(&g.to_bytes()[..]).unwrap();
+        assert_eq!(g.public_key(), again.public_key());
     }
 }

@@ -76,11 +76,39 @@ pub(crate) fn hedged(secret: &[u8], context: &[u8]) -> Result<HedgedNonces> {
     Ok(HedgedNonces::new(secret, context, &extra[..]))
 }
 
+/// [`hedged`], and 32 more bytes from the same OS CSPRNG call for the Z blinding of the
+/// scalar multiplication by the nonce (`table::ZBlind`): one getrandom call of 64 bytes
+/// per signature or ephemeral instead of two. The two halves are used for nothing else.
+pub(crate) fn hedged_blinded(secret: &[u8], context: &[u8]) -> Result<(HedgedNonces, Half)> {
+    let (extra, blind) = draw_two()?;
+    Ok((HedgedNonces::new(secret, context, &extra[..]), blind))
+}
+
 /// The sequence for one encryption: 32 fresh bytes from the OS CSPRNG as the key, the
 /// public context (recipient key and plaintext digest) as the context.
 pub(crate) fn hedged_public(context: &[u8]) -> Result<HedgedNonces> {
     let key = Zeroizing::new(crate::rand::bytes::<32>()?);
     Ok(HedgedNonces::new(&key[..], context, &[]))
+}
+
+/// [`hedged_public`], and 32 more bytes from the same OS CSPRNG call for the Z blinding
+/// (one getrandom call of 64 bytes per encryption instead of three).
+pub(crate) fn hedged_public_blinded(context: &[u8]) -> Result<(HedgedNonces, Half)> {
+    let (key, blind) = draw_two()?;
+    Ok((HedgedNonces::new(&key[..], context, &[]), blind))
+}
+
+/// 32 bytes of OS randomness, wiped on drop.
+type Half = Zeroizing<[u8; 32]>;
+
+/// 64 bytes from one OS CSPRNG call, as two halves.
+fn draw_two() -> Result<(Half, Half)> {
+    let mut both = Zeroizing::new([0u8; 64]);
+    crate::rand::fill(&mut both[..])?;
+    let (mut a, mut b) = (Zeroizing::new([0u8; 32]), Zeroizing::new([0u8; 32]));
+    a.copy_from_slice(&both[..32]);
+    b.copy_from_slice(&both[32..]);
+    Ok((a, b))
 }
 
 /// SM3(part_0 || part_1 || ...): the context of an encryption nonce.

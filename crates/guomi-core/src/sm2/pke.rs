@@ -17,7 +17,7 @@ use super::curve::Curve;
 use super::field::Limbs;
 use super::keys::{decode_point, hedged_scalar, PrivateKey, PublicKey};
 use super::point::{Affine, Jacobian};
-use super::table::{mul_fixed_ct, mul_var_ct};
+use super::table::{mul_fixed_ct_blinded, mul_var_ct, mul_var_ct_blinded, ZBlind};
 use crate::der::{self as asn1, Reader};
 use crate::error::{Error, Result};
 use crate::sm3::{kdf::kdf_into, Sm3};
@@ -303,37 +303,37 @@ fn xy(p: &Affine<impl Curve>) -> Zeroizing<[u8; 64]> {
     out
 }
 
-/// [k]P, through P's comb table when it was prepared (Jacobian). Fails only when the OS
-/// CSPRNG does (the blinding).
-fn mul_peer<C: Curve>(key: &PublicKey<C>, k: &Limbs) -> Result<Jacobian<C>> {
+/// [k]P, through P's comb table when it was prepared (Jacobian), blinded with `blind`.
+fn mul_peer<C: Curve>(key: &PublicKey<C>, k: &Limbs, blind: &ZBlind<C>) -> Jacobian<C> {
     match key.table_for_use() {
-        Some(t) => mul_fixed_ct(t, k),
-        None => mul_var_ct(&key.point, k),
+        Some(t) => mul_fixed_ct_blinded(t, k, blind),
+        None => mul_var_ct_blinded(&key.point, k, blind),
     }
 }
 
-/// ([k]G, [k]P) in affine form, sharing one inversion; `Ok(None)` if either is infinity.
-/// Fails only when the OS CSPRNG does (the blinding).
+/// ([k]G, [k]P) in affine form, sharing one inversion; `None` if either is infinity.
+/// [k]G is blinded with λ of `blind`, [k]P with the next λ ([`ZBlind::next`]).
 fn c1_and_shared<C: Curve>(
     key: &PublicKey<C>,
     k: &Limbs,
-) -> Result<Option<(Affine<C>, Affine<C>)>> {
-    Ok(mul_fixed_ct(C::g_table(), k)?.to_affine_pair(&mul_peer(key, k)?))
+    blind: &ZBlind<C>,
+) -> Option<(Affine<C>, Affine<C>)> {
+    let c1 = mul_fixed_ct_blinded(C::g_table(), k, blind);
+    c1.to_affine_pair(&mul_peer(key, k, &blind.next()))
 }
 
-/// A1-A8 with a given k; `Ok(None)` when t is all zero (draw another k). Fails only when
-/// the OS CSPRNG does (the blinding of the scalar multiplications).
+/// A1-A8 with a given k, the scalar multiplications blinded with `blind`; `None` when t
+/// is all zero (draw another k).
 pub(crate) fn encrypt_with_k<C: Curve>(
     key: &PublicKey<C>,
     msg: &[u8],
     k: &Limbs,
-) -> Result<Option<CiphertextParts>> {
+    blind: &ZBlind<C>,
+) -> Option<CiphertextParts> {
     // A2: C1 = [k]G = (x1, y1).
     // A3: S = [h]P_B with h = 1: P_B was validated (not infinity) on import.
     // A4: (x2, y2) = [k]P_B. (Both converted to affine with one inversion.)
-    let Some((c1, mut p2)) = c1_and_shared(key, k)? else {
-        return Ok(None);
-    };
+    let (c1, mut p2) = c1_and_shared(key, k, blind)?;
     let x2y2 = xy(&p2);
     wipe(&mut p2);
     // A5: t = KDF(x2 || y2, klen); all zero: back to A1. Declassified: the outcome only
@@ -341,7 +341,7 @@ pub(crate) fn encrypt_with_k<C: Curve>(
     let mut c2 = vec![0u8; msg.len()];
     kdf_into(&x2y2[..], &mut c2);
     if !msg.is_empty() && crate::ct::declassify(all_zero(&c2)) {
-        return Ok(None);
+        return None;
     }
     // A6: C2 = M xor t.
     for (c, m) in c2.iter_mut().zip(msg) {
@@ -353,12 +353,12 @@ pub(crate) fn encrypt_with_k<C: Curve>(
     h.update(msg);
     h.update(&x2y2[32..]);
     let (c1_x, c1_y) = c1.to_bytes();
-    Ok(Some(CiphertextParts {
+    Some(CiphertextParts {
         c1_x,
         c1_y,
         c3: h.finalize(),
         c2,
-    }))
+    })
 }
 
 impl<C: Curve> PublicKey<C> {
@@ -380,12 +380,15 @@ impl<C: Curve> PublicKey<C> {
             &(msg.len() as u64).to_be_bytes(),
             msg,
         ]);
-        let mut seq = super::nonce::hedged_public(&ctx)?;
+        // The same OS call draws the Z blinding of both scalar multiplications.
+        let (mut seq, blind) = super::nonce::hedged_public_blinded(&ctx)?;
+        let mut blind = ZBlind::from_os_bytes(&blind);
         loop {
             let k = hedged_scalar::<C>(&mut seq);
-            if let Some(p) = encrypt_with_k(self, msg, &k)? {
+            if let Some(p) = encrypt_with_k(self, msg, &k, &blind) {
                 return Ok(p);
             }
+            blind = blind.next().next();
         }
     }
 
@@ -422,10 +425,13 @@ impl<C: Curve> PublicKey<C> {
             &self.to_uncompressed(),
             &(key_len as u64).to_be_bytes(),
         ]);
-        let mut seq = super::nonce::hedged_public(&ctx)?;
+        let (mut seq, blind) = super::nonce::hedged_public_blinded(&ctx)?;
+        let mut blind = ZBlind::from_os_bytes(&blind);
         loop {
             let k = hedged_scalar::<C>(&mut seq);
-            let Some((c1, mut p2)) = c1_and_shared(self, &k)? else {
+            let shared = c1_and_shared(self, &k, &blind);
+            blind = blind.next().next();
+            let Some((c1, mut p2)) = shared else {
                 continue;
             };
             let mut key = Zeroizing::new(vec![0u8; key_len]);

@@ -48,7 +48,7 @@
 //! For the same reason the accumulator never holds the point at infinity (Z = 0) or an
 //! affine point (Z = 1, whose Montgomery form R mod p has few bits set) while the secret
 //! digits are processed: it starts as a placeholder (λ², λ³, λ) for a fresh random λ
-//! from the OS CSPRNG ([`blinded_start`]), a flag (not Z = 0) says that it stands for
+//! from the OS CSPRNG ([`ZBlind`]), a flag (not Z = 0) says that it stands for
 //! infinity, and the first addition of a nonzero digit returns the table point on Z = λ
 //! (the products x·Z² and y·Z³ of the mixed addition). Every later value inherits the
 //! random factor, the final Z included (the inversion of `to_affine`), and two runs with
@@ -241,37 +241,85 @@ impl<C: Curve> CombTable<C> {
     }
 }
 
-/// The starting accumulator of the constant-time loops, standing for the point at
-/// infinity until the first nonzero digit (module documentation): (λ², λ³, λ), the affine
-/// pair (1, 1) on Z = λ, for λ from 32 bytes of the OS CSPRNG (λ = 0, probability about
-/// 2^-256, becomes 1: the mixed addition needs Z != 0). The fixed-window method doubles it
-/// up to 255 times before the first nonzero digit; Z stays nonzero, since the doublings
-/// of (1, 1) (a point of y² = x³ + ax + (-a), which the doubling formulas serve as they
-/// serve the curve) never meet y = 0 or infinity in that many steps
-/// (`placeholder_doublings_keep_z`) and scaling by λ commutes with them.
-fn blinded_start<C: Curve>() -> Result<Jacobian<C>> {
-    let mut b = crate::rand::bytes::<32>()?;
-    let l = Fe::<C::F>::from_bytes_reducing(&b);
-    b.zeroize();
-    let l = Fe::conditional_select(&l, &Fe::ONE, l.is_zero());
-    let l2 = l.square();
-    Ok(Jacobian {
-        x: l2,
-        y: l2.mul(&l),
-        z: l,
-    })
+/// The random λ of the Z blinding (module documentation), nonzero, in Montgomery form;
+/// wiped on drop. One per constant-time multiplication: [`ZBlind::draw`] makes its own
+/// getrandom call, [`ZBlind::from_os_bytes`] takes 32 bytes that the operation drew from
+/// the OS CSPRNG in the call that also drew its nonce (one system call per signature,
+/// encryption or key generation instead of two or three), and [`ZBlind::next`] gives a
+/// second operation-local λ for the second multiplication of an encryption.
+pub(crate) struct ZBlind<C: Curve>(Fe<C::F>);
+
+impl<C: Curve> Drop for ZBlind<C> {
+    fn drop(&mut self) {
+        self.0 .0.zeroize();
+    }
 }
 
-/// k·P with P's comb table, constant time in k (k < 2^256). Fails only when the OS
-/// CSPRNG does ([`blinded_start`]).
+impl<C: Curve> ZBlind<C> {
+    /// λ from 32 bytes of its own from the OS CSPRNG ([`Error::Random`] if that fails).
+    ///
+    /// [`Error::Random`]: crate::error::Error::Random
+    pub(crate) fn draw() -> Result<Self> {
+        let b = zeroize::Zeroizing::new(crate::rand::bytes::<32>()?);
+        Ok(Self::from_os_bytes(&b))
+    }
+
+    /// λ from 32 bytes the caller drew from the OS CSPRNG (and uses for nothing else).
+    /// The bytes reduced mod p are taken as λ's Montgomery form directly (a uniform value
+    /// is as uniform in either form, and the conversion would cost a product); 0,
+    /// probability about 2^-256, becomes the Montgomery 1 (the mixed addition needs
+    /// Z != 0).
+    pub(crate) fn from_os_bytes(b: &[u8; 32]) -> Self {
+        let l = Fe::<C::F>::from_montgomery_bytes_reducing(b);
+        ZBlind(Fe::conditional_select(&l, &Fe::ONE, l.is_zero()))
+    }
+
+    /// Another λ for a second multiplication of the same operation: λ², uniform among the
+    /// nonzero squares and never 0, so that the two accumulators start on different Z.
+    pub(crate) fn next(&self) -> Self {
+        ZBlind(self.0.square())
+    }
+
+    /// The starting accumulator of the constant-time loops, standing for the point at
+    /// infinity until the first nonzero digit (module documentation): (λ², λ³, λ), the
+    /// affine pair (1, 1) on Z = λ. The fixed-window method doubles it up to 255 times
+    /// before the first nonzero digit; Z stays nonzero, since the doublings of (1, 1) (a
+    /// point of y² = x³ + ax + (-a), which the doubling formulas serve as they serve the
+    /// curve) never meet y = 0 or infinity in that many steps
+    /// (`placeholder_doublings_keep_z`) and scaling by λ commutes with them.
+    fn start(&self) -> Jacobian<C> {
+        let l = self.0;
+        let l2 = l.square();
+        Jacobian {
+            x: l2,
+            y: l2.mul(&l),
+            z: l,
+        }
+    }
+}
+
+/// k·P with P's comb table, constant time in k (k < 2^256), blinded with λ from its own
+/// draw ([`ZBlind::draw`]; fails only when the OS CSPRNG does). (The operations draw λ
+/// with their other randomness and call [`mul_fixed_ct_blinded`].)
+#[cfg(test)]
 pub(crate) fn mul_fixed_ct<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Result<Jacobian<C>> {
+    Ok(mul_fixed_ct_blinded(table, k, &ZBlind::draw()?))
+}
+
+/// k·P with P's comb table, constant time in k (k < 2^256), the accumulator starting on
+/// Z = λ of `blind`.
+pub(crate) fn mul_fixed_ct_blinded<C: Curve>(
+    table: &CombTable<C>,
+    k: &Limbs,
+    blind: &ZBlind<C>,
+) -> Jacobian<C> {
     super::field::select_backend();
-    let start = blinded_start::<C>()?;
+    let start = blind.start();
     #[cfg(target_arch = "x86_64")]
     if let Some(ops) = Sm2Asm::for_field::<C::F>() {
-        return Ok(mul_fixed_ct_with(table, k, start, ops.split_double()));
+        return mul_fixed_ct_with(table, k, start, ops.split_double());
     }
-    Ok(mul_fixed_ct_with(table, k, start, Dispatch))
+    mul_fixed_ct_with(table, k, start, Dispatch)
 }
 
 #[inline(always)]
@@ -322,31 +370,43 @@ pub(crate) fn mul_fixed_vartime<C: Curve>(table: &CombTable<C>, k: &Limbs) -> Ja
     acc
 }
 
-/// k·P for a public point P (not at infinity) and a secret k, constant time in k. Fails
-/// only when the OS CSPRNG does ([`blinded_start`]).
+/// k·P for a public point P (not at infinity) and a secret k, constant time in k,
+/// blinded with λ from its own draw ([`ZBlind::draw`]; fails only when the OS CSPRNG does).
+pub(crate) fn mul_var_ct<C: Curve>(p: &Affine<C>, k: &Limbs) -> Result<Jacobian<C>> {
+    Ok(mul_var_ct_blinded(p, k, &ZBlind::draw()?))
+}
+
+/// k·P for a public point P (not at infinity) and a secret k, constant time in k, the
+/// accumulator starting on Z = λ of `blind`.
 ///
 /// The table 1P..16P is affine (everything in it depends on the public P only, so it is
 /// built in variable time: co-Z additions and one inversion, [`multiples_vartime`]), so
 /// that each of the 52 additions is a mixed one.
-pub(crate) fn mul_var_ct<C: Curve>(p: &Affine<C>, k: &Limbs) -> Result<Jacobian<C>> {
+pub(crate) fn mul_var_ct_blinded<C: Curve>(
+    p: &Affine<C>,
+    k: &Limbs,
+    blind: &ZBlind<C>,
+) -> Jacobian<C> {
     let pts = multiples_vartime::<C, VAR_POINTS>(p);
-    mul_var_table_ct(&VarRow(pts.map(|q| q.to_words())), k)
+    mul_var_table_ct(&VarRow(pts.map(|q| q.to_words())), k, blind)
 }
 
 /// k·P for P in Jacobian coordinates (public, not at infinity), constant time in k: the
 /// same table as [`mul_var_ct`], from P made affine first (one variable-time inversion).
+/// (The key exchange does this itself, with its own λ.)
+#[cfg(test)]
 pub(crate) fn mul_var_jacobian_ct<C: Curve>(pj: &Jacobian<C>, k: &Limbs) -> Result<Jacobian<C>> {
     mul_var_ct(&pj.to_affine_vartime(), k)
 }
 
-fn mul_var_table_ct<C: Curve>(table: &VarRow, k: &Limbs) -> Result<Jacobian<C>> {
+fn mul_var_table_ct<C: Curve>(table: &VarRow, k: &Limbs, blind: &ZBlind<C>) -> Jacobian<C> {
     super::field::select_backend();
-    let start = blinded_start::<C>()?;
+    let start = blind.start();
     #[cfg(target_arch = "x86_64")]
     if let Some(ops) = Sm2Asm::for_field::<C::F>() {
-        return Ok(mul_var_table_with(table, k, start, ops.split_double()));
+        return mul_var_table_with(table, k, start, ops.split_double());
     }
-    Ok(mul_var_table_with(table, k, start, Dispatch))
+    mul_var_table_with(table, k, start, Dispatch)
 }
 
 #[inline(always)]
@@ -904,7 +964,7 @@ mod tests {
         crate::sm2::field::select_backend();
     }
 
-    /// The placeholder (1, 1) of [`blinded_start`] (on Z = 1; λ scales every doubling
+    /// The placeholder (1, 1) of [`ZBlind::start`] (on Z = 1; λ scales every doubling
     /// alike) keeps Z != 0 through more doublings than the fixed-window method runs before
     /// its first digit (5 · 51), on both curves: the mixed addition needs Z != 0.
     fn check_placeholder<C: Curve>() {
@@ -917,6 +977,43 @@ mod tests {
             p = p.double();
             assert!(!bool::from(p.z.is_zero()), "{} {i}", C::NAME);
         }
+    }
+
+    /// λ from caller bytes: never 0 (0 and p both become the Montgomery 1), taken as the
+    /// Montgomery form as is, and the second λ of an operation is λ², different from λ.
+    #[test]
+    fn zblind_from_os_bytes_and_next() {
+        let p_bytes = crate::sm2::field::limbs_to_be(&<<Sm2p256 as Curve>::F as Modulus>::M);
+        for b in [[0u8; 32], p_bytes] {
+            assert_eq!(
+                ZBlind::<Sm2p256>::from_os_bytes(&b).0 .0,
+                Fe::<<Sm2p256 as Curve>::F>::ONE.0
+            );
+        }
+        let mut b = [0u8; 32];
+        b[31] = 7;
+        let l = ZBlind::<Sm2p256>::from_os_bytes(&b);
+        assert_eq!(l.0 .0, [7, 0, 0, 0]);
+        let l2 = l.next();
+        assert_eq!(l2.0 .0, l.0.square().0);
+        assert_ne!(l2.0 .0, l.0 .0);
+        // The same k on two λ: the same point, different Z.
+        let k = [5, 0, 0, 0];
+        let a = mul_fixed_ct_blinded(Sm2p256::g_table(), &k, &l);
+        let c = mul_fixed_ct_blinded(Sm2p256::g_table(), &k, &l2);
+        assert_ne!(a.z.0, c.z.0);
+        assert_eq!(
+            a.to_affine().unwrap().to_words(),
+            c.to_affine().unwrap().to_words()
+        );
+        let g = Sm2p256::g();
+        let a = mul_var_ct_blinded(&g, &k, &l);
+        let c = mul_var_ct_blinded(&g, &k, &l2);
+        assert_ne!(a.z.0, c.z.0);
+        assert_eq!(
+            a.to_affine().unwrap().to_words(),
+            c.to_affine().unwrap().to_words()
+        );
     }
 
     #[test]
