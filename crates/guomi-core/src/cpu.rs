@@ -378,6 +378,23 @@ pub(crate) mod riscv {
     }
 }
 
+/// Proof that this CPU executes the `avx2` level (AVX2, AES-NI, PCLMULQDQ, SSSE3,
+/// SSE4.1, BMI1/2): only [`Variant`] constructs it, from detection.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2(());
+
+/// Proof that this CPU executes the `avx512` level: AVX-512F/BW/VL, GFNI, VAES and
+/// VPCLMULQDQ, on top of everything [`Avx2`] proves.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512(());
+
+/// Proof that this CPU executes VAES on 256-bit registers (with [`Avx2`]).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Vaes(());
+
 /// Proof that this CPU executes FEAT_SM3 and FEAT_SM4 (and NEON): only [`Variant`]
 /// constructs it, from detection.
 #[cfg(target_arch = "aarch64")]
@@ -407,6 +424,27 @@ pub(crate) struct Zvkg(());
 /// The CPU-proof tokens of a variant: each is `Some` only when the variant uses that
 /// level or feature and this CPU has it.
 impl Variant {
+    /// The `avx2` level, when this variant uses it (`avx2` and `avx512`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(crate) fn avx2(self) -> Option<Avx2> {
+        (self.backend >= Backend::Avx2 && self.is_supported()).then_some(Avx2(()))
+    }
+
+    /// The `avx512` level, when this variant uses it.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(crate) fn avx512(self) -> Option<Avx512> {
+        (self.backend == Backend::Avx512 && self.is_supported()).then_some(Avx512(()))
+    }
+
+    /// VAES, when this variant uses it (`avx2` on a CPU with VAES, not `avx2-novaes`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(crate) fn vaes(self) -> Option<Vaes> {
+        self.has(Feature::Vaes).then_some(Vaes(()))
+    }
+
     /// `armsm`'s instructions, when this variant uses them.
     #[cfg(target_arch = "aarch64")]
     #[inline]

@@ -9,9 +9,8 @@
     allow(unsafe_code)
 )]
 
-#[cfg(any(target_arch = "aarch64", target_arch = "riscv64"))]
 use crate::cpu;
-use crate::cpu::{Backend, Variant};
+use crate::cpu::Variant;
 use zeroize::Zeroize;
 
 /// 32x32 -> 64-bit carry-less product with integer multiplications: each operand is split
@@ -78,7 +77,6 @@ const SHORT_BYTES: usize = 32 * 16;
 /// A GHASH key: the hash subkey H = E_K(0^128) and, for the SIMD backends, its powers.
 #[derive(Clone)]
 pub(crate) struct GhashKey {
-    backend: Backend,
     /// The aarch64/riscv64 carry-less-multiply kernel, with its CPU proof.
     native: Native,
     h: u128,
@@ -106,11 +104,17 @@ impl Drop for GhashKey {
     }
 }
 
-/// The non-x86 GHASH kernels, each with the proof that this CPU runs it.
+/// The GHASH kernels, each with the proof that this CPU runs it.
 #[derive(Clone, Copy)]
 enum Native {
-    /// x86 (chosen by the backend) or portable.
+    /// Portable.
     None,
+    /// x86-64 PCLMULQDQ (`avx2`).
+    #[cfg(target_arch = "x86_64")]
+    Pclmul(cpu::Avx2),
+    /// x86-64 VPCLMULQDQ on zmm (`avx512`).
+    #[cfg(target_arch = "x86_64")]
+    Vpclmul(cpu::Avx512),
     /// aarch64 PMULL.
     #[cfg(target_arch = "aarch64")]
     Pmull(cpu::Pmull),
@@ -123,15 +127,18 @@ impl GhashKey {
     /// The key for hash subkey `h` on `variant` (clamped to what this CPU supports).
     pub(crate) fn new(h: [u8; 16], variant: Variant) -> GhashKey {
         let variant = variant.clamp();
-        let backend = variant.backend();
         #[allow(unused_mut)]
         let mut powers = [[0u64; 2]; 32];
-        #[cfg(target_arch = "x86_64")]
-        if backend >= Backend::Avx2 {
-            super::ghash_pclmul::ghash_powers(&h, &mut powers);
-        }
         #[allow(unused_mut)]
         let mut native = Native::None;
+        #[cfg(target_arch = "x86_64")]
+        if let Some(t) = variant.avx2() {
+            super::ghash_pclmul::ghash_powers(t, &h, &mut powers);
+            native = match variant.avx512() {
+                Some(t) => Native::Vpclmul(t),
+                None => Native::Pclmul(t),
+            };
+        }
         #[cfg(target_arch = "aarch64")]
         if let Some(t) = variant.pmull() {
             let first: &mut [[u64; 2]; 8] = (&mut powers[..8]).try_into().unwrap();
@@ -147,7 +154,6 @@ impl GhashKey {
         rev.reverse();
         let rev_kara = rev.map(|[lo, hi]| [lo ^ hi, lo ^ hi]);
         GhashKey {
-            backend,
             native,
             h: u128::from_be_bytes(h),
             powers,
@@ -167,6 +173,31 @@ impl GhashKey {
         debug_assert!(data.len().is_multiple_of(16));
         match self.native {
             Native::None => {}
+            #[cfg(target_arch = "x86_64")]
+            Native::Pclmul(t) => {
+                if data.len() < SHORT_BYTES {
+                    super::ghash_pclmul::ghash_short(t, &self.powers, y, data);
+                    return;
+                }
+                let head = data.len() % 256;
+                super::ghash_pclmul::ghash_short(t, &self.powers, y, &data[..head]);
+                super::ghash_pclmul::ghash(t, &self.powers, y, &data[head..]);
+                return;
+            }
+            #[cfg(target_arch = "x86_64")]
+            Native::Vpclmul(t) => {
+                let short = |y: &mut [u8; 16], d: &[u8]| {
+                    super::ghash_vpclmul::ghash_short(t, &self.rev, &self.rev_kara, y, d);
+                };
+                if data.len() < SHORT_BYTES {
+                    short(y, data);
+                    return;
+                }
+                let head = data.len() % 256;
+                short(y, &data[..head]);
+                super::ghash_vpclmul::ghash(t, &self.powers, y, &data[head..]);
+                return;
+            }
             #[cfg(target_arch = "aarch64")]
             Native::Pmull(_) => {
                 // SAFETY: the token proves PMULL.
@@ -181,39 +212,15 @@ impl GhashKey {
                 return;
             }
         }
-        match self.backend {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 | Backend::Avx2 => {
-                let short = |y: &mut [u8; 16], d: &[u8]| {
-                    if self.backend == Backend::Avx512 {
-                        super::ghash_vpclmul::ghash_short(&self.rev, &self.rev_kara, y, d);
-                    } else {
-                        super::ghash_pclmul::ghash_short(&self.powers, y, d);
-                    }
-                };
-                if data.len() < SHORT_BYTES {
-                    short(y, data);
-                    return;
-                }
-                let head = data.len() % 256;
-                short(y, &data[..head]);
-                if self.backend == Backend::Avx512 {
-                    super::ghash_vpclmul::ghash(&self.powers, y, &data[head..]);
-                } else {
-                    super::ghash_pclmul::ghash(&self.powers, y, &data[head..]);
-                }
-            }
-            _ => {
-                // Work in the normal bit order: reverse the GCM-ordered blocks once each.
-                let h = self.h.reverse_bits();
-                let mut acc = u128::from_be_bytes(*y).reverse_bits();
-                for b in data.chunks_exact(16) {
-                    acc ^= u128::from_be_bytes(b.try_into().unwrap()).reverse_bits();
-                    acc = gf128_mul_normal(acc, h);
-                }
-                *y = acc.reverse_bits().to_be_bytes();
-            }
+        // Portable: work in the normal bit order, reversing the GCM-ordered blocks once
+        // each.
+        let h = self.h.reverse_bits();
+        let mut acc = u128::from_be_bytes(*y).reverse_bits();
+        for b in data.chunks_exact(16) {
+            acc ^= u128::from_be_bytes(b.try_into().unwrap()).reverse_bits();
+            acc = gf128_mul_normal(acc, h);
         }
+        *y = acc.reverse_bits().to_be_bytes();
     }
 
     /// Absorbs `data`, zero-padding a final partial block.
@@ -244,7 +251,7 @@ mod tests {
         // groups of 32 inside the wide kernels.
         let data: Vec<u8> = (0..16 * 140).map(|i| (i * 31 + 7) as u8).collect();
         let reference = {
-            let k = GhashKey::new(h, Backend::Portable.into());
+            let k = GhashKey::new(h, cpu::Backend::Portable.into());
             let mut out = Vec::new();
             for n in 0..140 {
                 let mut y = [0x5au8; 16];

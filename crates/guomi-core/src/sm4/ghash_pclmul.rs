@@ -6,6 +6,7 @@
 #![allow(unsafe_code)]
 
 use super::ghash::HPowers;
+use crate::cpu::Avx2;
 use core::arch::x86_64::*;
 
 const POLY: u128 = 0xc200_0000_0000_0000_0000_0000_0000_0001;
@@ -84,13 +85,15 @@ unsafe fn powers_pclmul(h: &[u8; 16], out: &mut HPowers) {
 }
 
 /// H^1..H^32 (as H'^k) for [`ghash`] and the AVX-512 GHASH.
-pub(crate) fn ghash_powers(h: &[u8; 16], out: &mut HPowers) {
-    // SAFETY: only called for backends >= Avx2, whose detection checks PCLMULQDQ and SSSE3.
+pub(crate) fn ghash_powers(_: Avx2, h: &[u8; 16], out: &mut HPowers) {
+    // SAFETY: the token proves PCLMULQDQ and SSSE3.
     unsafe { powers_pclmul(h, out) }
 }
 
+/// # Safety
+/// The CPU must have PCLMULQDQ and SSSE3.
 #[target_feature(enable = "pclmulqdq,ssse3,sse2")]
-unsafe fn ghash_pclmul(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
+pub(super) unsafe fn ghash_pclmul(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
     // SAFETY: PCLMULQDQ + SSSE3 enabled here; every 16-byte load is inside `data`.
     unsafe {
         let mut acc = bswap128(_mm_loadu_si128(y.as_ptr().cast()));
@@ -129,8 +132,8 @@ unsafe fn ghash_pclmul(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
 }
 
 /// GHASH of whole blocks into `y`.
-pub(crate) fn ghash(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
-    // SAFETY: only used for backends >= Avx2 (PCLMULQDQ and SSSE3 checked by detection).
+pub(crate) fn ghash(_: Avx2, powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
+    // SAFETY: the token proves PCLMULQDQ and SSSE3.
     unsafe { ghash_pclmul(powers, y, data) }
 }
 
@@ -178,7 +181,7 @@ unsafe fn ghash_short_pclmul(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
 
 /// GHASH of whole blocks into `y` with one reduction per up to 32 blocks and no setup:
 /// the path for short inputs (one small message) of both x86 backends.
-pub(crate) fn ghash_short(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
-    // SAFETY: only used for backends >= Avx2 (PCLMULQDQ and SSSE3 checked by detection).
+pub(crate) fn ghash_short(_: Avx2, powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
+    // SAFETY: the token proves PCLMULQDQ and SSSE3.
     unsafe { ghash_short_pclmul(powers, y, data) }
 }

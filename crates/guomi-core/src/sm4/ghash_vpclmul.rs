@@ -4,6 +4,7 @@
 #![allow(unsafe_code)]
 
 use super::ghash::HPowers;
+use crate::cpu::Avx512;
 use core::arch::x86_64::*;
 
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,ssse3")]
@@ -58,7 +59,8 @@ unsafe fn ghash_vpclmul(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
         }
         _mm_storeu_si128(y.as_mut_ptr().cast(), _mm_shuffle_epi8(acc, rev128));
         if off < data.len() {
-            super::ghash_pclmul::ghash(powers, y, &data[off..]);
+            // SAFETY: PCLMULQDQ and SSSE3 are enabled here (the caller's CPU has them).
+            super::ghash_pclmul::ghash_pclmul(powers, y, &data[off..]);
         }
     }
 }
@@ -78,9 +80,9 @@ unsafe fn fold(v: __m512i) -> __m128i {
 }
 
 /// GHASH of whole blocks into `y`.
-pub(crate) fn ghash(powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
-    // SAFETY: selected only for the Avx512 backend, whose detection checks VPCLMULQDQ,
-    // PCLMULQDQ and AVX-512 F/BW/VL.
+pub(crate) fn ghash(_: Avx512, powers: &HPowers, y: &mut [u8; 16], data: &[u8]) {
+    // SAFETY: the token proves the avx512 level: VPCLMULQDQ, PCLMULQDQ, SSSE3 and
+    // AVX-512 F/BW/VL.
     unsafe { ghash_vpclmul(powers, y, data) }
 }
 
@@ -145,8 +147,14 @@ unsafe fn ghash_short_vpclmul(rev: &HPowers, rev_kara: &HPowers, y: &mut [u8; 16
 
 /// GHASH of whole blocks into `y` with no setup: the path for short inputs (one small
 /// message). `rev`, `rev_kara`: see [`ghash_short_vpclmul`].
-pub(crate) fn ghash_short(rev: &HPowers, rev_kara: &HPowers, y: &mut [u8; 16], data: &[u8]) {
-    // SAFETY: selected only for the Avx512 backend, whose detection checks VPCLMULQDQ,
-    // PCLMULQDQ, SSSE3 and AVX-512 F/BW/VL.
+pub(crate) fn ghash_short(
+    _: Avx512,
+    rev: &HPowers,
+    rev_kara: &HPowers,
+    y: &mut [u8; 16],
+    data: &[u8],
+) {
+    // SAFETY: the token proves the avx512 level: VPCLMULQDQ, PCLMULQDQ, SSSE3 and
+    // AVX-512 F/BW/VL.
     unsafe { ghash_short_vpclmul(rev, rev_kara, y, data) }
 }

@@ -6,8 +6,9 @@
 //! * [`gcm`]: SM4-GCM (NIST SP 800-38D, RFC 8998); [`ccm`]: SM4-CCM (SP 800-38C, RFC 3610).
 //! * [`xts`]: SM4-XTS with ciphertext stealing, GB/T 17964-2021 and IEEE 1619 tweaks.
 //!
-//! Backends (chosen when an [`Sm4`] is built, stored in it as a [`cpu::Variant`]; an
-//! explicit request is clamped to what the CPU supports):
+//! Backends (chosen when an [`Sm4`] is built, stored in it as a [`cpu::Variant`] and as
+//! the kernel with its CPU-proof token, `native::Native`, through which every operation
+//! dispatches; an explicit request is clamped to what the CPU supports):
 //! * `soft`: bitsliced S-box, portable and constant time;
 //! * `x86_avx2`: AES-NI `aesenclast` + AVX2 nibble-shuffle affine maps, 16 blocks in flight
 //!   (variant `avx2`: 256-bit `vaesenclast` where the CPU has VAES; `avx2-novaes`: 128-bit);
@@ -15,6 +16,11 @@
 //! * `aarch64_neon`: NEON `TBL` register-table S-box; `aarch64_sm4e`: the `SM4E`
 //!   instruction (FEAT_SM4), 8 blocks in flight;
 //! * `riscv_zk`: scalar `sm4ed` (Zksed); `riscv_zvk`: vector `vsm4r` (Zvksed).
+//!
+//! The serial modes (CBC and CFB encryption, CBC-MAC, OFB) run one kernel call per
+//! request with the round keys in registers on every backend but `neon` and `portable`;
+//! ECB from one buffer into another reads one and writes the other, without a copy, on
+//! `avx512`, `neon`, `armsm`, `zk` and `zvk`.
 //!
 //! GHASH has one file per carry-less multiplier (`ghash_*.rs`, see [`ghash`]).
 //!
@@ -106,7 +112,7 @@ impl Drop for RoundKeys {
 pub struct Sm4 {
     rk: RoundKeys,
     variant: Variant,
-    /// The aarch64/riscv64 kernel (with its CPU proof), or none.
+    /// The backend's kernel (with its CPU proof), or none for `portable`.
     native: native::Native,
 }
 
@@ -138,11 +144,10 @@ impl Sm4 {
     /// Schedules `key` for `variant`, clamped to what this CPU supports.
     pub fn with_variant(key: &[u8; KEY_SIZE], variant: Variant) -> Sm4 {
         let variant = effective(variant);
-        let backend = variant.backend();
         let native = native::Native::for_variant(variant);
         let enc = native
             .expand_key(key)
-            .unwrap_or_else(|| schedule(backend, key));
+            .unwrap_or_else(|| schedule(native, key));
         // §7.2: decryption uses the round keys in reverse order.
         let mut dec = enc;
         dec.reverse();
@@ -193,13 +198,6 @@ impl Sm4 {
         self.variant
     }
 
-    /// Whether the `avx2` paths use 256-bit VAES.
-    #[cfg(target_arch = "x86_64")]
-    #[inline]
-    fn vaes(&self) -> bool {
-        self.variant.has(cpu::Feature::Vaes)
-    }
-
     /// §7.1 encryption of one block in place.
     pub fn encrypt_block(&self, block: &mut [u8; BLOCK_SIZE]) {
         self.block(false, block);
@@ -240,15 +238,8 @@ impl Sm4 {
     #[inline]
     pub(crate) fn block(&self, decrypt: bool, block: &mut [u8; BLOCK_SIZE]) {
         let rk = self.keys(decrypt);
-        if self.native.block(rk, block) {
-            return;
-        }
-        match self.variant.backend() {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => x86_avx512::crypt_block(rk, block),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => x86_avx2::crypt_block(rk, block),
-            _ => soft::crypt_blocks(rk, block),
+        if !self.native.block(rk, block) {
+            soft::crypt_blocks(rk, block);
         }
     }
 
@@ -257,15 +248,8 @@ impl Sm4 {
     pub(crate) fn blocks(&self, decrypt: bool, data: &mut [u8]) {
         debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
         let rk = self.keys(decrypt);
-        if self.native.blocks(rk, data) {
-            return;
-        }
-        match self.variant.backend() {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => x86_avx512::crypt_blocks(rk, data),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => x86_avx2::crypt_blocks(rk, data, self.vaes()),
-            _ => soft::crypt_blocks(rk, data),
+        if !self.native.blocks(rk, data) {
+            soft::crypt_blocks(rk, data);
         }
     }
 
@@ -273,20 +257,10 @@ impl Sm4 {
     /// advanced by the number of blocks.
     pub(crate) fn ctr_xor(&self, counter: &mut u128, data: &mut [u8]) {
         debug_assert!(data.len().is_multiple_of(BLOCK_SIZE));
-        if self.native.ctr_xor(&self.rk.enc, counter, data) {
+        let done = self.native.ctr_xor(&self.rk.enc, counter, data);
+        let data = &mut data[done..];
+        if data.is_empty() {
             return;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if self.variant.backend() == Backend::Avx512 {
-            x86_avx512::ctr_xor(&self.rk.enc, counter, data);
-            return;
-        }
-        #[allow(unused_mut)]
-        let mut data = data;
-        #[cfg(target_arch = "x86_64")]
-        if self.variant.backend() == Backend::Avx2 {
-            let done = x86_avx2::ctr_xor(&self.rk.enc, counter, data, self.vaes());
-            data = &mut data[done..];
         }
         let mut buf = [0u8; CHUNK];
         for chunk in data.chunks_mut(CHUNK) {
@@ -306,17 +280,10 @@ impl Sm4 {
     /// CTR keystream XORed into `dst` from `src` (whole blocks, equal lengths).
     pub(crate) fn ctr_xor_to(&self, counter: &mut u128, src: &[u8], dst: &mut [u8]) {
         debug_assert_eq!(src.len(), dst.len());
-        #[cfg(target_arch = "x86_64")]
-        if self.variant.backend() == Backend::Avx512 {
-            x86_avx512::ctr_xor_to(&self.rk.enc, counter, src, dst);
+        let done = self.native.ctr_xor_to(&self.rk.enc, counter, src, dst);
+        let (src, dst) = (&src[done..], &mut dst[done..]);
+        if src.is_empty() {
             return;
-        }
-        #[allow(unused_mut)]
-        let (mut src, mut dst) = (src, dst);
-        #[cfg(target_arch = "x86_64")]
-        if self.variant.backend() == Backend::Avx2 {
-            let done = x86_avx2::ctr_xor_to(&self.rk.enc, counter, src, dst, self.vaes());
-            (src, dst) = (&src[done..], &mut dst[done..]);
         }
         dst.copy_from_slice(src);
         self.ctr_xor(counter, dst);
@@ -344,37 +311,24 @@ impl Sm4 {
         if self.native.serial(rk, mode, reg, data) {
             return;
         }
-        match self.variant.backend() {
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512 => x86_avx512::serial(rk, mode, reg, data),
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2 => x86_avx2::serial(rk, mode, reg, data),
-            _ => {
-                let native = self.native;
-                let one = |blk: &mut [u8; 16]| {
-                    if !native.block(rk, blk) {
-                        soft::crypt_blocks(rk, blk);
+        // Block by block (`neon`, `portable`).
+        for b in data.chunks_exact_mut(BLOCK_SIZE) {
+            match mode {
+                Serial::CbcEncrypt | Serial::CbcMac => {
+                    xor_in_place(reg, b);
+                    self.block(false, reg);
+                    if mode == Serial::CbcEncrypt {
+                        b.copy_from_slice(reg);
                     }
-                };
-                for b in data.chunks_exact_mut(BLOCK_SIZE) {
-                    match mode {
-                        Serial::CbcEncrypt | Serial::CbcMac => {
-                            xor_in_place(reg, b);
-                            one(reg);
-                            if mode == Serial::CbcEncrypt {
-                                b.copy_from_slice(reg);
-                            }
-                        }
-                        Serial::CfbEncrypt => {
-                            one(reg);
-                            xor_in_place(b, reg);
-                            reg.copy_from_slice(b);
-                        }
-                        Serial::Ofb => {
-                            one(reg);
-                            xor_in_place(b, reg);
-                        }
-                    }
+                }
+                Serial::CfbEncrypt => {
+                    self.block(false, reg);
+                    xor_in_place(b, reg);
+                    reg.copy_from_slice(b);
+                }
+                Serial::Ofb => {
+                    self.block(false, reg);
+                    xor_in_place(b, reg);
                 }
             }
         }
@@ -389,11 +343,6 @@ impl Sm4 {
         if self.native.blocks_to(self.keys(decrypt), src, dst) {
             return;
         }
-        #[cfg(target_arch = "x86_64")]
-        if self.variant.backend() == Backend::Avx512 {
-            x86_avx512::crypt_blocks_to(self.keys(decrypt), src, dst);
-            return;
-        }
         dst.copy_from_slice(src);
         self.blocks(decrypt, dst);
     }
@@ -401,43 +350,24 @@ impl Sm4 {
     /// Fills `tw` (a multiple of 64 bytes, the first 64 already holding T_0..T_3) with the
     /// following XTS tweaks, four at a time, where the backend can; returns whether it did.
     pub(crate) fn xts_tweaks(&self, gb: bool, tw: &mut [u8]) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        if self.variant.backend() == Backend::Avx512 && tw.len().is_multiple_of(64) {
-            x86_avx512::xts_tweaks(gb, tw);
-            return true;
-        }
-        let _ = (gb, tw);
-        false
+        self.native.xts_tweaks(gb, tw)
     }
 
     /// Fused CBC decryption of a prefix of `data` where the backend has it; returns the
     /// number of bytes done (the caller handles the rest).
     pub(crate) fn cbc_decrypt_fused(&self, reg: &mut [u8; 16], data: &mut [u8]) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        if self.variant.backend() == Backend::Avx512 {
-            return x86_avx512::cbc_decrypt(&self.rk.dec, reg, data);
-        }
         self.native.chain_decrypt(&self.rk.dec, false, reg, data)
     }
 
     /// Fused CFB decryption of a prefix of `data`; returns the bytes done.
     pub(crate) fn cfb_decrypt_fused(&self, reg: &mut [u8; 16], data: &mut [u8]) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        if self.variant.backend() == Backend::Avx512 {
-            return x86_avx512::cfb_decrypt(&self.rk.enc, reg, data);
-        }
         self.native.chain_decrypt(&self.rk.enc, true, reg, data)
     }
 
     /// XEX over whole blocks: `data = E/D(data ^ tweaks) ^ tweaks` (tweaks as long as data).
     pub(crate) fn xex(&self, decrypt: bool, tweaks: &[u8], data: &mut [u8]) {
         debug_assert!(tweaks.len() >= data.len());
-        #[allow(unused_mut)]
-        let mut done = 0;
-        #[cfg(target_arch = "x86_64")]
-        if self.variant.backend() == Backend::Avx512 {
-            done = x86_avx512::xex(self.keys(decrypt), tweaks, data);
-        }
+        let done = self.native.xex(self.keys(decrypt), tweaks, data);
         let (rest, tw) = (&mut data[done..], &tweaks[done..]);
         xor_in_place(rest, tw);
         self.blocks(decrypt, rest);
@@ -449,8 +379,8 @@ impl Sm4 {
 /// backend keeps in flight).
 pub(crate) const CHUNK: usize = 64 * BLOCK_SIZE;
 
-/// The §7.3 key schedule with the backend's S-box: the encryption round keys.
-fn schedule(backend: Backend, key: &[u8; KEY_SIZE]) -> [u32; ROUNDS] {
+/// The §7.3 key schedule with the kernel's S-box: the encryption round keys.
+fn schedule(native: native::Native, key: &[u8; KEY_SIZE]) -> [u32; ROUNDS] {
     // §7.3: (K0, K1, K2, K3) = (MK0 ^ FK0, ..., MK3 ^ FK3);
     // rk_i = K_{i+4} = K_i ^ T'(K_{i+1} ^ K_{i+2} ^ K_{i+3} ^ CK_i).
     let mut k = [0u32; 4];
@@ -461,22 +391,16 @@ fn schedule(backend: Backend, key: &[u8; KEY_SIZE]) -> [u32; ROUNDS] {
     let mut enc = [0u32; ROUNDS];
     for i in 0..ROUNDS {
         let t = k[(i + 1) % 4] ^ k[(i + 2) % 4] ^ k[(i + 3) % 4] ^ CK[i];
-        k[i % 4] ^= l_prime(tau(backend, t));
+        k[i % 4] ^= l_prime(tau(native, t));
         enc[i] = k[i % 4];
     }
     k.zeroize();
     enc
 }
 
-/// τ (§6.2) of one word with the backend's S-box.
-fn tau(backend: Backend, w: u32) -> u32 {
-    match backend {
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx512 => x86_avx512::tau(w),
-        #[cfg(target_arch = "x86_64")]
-        Backend::Avx2 => x86_avx2::tau(w),
-        _ => soft::tau(w),
-    }
+/// τ (§6.2) of one word with the kernel's S-box.
+fn tau(native: native::Native, w: u32) -> u32 {
+    native.tau(w).unwrap_or_else(|| soft::tau(w))
 }
 
 /// `a ^= b` over the common length.
@@ -542,7 +466,7 @@ mod tests {
                 let w =
                     x | (x.wrapping_mul(7) & 0xff) << 8 | ((x ^ 0x5a) << 16) | ((255 - x) << 24);
                 assert_eq!(
-                    tau(effective(b.into()).backend(), w),
+                    tau(native::Native::for_variant(effective(b.into())), w),
                     tau_table(w),
                     "backend {b:?} x={x}"
                 );

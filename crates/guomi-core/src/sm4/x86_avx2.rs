@@ -16,7 +16,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::ROUNDS;
-use crate::cpu::Feature;
+use crate::cpu::{Avx2, Vaes};
 use core::arch::x86_64::*;
 
 /// Nibble tables of `M1·x + c1` (low nibble, high nibble with c1 folded in).
@@ -303,19 +303,20 @@ unsafe fn ctr_vaes(
 }
 
 /// Fused CTR from `src` into `dst` (equal lengths) for the longest prefix of 32-block
-/// steps; returns the bytes done (the caller finishes the rest).
+/// steps, with 256-bit `vaesenclast` when given the VAES proof; returns the bytes done
+/// (the caller finishes the rest).
 pub(crate) fn ctr_xor_to(
+    _: Avx2,
+    vaes: Option<Vaes>,
     rk: &[u32; ROUNDS],
     counter: &mut u128,
     src: &[u8],
     dst: &mut [u8],
-    vaes: bool,
 ) -> usize {
     assert_eq!(src.len(), dst.len());
-    if vaes && Feature::Vaes.is_detected() {
-        // SAFETY: selected only when `cpu::detected() >= Avx2` (AVX2, AES-NI, SSSE3), and
-        // the CPU has VAES (checked just now); `src`/`dst` are distinct borrows of equal
-        // length.
+    if vaes.is_some() {
+        // SAFETY: the tokens prove AVX2, AES-NI, SSSE3 and VAES; `src`/`dst` are distinct
+        // borrows of equal length.
         unsafe { ctr_vaes(rk, counter, src.as_ptr(), dst.as_mut_ptr(), src.len()) }
     } else {
         // SAFETY: as above, without VAES.
@@ -325,13 +326,14 @@ pub(crate) fn ctr_xor_to(
 
 /// Fused CTR in place for the longest prefix of 32-block steps; returns the bytes done.
 pub(crate) fn ctr_xor(
+    _: Avx2,
+    vaes: Option<Vaes>,
     rk: &[u32; ROUNDS],
     counter: &mut u128,
     data: &mut [u8],
-    vaes: bool,
 ) -> usize {
     let p = data.as_mut_ptr();
-    if vaes && Feature::Vaes.is_detected() {
+    if vaes.is_some() {
         // SAFETY: as `ctr_xor_to`; source and destination are the same `data`.
         unsafe { ctr_vaes(rk, counter, p, p, data.len()) }
     } else {
@@ -383,15 +385,14 @@ unsafe fn crypt_blocks_vaes(rk: &[u32; ROUNDS], data: &mut [u8]) {
     unsafe { crypt_blocks_impl::<true>(rk, data) }
 }
 
-/// Every block of `data` (whole blocks). Uses 256-bit `vaesenclast` when `vaes` is
-/// asked for (the key's variant) and the CPU has VAES.
-pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8], vaes: bool) {
-    if vaes && Feature::Vaes.is_detected() {
-        // SAFETY: this backend is selected only when `cpu::detected() >= Avx2` (AVX2,
-        // AES-NI, SSSE3 checked), and the CPU has VAES (checked just now).
+/// Every block of `data` (whole blocks), with 256-bit `vaesenclast` when given the VAES
+/// proof.
+pub(crate) fn crypt_blocks(_: Avx2, vaes: Option<Vaes>, rk: &[u32; ROUNDS], data: &mut [u8]) {
+    if vaes.is_some() {
+        // SAFETY: the tokens prove AVX2, AES-NI, SSSE3 and VAES.
         unsafe { crypt_blocks_vaes(rk, data) }
     } else {
-        // SAFETY: as above, without VAES.
+        // SAFETY: the token proves AVX2, AES-NI, SSSE3.
         unsafe { crypt_blocks_avx2(rk, data) }
     }
 }
@@ -863,14 +864,20 @@ unsafe fn serial_aesni(
 }
 
 /// A serial mode over whole blocks of `data`, chaining through `reg`.
-pub(crate) fn serial(rk: &[u32; ROUNDS], mode: super::Serial, reg: &mut [u8; 16], data: &mut [u8]) {
-    // SAFETY: selected only when the CPU has AVX2 + AES-NI (cpu::detected() >= Avx2).
+pub(crate) fn serial(
+    _: Avx2,
+    rk: &[u32; ROUNDS],
+    mode: super::Serial,
+    reg: &mut [u8; 16],
+    data: &mut [u8],
+) {
+    // SAFETY: the token proves AVX2 + AES-NI + SSSE3.
     unsafe { serial_aesni(rk, mode, reg, data) }
 }
 
 /// One block.
-pub(crate) fn crypt_block(rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
-    // SAFETY: selected only when the CPU has AVX2 + AES-NI (cpu::detected() >= Avx2).
+pub(crate) fn crypt_block(_: Avx2, rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
+    // SAFETY: the token proves AVX2 + AES-NI + SSSE3.
     unsafe { crypt_block_aesni(rk, block) }
 }
 
@@ -897,15 +904,15 @@ unsafe fn tau_aesni(w: u32) -> u32 {
 }
 
 /// §6.2 τ of one word.
-pub(crate) fn tau(w: u32) -> u32 {
-    // SAFETY: selected only when the CPU has AVX2 + AES-NI.
+pub(crate) fn tau(_: Avx2, w: u32) -> u32 {
+    // SAFETY: the token proves AVX2 + AES-NI + SSSE3.
     unsafe { tau_aesni(w) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cpu::Backend;
+    use crate::cpu::{Backend, Feature, Variant};
 
     /// The fused CTR kernels (with and without VAES) against counter blocks encrypted by
     /// the portable rounds, across 32-bit carries.
@@ -961,6 +968,8 @@ mod tests {
         if !Backend::Avx2.is_supported() {
             return;
         }
+        let t = Variant::from(Backend::Avx2).avx2().unwrap();
+        let serial = |rk: &[u32; ROUNDS], m, r: &mut [u8; 16], d: &mut [u8]| serial(t, rk, m, r, d);
         super::super::tests::check_serial_kernels(&[("avx2", &serial)]);
         super::super::tests::check_serial_known_answer(&serial);
     }
@@ -988,7 +997,7 @@ mod tests {
                 assert_eq!(b, want, "vaes n={n}");
             }
             let mut one: [u8; 16] = data[..16].try_into().unwrap();
-            crypt_block(rk, &mut one);
+            crypt_block(Variant::from(Backend::Avx2).avx2().unwrap(), rk, &mut one);
             assert_eq!(&one[..], &want[..16]);
         }
     }

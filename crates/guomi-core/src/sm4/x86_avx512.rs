@@ -11,6 +11,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::ROUNDS;
+use crate::cpu::Avx512;
 use core::arch::x86_64::*;
 use zeroize::Zeroize;
 
@@ -310,30 +311,40 @@ unsafe fn xts_tweaks_impl(gb: bool, tw: &mut [u8]) {
 }
 
 /// XTS tweaks T_4.. into `tw` from T_0..T_3 already in its first 64 bytes.
-pub(crate) fn xts_tweaks(gb: bool, tw: &mut [u8]) {
+pub(crate) fn xts_tweaks(_: Avx512, gb: bool, tw: &mut [u8]) {
     assert!(tw.len().is_multiple_of(64) && !tw.is_empty());
-    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW checked).
+    // SAFETY: the token proves the avx512 level (AVX-512 F/BW/VL, GFNI).
     unsafe { xts_tweaks_impl(gb, tw) }
 }
 
 /// XTS whole blocks: `data ^= tweaks; E/D; ^= tweaks` for the longest prefix of 128-block
 /// chunks; returns how many bytes it did (the caller finishes the rest).
-pub(crate) fn xex(rk: &[u32; ROUNDS], tweaks: &[u8], data: &mut [u8]) -> usize {
+pub(crate) fn xex(_: Avx512, rk: &[u32; ROUNDS], tweaks: &[u8], data: &mut [u8]) -> usize {
     assert!(tweaks.len() >= data.len() / 2048 * 2048);
     let mut unused = [0u8; 16];
-    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW/VL, GFNI).
+    // SAFETY: the token proves the avx512 level (AVX-512 F/BW/VL, GFNI).
     unsafe { chained_gfni(rk, Chain::Xex, &mut unused, data, tweaks) }
 }
 
 /// CBC decryption of the longest prefix of 128-block chunks (`reg` = previous ciphertext,
 /// updated); returns the bytes done.
-pub(crate) fn cbc_decrypt(rk_dec: &[u32; ROUNDS], reg: &mut [u8; 16], data: &mut [u8]) -> usize {
+pub(crate) fn cbc_decrypt(
+    _: Avx512,
+    rk_dec: &[u32; ROUNDS],
+    reg: &mut [u8; 16],
+    data: &mut [u8],
+) -> usize {
     // SAFETY: as `xex`.
     unsafe { chained_gfni(rk_dec, Chain::CbcDecrypt, reg, data, &[]) }
 }
 
 /// CFB decryption of the longest prefix of 128-block chunks; returns the bytes done.
-pub(crate) fn cfb_decrypt(rk_enc: &[u32; ROUNDS], reg: &mut [u8; 16], data: &mut [u8]) -> usize {
+pub(crate) fn cfb_decrypt(
+    _: Avx512,
+    rk_enc: &[u32; ROUNDS],
+    reg: &mut [u8; 16],
+    data: &mut [u8],
+) -> usize {
     // SAFETY: as `xex`.
     unsafe { chained_gfni(rk_enc, Chain::CfbDecrypt, reg, data, &[]) }
 }
@@ -430,15 +441,21 @@ unsafe fn ctr_generic(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) {
 }
 
 /// CTR keystream (128-bit big-endian counter) XORed into whole blocks of `data`.
-pub(crate) fn ctr_xor(rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) {
+pub(crate) fn ctr_xor(_: Avx512, rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) {
     let p = data.as_mut_ptr();
-    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW/VL, GFNI); the
+    // SAFETY: the token proves the avx512 level (AVX-512 F/BW/VL, GFNI); the
     // source and destination are the same `data.len()` bytes.
     unsafe { ctr_gfni(rk, counter, p, p, data.len()) }
 }
 
 /// CTR from `src` into `dst` (same length, whole blocks).
-pub(crate) fn ctr_xor_to(rk: &[u32; ROUNDS], counter: &mut u128, src: &[u8], dst: &mut [u8]) {
+pub(crate) fn ctr_xor_to(
+    _: Avx512,
+    rk: &[u32; ROUNDS],
+    counter: &mut u128,
+    src: &[u8],
+    dst: &mut [u8],
+) {
     assert_eq!(src.len(), dst.len());
     // SAFETY: as `ctr_xor`; `src` and `dst` are distinct borrows of equal length.
     unsafe { ctr_gfni(rk, counter, src.as_ptr(), dst.as_mut_ptr(), src.len()) }
@@ -992,8 +1009,14 @@ unsafe fn serial_gfni(
 }
 
 /// A serial mode over whole blocks of `data`, chaining through `reg`.
-pub(crate) fn serial(rk: &[u32; ROUNDS], mode: super::Serial, reg: &mut [u8; 16], data: &mut [u8]) {
-    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512VL and GFNI checked).
+pub(crate) fn serial(
+    _: Avx512,
+    rk: &[u32; ROUNDS],
+    mode: super::Serial,
+    reg: &mut [u8; 16],
+    data: &mut [u8],
+) {
+    // SAFETY: the token proves the avx512 level (AVX-512 F/BW/VL, GFNI).
     unsafe { serial_gfni(rk, mode, reg, data) }
 }
 
@@ -1042,16 +1065,15 @@ unsafe fn crypt_blocks_to_gfni(rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) {
 }
 
 /// Every block of `src` into `dst` (equal lengths, whole blocks).
-pub(crate) fn crypt_blocks_to(rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) {
+pub(crate) fn crypt_blocks_to(_: Avx512, rk: &[u32; ROUNDS], src: &[u8], dst: &mut [u8]) {
     assert_eq!(src.len(), dst.len());
-    // SAFETY: selected only when `cpu::detected() >= Avx512` (AVX-512 F/BW/VL and GFNI).
+    // SAFETY: the token proves the avx512 level (AVX-512 F/BW/VL, GFNI).
     unsafe { crypt_blocks_to_gfni(rk, src, dst) }
 }
 
 /// Every block of `data` (whole blocks).
-pub(crate) fn crypt_blocks(rk: &[u32; ROUNDS], data: &mut [u8]) {
-    // SAFETY: this backend is selected only when `cpu::detected() >= Avx512`, which checks
-    // AVX-512 F/BW/VL and GFNI.
+pub(crate) fn crypt_blocks(_: Avx512, rk: &[u32; ROUNDS], data: &mut [u8]) {
+    // SAFETY: the token proves the avx512 level (AVX-512 F/BW/VL, GFNI).
     unsafe { crypt_blocks_gfni(rk, data) }
 }
 
@@ -1065,8 +1087,8 @@ unsafe fn crypt_block_gfni(rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
 }
 
 /// One block.
-pub(crate) fn crypt_block(rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
-    // SAFETY: selected only when the CPU has AVX-512VL and GFNI (cpu::detected() >= Avx512).
+pub(crate) fn crypt_block(_: Avx512, rk: &[u32; ROUNDS], block: &mut [u8; 16]) {
+    // SAFETY: the token proves the avx512 level (AVX-512 F/BW/VL, GFNI).
     unsafe { crypt_block_gfni(rk, block) }
 }
 
@@ -1080,8 +1102,8 @@ unsafe fn tau_gfni(w: u32) -> u32 {
 }
 
 /// §6.2 τ of one word.
-pub(crate) fn tau(w: u32) -> u32 {
-    // SAFETY: selected only when the CPU has GFNI and AVX-512 (cpu::detected() >= Avx512).
+pub(crate) fn tau(_: Avx512, w: u32) -> u32 {
+    // SAFETY: the token proves the avx512 level (AVX-512 F/BW/VL, GFNI).
     unsafe { tau_gfni(w) }
 }
 
@@ -1263,6 +1285,9 @@ mod tests {
             // SAFETY: as above.
             unsafe { serial_m1_round2(rk, m, r, d) }
         };
+        let t = crate::cpu::Variant::from(Backend::Avx512).avx512().unwrap();
+        let serial =
+            |rk: &[u32; ROUNDS], m: Serial, r: &mut [u8; 16], d: &mut [u8]| serial(t, rk, m, r, d);
         super::super::tests::check_serial_kernels(&[
             ("forms", &serial),
             ("plain", &plain),
