@@ -272,6 +272,11 @@ pub struct ClientConfig {
     pub identity: Option<CertifiedKey>,
     /// Suites offered, in preference order.
     pub suites: Vec<CipherSuite>,
+    /// With ECC suites, send the encryption certificate after the signing certificate
+    /// when the server asks for client certificates (Tongsuo's NTLS server wants both).
+    /// Off by default: GmSSL 3.1.1's server reads the client's list as one chain and
+    /// rejects it then. ECDHE suites always send both.
+    pub ecc_client_double_certificate: bool,
 }
 
 impl ClientConfig {
@@ -287,6 +292,7 @@ impl ClientConfig {
             check_hostname: true,
             identity: None,
             suites: CipherSuite::ALL.to_vec(),
+            ecc_client_double_certificate: false,
         }
     }
 

@@ -771,7 +771,7 @@ impl Connection {
                 Some(id) => {
                     // ECC suites: the signing chain only (the encryption certificate has
                     // no use there, and GmSSL reads the list as one chain); ECDHE: both.
-                    let certs = if suite.is_ecdhe() {
+                    let certs = if suite.is_ecdhe() || config.ecc_client_double_certificate {
                         id.wire_certs()
                     } else {
                         id.sign_chain.iter().map(|c| c.to_der().to_vec()).collect()

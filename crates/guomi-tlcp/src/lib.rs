@@ -24,9 +24,11 @@
 //!   offers. A client without an identity does not offer ECDHE suites.
 //! * **Certificates.** The server sends its signing certificate, then its encryption
 //!   certificate, then the signing chain's intermediates. A client sends the same with
-//!   ECDHE suites, but only its signing certificate and chain with ECC suites (the
-//!   encryption certificate has no use there, and GmSSL's server reads the list as one
-//!   chain); the server reads a client's list accordingly.
+//!   ECDHE suites, but by default only its signing certificate and chain with ECC
+//!   suites (the encryption certificate has no use there, and GmSSL 3.1.1's server reads
+//!   the list as one chain); `ClientConfig::ecc_client_double_certificate` sends both
+//!   (Tongsuo's NTLS server wants them). The server reads a client's list for an ECC
+//!   suite as signing certificate + chain, so either form is accepted.
 //!   The signing certificate must allow digitalSignature and the encryption certificate
 //!   keyEncipherment or keyAgreement (when they carry keyUsage); these checks run even
 //!   when path verification is off. Both must validate (RFC 5280, with the configured

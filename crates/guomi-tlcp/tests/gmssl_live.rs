@@ -144,7 +144,7 @@ fn gmssl_client_guomi_server() {
         handshake(&mut conn, &mut s)?;
         let suite = conn.negotiated_suite();
         // Echo one line.
-        let line = read_app(&mut conn, &mut s, 1);
+        let line = read_line(&mut conn, &mut s);
         conn.send(&line).unwrap();
         s.write_all(&conn.write_tls()).unwrap();
         Ok((suite, line))

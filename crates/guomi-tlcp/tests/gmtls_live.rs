@@ -120,7 +120,7 @@ fn gmtls_client_guomi_server() {
         let mut conn = ServerConnection::new(sc).unwrap();
         handshake(&mut conn, &mut s)?;
         let suite = conn.negotiated_suite();
-        let line = read_app(&mut conn, &mut s, 1);
+        let line = read_line(&mut conn, &mut s);
         conn.send(&line).unwrap();
         s.write_all(&conn.write_tls()).unwrap();
         Ok((suite, line))

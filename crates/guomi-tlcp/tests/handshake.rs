@@ -739,3 +739,18 @@ fn tampered_handshake_transcript_fails_finished() {
         Error::AlertReceived(AlertDescription::DecryptError)
     );
 }
+
+#[test]
+fn ecc_client_double_certificate_option() {
+    let p = pki();
+    for double in [false, true] {
+        let mut sc = server_config(&p, ClientAuth::Required);
+        sc.suites = vec![CipherSuite::EccSm4GcmSm3];
+        let mut cc = client_config(&p, true);
+        cc.ecc_client_double_certificate = double;
+        let (_c, s, ce, se) = connect(cc, Arc::new(sc));
+        ce.unwrap();
+        se.unwrap();
+        assert_eq!(s.peer_certificates().len(), if double { 2 } else { 1 });
+    }
+}

@@ -71,6 +71,16 @@ pub fn read_app(conn: &mut Connection, s: &mut TcpStream, want: usize) -> Vec<u8
     got
 }
 
+/// Reads application data until it ends with a newline (peers may split a write into
+/// several records: gmtls sends 1/n-1 records with CBC below TLS 1.1's version number).
+pub fn read_line(conn: &mut Connection, s: &mut TcpStream) -> Vec<u8> {
+    let mut got = Vec::new();
+    while !got.ends_with(b"\n") {
+        got.extend(read_app(conn, s, 1));
+    }
+    got
+}
+
 /// Kills and reaps the child process it holds when dropped.
 pub struct Child(pub std::process::Child);
 
