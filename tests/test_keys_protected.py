@@ -56,17 +56,40 @@ def _int(v: int) -> bytes:
     return _tlv(0x02, b)
 
 
-def gmssl_style_encrypted_key(key: sm2.PrivateKey, password: bytes, iterations: int) -> bytes:
-    """EncryptedPrivateKeyInfo as GmSSL 3 writes it, built with pyca/cryptography's
-    PBKDF2-HMAC-SM3 and SM4-CBC (not guomi's)."""
+SM2_CURVE = _oid("1.2.156.10197.1.301")
+
+
+def gmssl_pkcs8(key: sm2.PrivateKey) -> bytes:
+    """PrivateKeyInfo as GmSSL 3 writes it inside its encrypted keys (and guomi now too):
+    the ECPrivateKey carries [0] sm2p256v1 and [1] publicKey."""
+    ec = _tlv(
+        0x30,
+        _int(1)
+        + _tlv(0x04, key.to_bytes())
+        + _tlv(0xA0, SM2_CURVE)
+        + _tlv(0xA1, _tlv(0x03, b"\x00" + key.public_key().to_bytes())),
+    )
+    alg = _tlv(0x30, _oid("1.2.840.10045.2.1") + SM2_CURVE)
+    return _tlv(0x30, _int(0) + alg + _tlv(0x04, ec))
+
+
+def gmssl_style_encrypted_key(
+    key: sm2.PrivateKey, password: bytes, iterations: int, *, prf_null: bool = False, curve: bool = True
+) -> bytes:
+    """EncryptedPrivateKeyInfo as GmSSL 3 writes it (PRF AlgorithmIdentifier without
+    parameters, keyLength 16, ECPrivateKey with [0]), built with pyca/cryptography's
+    PBKDF2-HMAC-SM3 and SM4-CBC (not guomi's). ``prf_null`` / ``curve=False``: the PRF
+    with NULL and the ECPrivateKey without [0], as gmsm (and guomi before) writes them."""
     salt, iv = os.urandom(16), os.urandom(16)
     k = PBKDF2HMAC(hashes.SM3(), 16, salt, iterations).derive(password)
     padder = padding.PKCS7(128).padder()
-    body = padder.update(key.to_der(format="pkcs8")) + padder.finalize()
+    inner = gmssl_pkcs8(key) if curve else key.to_der(format="pkcs8")
+    body = padder.update(inner) + padder.finalize()
     enc = Cipher(algorithms.SM4(k), modes.CBC(iv)).encryptor()
     ct = enc.update(body) + enc.finalize()
-    prf = _tlv(0x30, _oid("1.2.156.10197.1.401.2") + b"\x05\x00")
-    kdf = _tlv(0x30, _oid("1.2.840.113549.1.5.12") + _tlv(0x30, _tlv(0x04, salt) + _int(iterations) + prf))
+    prf = _tlv(0x30, _oid("1.2.156.10197.1.401.2") + (b"\x05\x00" if prf_null else b""))
+    params = _tlv(0x04, salt) + _int(iterations) + _int(16) + prf
+    kdf = _tlv(0x30, _oid("1.2.840.113549.1.5.12") + _tlv(0x30, params))
     encs = _tlv(0x30, _oid("1.2.156.10197.1.104.2") + _tlv(0x04, iv))
     alg = _tlv(0x30, _oid("1.2.840.113549.1.5.13") + _tlv(0x30, kdf + encs))
     return _tlv(0x30, alg + _tlv(0x04, ct))
@@ -136,14 +159,25 @@ def test_default_iterations_like_gmssl() -> None:
 def test_hmac_sm3_output_decrypts_with_an_independent_implementation() -> None:
     key = sm2.PrivateKey.generate()
     der = keys.dump_der_private_key(key, password=b"secret", prf="hmac-sm3", iterations=1000)
-    assert _oid("1.2.156.10197.1.401.2") + b"\x05\x00" in der  # prf {hmacWithSM3, NULL}
+    # prf {hmacWithSM3} without parameters: GmSSL 3.1.1 refuses a NULL there.
+    assert _tlv(0x30, _oid("1.2.156.10197.1.401.2")) in der
+    assert _oid("1.2.156.10197.1.401.2") + b"\x05\x00" not in der
     assert _oid("1.2.156.10197.1.104.2") in der  # SM4-CBC
-    assert independent_decrypt(der, b"secret") == key.to_der(format="pkcs8")
+    # The ECPrivateKey inside carries [0] sm2p256v1 (GmSSL 3.1.1 requires it).
+    assert independent_decrypt(der, b"secret") == gmssl_pkcs8(key)
 
 
-def test_gmssl_layout_written_independently_loads() -> None:
+def test_hmac_sha256_prf_keeps_null() -> None:
     key = sm2.PrivateKey.generate()
-    der = gmssl_style_encrypted_key(key, b"gmssl-pass", 2048)
+    der = keys.dump_der_private_key(key, password=b"secret", prf="hmac-sha256", iterations=10)
+    assert _tlv(0x30, _oid("1.2.840.113549.2.9") + b"\x05\x00") in der  # as OpenSSL writes it
+
+
+@pytest.mark.parametrize("prf_null", [False, True], ids=["prf-absent", "prf-null"])
+@pytest.mark.parametrize("curve", [True, False], ids=["with-curve", "without-curve"])
+def test_gmssl_layout_written_independently_loads(prf_null: bool, curve: bool) -> None:
+    key = sm2.PrivateKey.generate()
+    der = gmssl_style_encrypted_key(key, b"gmssl-pass", 2048, prf_null=prf_null, curve=curve)
     assert keys.load_der_private_key(der, password=b"gmssl-pass") == key
     assert keys.load_pem_private_key(pem("ENCRYPTED PRIVATE KEY", der), password=b"gmssl-pass") == key
     with pytest.raises(InvalidKey):

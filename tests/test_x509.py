@@ -78,7 +78,10 @@ def test_inspect_built_certificate() -> None:
     assert cert.not_valid_before == NOW and cert.not_valid_after == NOW + timedelta(days=30)
     assert cert.signature_algorithm_oid == x509.SIGNATURE_ALGORITHM_OID == "1.2.156.10197.1.501"
     assert cert.public_key() == key.public_key()
-    assert cert.basic_constraints == x509.BasicConstraints(ca=False, path_length=None)
+    # End entities carry no basicConstraints (GmSSL 3.1.1 refuses the empty SEQUENCE of
+    # cA=FALSE; RFC 5280 §4.2.1.9 lets them leave it out).
+    assert cert.basic_constraints is None
+    assert bytes.fromhex("0603551d13") not in cert.to_der()
     assert cert.key_usage == {"digitalSignature", "keyEncipherment"}
     assert cert.extended_key_usage == ["serverAuth", "clientAuth"]
     assert cert.subject_alternative_names == [
@@ -92,7 +95,7 @@ def test_inspect_built_certificate() -> None:
     assert cert.authority_key_identifier == ski
     assert cert.fingerprint() == sm3.hash(cert.to_der())
     assert len(cert.fingerprint("sha256")) == 32
-    assert {e.oid for e in cert.extensions} >= {"2.5.29.19", "2.5.29.15", "2.5.29.37", "2.5.29.17"}
+    assert {e.oid for e in cert.extensions} >= {"2.5.29.15", "2.5.29.37", "2.5.29.17"}
     # The signature verifies over the exact TBS with the default ID.
     assert key.public_key().verify(cert.signature, cert.tbs_certificate_bytes)
     cert.verify_signature(cert)
@@ -208,8 +211,8 @@ def test_chain_wrong_issuer_and_untrusted(pki: dict) -> None:
 
 
 def test_chain_non_ca_issuer(pki: dict) -> None:
-    # A certificate "issued" by the leaf key under the leaf's name, with the leaf (CA:FALSE)
-    # as the only candidate issuer.
+    # A certificate "issued" by the leaf key under the leaf's name, with the leaf (no
+    # basicConstraints, so not a CA) as the only candidate issuer.
     lk = pki["lk"]
     fake_ca = (
         x509.CertificateBuilder(subject="CN=leaf.example,O=Example", public_key=lk.public_key())

@@ -99,8 +99,8 @@ class Extension:
         >>> from guomi import sm2, x509
         >>> key = sm2.PrivateKey.generate()
         >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
-        >>> [e.oid for e in cert.extensions][0]
-        '2.5.29.19'
+        >>> [e.oid for e in cert.extensions][0]  # keyUsage (an end entity has no basicConstraints)
+        '2.5.29.15'
     """
 
     oid: str
@@ -232,9 +232,11 @@ class CertificateBuilder:
     :meth:`self_sign` (a root) or :meth:`sign` (issued by a CA certificate and key).
 
     Defaults: a random positive 127-bit serial, valid from one minute ago for 365 days,
-    basicConstraints cA=FALSE, keyUsage digitalSignature + keyEncipherment (a CA:
-    digitalSignature + keyCertSign + cRLSign), subject and authority key identifiers
-    (first 20 bytes of SM3 of the public key).
+    no basicConstraints for an end entity (RFC 5280 §4.2.1.9 lets it be left out; GmSSL
+    3.1.1 refuses the empty SEQUENCE that is the DER of cA=FALSE; a CA gets cA=TRUE),
+    keyUsage digitalSignature + keyEncipherment (a CA: digitalSignature + keyCertSign +
+    cRLSign), subject and authority key identifiers (first 20 bytes of SM3 of the public
+    key).
 
     Every field can be given to the constructor or set by the method of the same purpose:
     ``subject`` (RFC 4514 or OpenSSL ``/``-form), ``public_key`` (the key to certify;

@@ -74,14 +74,10 @@ def certs(
 AUTH = pytest.mark.parametrize("client_auth", [False, True], ids=["server-auth", "client-auth"])
 
 
-#: guomi's end-entity certificates carry basicConstraints cA=FALSE, which DER writes as an
-#: empty SEQUENCE; GmSSL 3.1.1's x509_basic_constraints_from_der refuses an empty one, so
-#: every chain GmSSL itself verifies (client -cacert, server -cacert for client auth) fails
-#: on a guomi-made leaf. Those cases are strict xfails; the same certificates pass where
-#: gmtls verifies them or GmSSL is not asked to (test_guomi_certs_gmssl_not_verifying).
-GMSSL_EMPTY_BC = (
-    "GmSSL 3.1.1 refuses the empty basicConstraints SEQUENCE (cA FALSE, DER default) of "
-    "guomi's end-entity certificates when it verifies a chain (x509_basic_constraints_from_der)"
+GMSSL_TLS_NEEDS_CACERT = (
+    "GmSSL 3.1.1's tls13_client and tls12_client verify the server's chain even without "
+    "-cacert, against an empty CA list (x509_certs_verify finds no root: "
+    "x509_certs_get_cert_by_subject), so they refuse every server, whoever made its certificates"
 )
 
 
@@ -96,12 +92,6 @@ TONGSUO_CLIENT_AUTH = (
     "certificate even for ECC suites ('peer did not return a certificate' when the Certificate "
     "message holds one); GmSSL's and gmtls' clients send the signing certificate alone"
 )
-
-
-def _gmssl_verifies(request: pytest.FixtureRequest, certs: tp.CertSet) -> None:
-    """Marks the test a strict xfail when GmSSL verifies a guomi-made leaf."""
-    if certs.maker == "guomi":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=GMSSL_EMPTY_BC))
 
 
 def _expect_echo(res: tp.ClientResult, message: str) -> None:
@@ -137,9 +127,8 @@ def test_cert_sets(certs: tp.CertSet) -> None:
 
 @AUTH
 def test_tlcp_gmssl_client_gmtls_server(
-    request: pytest.FixtureRequest, gmssl: Path, gmtls: Path, certs: tp.CertSet, client_auth: bool
+    gmssl: Path, gmtls: Path, certs: tp.CertSet, client_auth: bool
 ) -> None:
-    _gmssl_verifies(request, certs)
     msg = f"gmssl tlcp_client to gmtls, {certs.maker} certs"
     with tp.gmtls_server(gmtls, certs, client_auth="verify" if client_auth else "none") as srv:
         res = tp.gmssl_client(gmssl, "tlcp", srv.port, msg, certs, client_cert=client_auth)
@@ -151,10 +140,8 @@ def test_tlcp_gmssl_client_gmtls_server(
 
 @AUTH
 def test_tlcp_gmtls_client_gmssl_server(
-    request: pytest.FixtureRequest, gmssl: Path, gmtls: Path, certs: tp.CertSet, client_auth: bool
+    gmssl: Path, gmtls: Path, certs: tp.CertSet, client_auth: bool
 ) -> None:
-    if client_auth:
-        _gmssl_verifies(request, certs)
     msg = f"gmtls client to gmssl tlcp_server, {certs.maker} certs"
     with tp.gmssl_tlcp_server(gmssl, certs, client_auth=client_auth) as srv:
         res = tp.gmtls_client(gmtls, srv.port, msg, certs, client_cert=client_auth)
@@ -165,10 +152,7 @@ def test_tlcp_gmtls_client_gmssl_server(
 
 
 @AUTH
-def test_tlcp_gmssl_both_sides(
-    request: pytest.FixtureRequest, gmssl: Path, certs: tp.CertSet, client_auth: bool
-) -> None:
-    _gmssl_verifies(request, certs)
+def test_tlcp_gmssl_both_sides(gmssl: Path, certs: tp.CertSet, client_auth: bool) -> None:
     msg = f"gmssl tlcp both sides, {certs.maker} certs"
     with tp.gmssl_tlcp_server(gmssl, certs, client_auth=client_auth) as srv:
         res = tp.gmssl_client(gmssl, "tlcp", srv.port, msg, certs, client_cert=client_auth)
@@ -192,13 +176,12 @@ def test_tlcp_no_shared_suite(gmssl: Path, gmtls: Path, certs: tp.CertSet) -> No
     assert not res.established and res.reply == ""
 
 
-def test_tlcp_wire_facts(request: pytest.FixtureRequest, gmssl: Path, gmtls: Path, certs: tp.CertSet) -> None:
+def test_tlcp_wire_facts(gmssl: Path, gmtls: Path, certs: tp.CertSet) -> None:
     """The records of a GmSSL client <-> gmtls server session, read off a relay: version
     0x0101 on every record, a ClientHello without extensions, ECC_SM4_CBC_SM3 chosen,
     a Certificate message of exactly two certificates (signing first, encryption second),
     CBC records with an explicit IV, gmtls' 1/n-1 split of application data, and GmSSL's
     close_notify sent as a plaintext fatal alert."""
-    _gmssl_verifies(request, certs)
     from guomi import sm2
 
     msg = "wire facts"
@@ -274,8 +257,6 @@ def test_tlcp_tongsuo_server(
 ) -> None:
     """gmtls and GmSSL clients against Tongsuo's NTLS server (all four suites enabled):
     they offer and get ECC_SM4_CBC_SM3."""
-    if client == "gmssl":
-        _gmssl_verifies(request, certs)
     if client_auth:
         request.applymarker(pytest.mark.xfail(strict=True, reason=TONGSUO_CLIENT_AUTH))
     msg = f"{client} client to tongsuo, {certs.maker} certs"
@@ -385,22 +366,18 @@ def test_tls13_tongsuo_client_gmssl_server(gmssl: Path, tongsuo: list[str], tmp_
 
 
 @AUTH
-def test_tls13_gmssl(
-    request: pytest.FixtureRequest, gmssl: Path, certs: tp.CertSet, client_auth: bool
-) -> None:
+def test_tls13_gmssl(gmssl: Path, certs: tp.CertSet, client_auth: bool) -> None:
     """GmSSL tls13_client <-> tls13_server: TLS_SM4_GCM_SM3, curveSM2, sm2sig_sm3."""
-    _gmssl_verifies(request, certs)
     msg = f"gmssl tls13, {certs.maker} certs"
     with tp.gmssl_tls_server(gmssl, certs, "13", client_auth=client_auth) as srv:
         res = tp.gmssl_client(gmssl, "tls13", srv.port, msg, certs, client_cert=client_auth)
     _expect_echo(res, msg)
 
 
-def test_tls13_wire_facts(request: pytest.FixtureRequest, gmssl: Path, certs: tp.CertSet) -> None:
+def test_tls13_wire_facts(gmssl: Path, certs: tp.CertSet) -> None:
     """GmSSL's TLS 1.3 ClientHello: TLS_SM4_GCM_SM3 only, supported_groups curveSM2 (41),
     signature_algorithms sm2sig_sm3 (0x0708), one key share on curveSM2 (65-byte point),
     supported_versions TLS 1.3."""
-    _gmssl_verifies(request, certs)
     msg = "tls13 wire"
     with tp.gmssl_tls_server(gmssl, certs, "13") as srv, tp.recording_relay(srv.port) as (port, log):
         res = tp.gmssl_client(gmssl, "tls13", port, msg, certs)
@@ -430,11 +407,8 @@ def test_tls13_wire_facts(request: pytest.FixtureRequest, gmssl: Path, certs: tp
 
 
 @AUTH
-def test_tls12_gmssl(
-    request: pytest.FixtureRequest, gmssl: Path, certs: tp.CertSet, client_auth: bool
-) -> None:
+def test_tls12_gmssl(gmssl: Path, certs: tp.CertSet, client_auth: bool) -> None:
     """GmSSL tls12_client <-> tls12_server: ECDHE_SM4_CBC_SM3 (0xe011) over TLS 1.2."""
-    _gmssl_verifies(request, certs)
     msg = f"gmssl tls12, {certs.maker} certs"
     with tp.gmssl_tls_server(gmssl, certs, "12", client_auth=client_auth) as srv:
         res = tp.gmssl_client(gmssl, "tls12", srv.port, msg, certs, client_cert=client_auth)
@@ -447,12 +421,11 @@ def test_guomi_certs_gmssl_not_verifying(
 ) -> None:
     """guomi-made double certificates in every GmSSL exchange where GmSSL does not verify
     the chain (client without -cacert, no client authentication): the handshakes and the
-    data go through, so the keys, usages and the certificates' encoding serve TLCP, TLS 1.3
-    and TLS 1.2 (the gmtls client verifies them: test_tlcp_gmtls_client_gmssl_server).
-    GmSSL's tls13_client and tls12_client check the server's certificate even without
-    -cacert (x509_certs_verify with no CA), so there the empty basicConstraints fails too."""
+    data go through, so the keys, usages and the certificates' encoding serve TLCP (the
+    verifying runs: test_tls13_gmssl, test_tls12_gmssl, test_tlcp_gmssl_both_sides).
+    GmSSL's tls13_client and tls12_client cannot run unverified at all: strict xfails."""
     if kind in ("tls13", "tls12"):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=GMSSL_EMPTY_BC))
+        request.applymarker(pytest.mark.xfail(strict=True, reason=GMSSL_TLS_NEEDS_CACERT))
     certs = tp.make_guomi_certs(tmp_path)
     msg = f"guomi certs, {kind}, GmSSL not verifying"
     if kind == "tlcp-gmtls-server":
@@ -470,13 +443,10 @@ def test_guomi_certs_gmssl_not_verifying(
 # ----------------------------------------------------------------------------- key files
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="GmSSL 3.1.1 refuses guomi's encrypted PKCS#8: guomi writes the PBKDF2 PRF as "
-    "AlgorithmIdentifier { hmac-sm3, NULL } (GmSSL's pbkdf2_prf_from_der wants no parameters) "
-    "and an ECPrivateKey without [0] parameters (GmSSL's sm2_private_key_from_der wants [0] and [1])",
-)
 def test_gmssl_reads_guomi_encrypted_key(gmssl: Path, tmp_path: Path) -> None:
+    """guomi's encrypted PKCS#8 (PBKDF2-HMAC-SM3, SM4-CBC: the PRF AlgorithmIdentifier
+    without parameters, the ECPrivateKey with [0] sm2p256v1 and [1] publicKey, the only
+    form GmSSL 3.1.1 reads) signs in GmSSL; guomi verifies."""
     from guomi import keys, sm2
 
     key = sm2.PrivateKey.generate()
@@ -489,22 +459,6 @@ def test_gmssl_reads_guomi_encrypted_key(gmssl: Path, tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr.decode(errors="replace")[-1500:]
     assert key.public_key().verify((tmp_path / "sig").read_bytes(), (tmp_path / "msg").read_bytes())
-
-
-def test_gmssl_reads_harness_key(gmssl: Path, tmp_path: Path) -> None:
-    """The harness's GmSSL-form key (tls_peers.gmssl_key_pem) signs in GmSSL; guomi verifies."""
-    from guomi import sm2
-
-    key = sm2.PrivateKey.generate()
-    (tmp_path / "key.pem").write_text(tp.gmssl_key_pem(key, tp.PASSWORD))
-    (tmp_path / "msg").write_bytes(b"signed by gmssl")
-    out = subprocess.run(
-        [str(gmssl), "sm2sign", "-key", "key.pem", "-pass", tp.PASSWORD, "-in", "msg", "-out", "sig"],
-        cwd=tmp_path,
-        capture_output=True,
-    )
-    assert out.returncode == 0, out.stderr.decode(errors="replace")[-1500:]
-    assert key.public_key().verify((tmp_path / "sig").read_bytes(), b"signed by gmssl")
 
 
 # ----------------------------------------------------------------------------- key schedule

@@ -262,77 +262,13 @@ def make_gmssl_certs(gmssl: Path, d: Path) -> CertSet:
     return CertSet("gmssl", d)
 
 
-#: HMAC-SM3's OID, DER contents (1.2.156.10197.1.401.2).
-_HMAC_SM3_OID = bytes.fromhex("2a811ccf5501831102")
-
-
-def _der(tag: int, body: bytes) -> bytes:
-    n = len(body)
-    if n < 0x80:
-        return bytes([tag, n]) + body
-    ln = n.to_bytes((n.bit_length() + 7) // 8, "big")
-    return bytes([tag, 0x80 | len(ln)]) + ln + body
-
-
-def _oid(hexstr: str) -> bytes:
-    return _der(0x06, bytes.fromhex(hexstr))
-
-
-def gmssl_key_pem(key: Any, password: str, iterations: int = 65536) -> str:
-    """``key`` (a guomi ``sm2.PrivateKey``) as GmSSL 3.1.1's ``sm2keygen`` writes keys and
-    its tools read them, built here from guomi's primitives (PBKDF2-HMAC-SM3, SM4-CBC):
-    PKCS#8 PBES2 with keyLength 16 and the PRF ``AlgorithmIdentifier { hmac-sm3 }`` without
-    parameters, around a PrivateKeyInfo whose ECPrivateKey carries ``[0] sm2p256v1`` and
-    ``[1] publicKey``. GmSSL 3.1.1 refuses guomi's own encrypted PKCS#8 on both counts
-    (the PRF's NULL parameters, the ECPrivateKey without ``[0]``): README.md."""
-    from guomi import sm3, sm4
-
-    sm2_oid = _oid("2a811ccf5501822d")
-    ec_priv = _der(
-        0x30,
-        _der(0x02, b"\x01")
-        + _der(0x04, key.to_bytes())
-        + _der(0xA0, sm2_oid)
-        + _der(0xA1, _der(0x03, b"\x00" + key.public_key().to_bytes())),
-    )
-    pki = _der(
-        0x30,
-        _der(0x02, b"\x00") + _der(0x30, _oid("2a8648ce3d0201") + sm2_oid) + _der(0x04, ec_priv),
-    )
-    salt, iv = os.urandom(16), os.urandom(16)
-    k = sm3.pbkdf2_hmac(password.encode(), salt, iterations, 16)
-    ct = sm4.encrypt(k, pki, mode="cbc", iv=iv)
-    kdf = _der(
-        0x30,
-        _oid("2a864886f70d01050c")
-        + _der(
-            0x30,
-            _der(0x04, salt)
-            + _der(0x02, iterations.to_bytes((iterations.bit_length() + 8) // 8, "big"))
-            + _der(0x02, b"\x10")
-            + _der(0x30, _der(0x06, _HMAC_SM3_OID)),
-        ),
-    )
-    scheme = _der(0x30, _oid("2a811ccf55016802") + _der(0x04, iv))
-    alg = _der(0x30, _oid("2a864886f70d01050d") + _der(0x30, kdf + scheme))
-    return _pem("ENCRYPTED PRIVATE KEY", _der(0x30, alg + _der(0x04, ct)))
-
-
-def _pem(label: str, der: bytes) -> str:
-    import base64
-
-    b64 = base64.b64encode(der).decode()
-    lines = [b64[i : i + 64] for i in range(0, len(b64), 64)]
-    return "\n".join([f"-----BEGIN {label}-----", *lines, f"-----END {label}-----", ""])
-
-
 def make_guomi_certs(d: Path) -> CertSet:
     """The same set made with guomi (``guomi.x509.CertificateBuilder``, ``guomi.keys``):
     CA keyUsage keyCertSign+cRLSign, signing and client certificates digitalSignature,
-    encryption certificate keyEncipherment+dataEncipherment+keyAgreement. Keys: plain
-    PKCS#8 (``*_key_p8``), guomi's PBES2 (PBKDF2-HMAC-SM3, SM4-CBC) as written
-    (``*key.guomi.pem``: GmSSL 3.1.1 cannot read it) and, for GmSSL, the form its
-    ``sm2keygen`` writes (``*_key``: :func:`gmssl_key_pem`)."""
+    encryption certificate keyEncipherment+dataEncipherment+keyAgreement; end-entity
+    certificates without basicConstraints (the builder's default). Keys: plain PKCS#8
+    (``*_key_p8``, for gmtls and Tongsuo) and guomi's PBES2 (PBKDF2-HMAC-SM3, SM4-CBC:
+    ``*_key``, which GmSSL reads)."""
     from guomi import keys, sm2, x509
 
     d.mkdir(parents=True, exist_ok=True)
@@ -360,8 +296,7 @@ def make_guomi_certs(d: Path) -> CertSet:
             .sign(ca, ca_key)
         )
         (d / f"{who}cert.pem").write_text(cert.to_pem())
-        (d / f"{who}key.guomi.pem").write_text(keys.dump_pem_private_key(key, PASSWORD))
-        (d / f"{who}key.pem").write_text(gmssl_key_pem(key, PASSWORD))
+        (d / f"{who}key.pem").write_text(keys.dump_pem_private_key(key, PASSWORD))
         (d / f"{who}key.p8.pem").write_text(keys.dump_pem_private_key(key))
     (d / "double.pem").write_text((d / "signcert.pem").read_text() + (d / "enccert.pem").read_text())
     return CertSet("guomi", d)

@@ -165,9 +165,12 @@ fn sec1(key: &PrivateKey, with_parameters: bool) -> Result<Zeroizing<Vec<u8>>> {
     Ok(out)
 }
 
-/// PKCS#8 PrivateKeyInfo v1 around the SEC1 key without parameters.
-fn pkcs8(key: &PrivateKey) -> Result<Zeroizing<Vec<u8>>> {
-    let inner = sec1(key, false)?;
+/// PKCS#8 PrivateKeyInfo v1 around the SEC1 key, with or without its `[0]` parameters
+/// (the curve is already named by the PrivateKeyInfo's AlgorithmIdentifier). Plain PKCS#8
+/// leaves them out, as OpenSSL 3 writes it; the encrypted form keeps `[0] sm2p256v1`,
+/// which GmSSL 3.1.1's `sm2_private_key_from_der` requires (with `[1] publicKey`).
+fn pkcs8(key: &PrivateKey, with_parameters: bool) -> Result<Zeroizing<Vec<u8>>> {
+    let inner = sec1(key, with_parameters)?;
     let alg = ec_sm2_algorithm()?;
     let mut body = Zeroizing::new(Vec::with_capacity(inner.len() + alg.len() + 16));
     body.extend_from_slice(&asn1::uint(0)?);
@@ -178,6 +181,13 @@ fn pkcs8(key: &PrivateKey) -> Result<Zeroizing<Vec<u8>>> {
     Ok(out)
 }
 
+/// PKCS#8 PrivateKeyInfo whose ECPrivateKey carries `[0] sm2p256v1` and `[1] publicKey`:
+/// the body of guomi's encrypted PKCS#8 ([`crate::x509::keys`]), the form GmSSL 3.1.1
+/// writes and the only one it reads. Cannot fail: the encoding is under 160 bytes.
+pub(crate) fn pkcs8_der_with_curve(key: &PrivateKey) -> Zeroizing<Vec<u8>> {
+    pkcs8(key, true).unwrap_or_default()
+}
+
 impl PrivateKeyEncoding for PrivateKey {
     // Neither can fail: the encodings are under 160 bytes.
     fn to_sec1_der(&self) -> Zeroizing<Vec<u8>> {
@@ -185,7 +195,7 @@ impl PrivateKeyEncoding for PrivateKey {
     }
 
     fn to_pkcs8_der(&self) -> Zeroizing<Vec<u8>> {
-        pkcs8(self).unwrap_or_default()
+        pkcs8(self, false).unwrap_or_default()
     }
 
     fn to_sec1_pem(&self) -> Zeroizing<String> {

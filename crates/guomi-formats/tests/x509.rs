@@ -36,6 +36,24 @@ fn issue(
 }
 
 #[test]
+fn end_entity_basic_constraints_only_when_asked() {
+    // Default: no extension. Asked for explicitly: critical cA=FALSE, DER
+    // 30 0c 06 03 55 1d 13 01 01 ff 04 02 30 00 (what every leaf carried before).
+    let k = PrivateKey::generate().unwrap();
+    let mut b = CertificateBuilder::new("CN=ee", k.public_key().clone(), NOW, NOW + DAY).unwrap();
+    assert_eq!(b.basic_constraints, None);
+    let bc_ext = hex::decode("300c0603551d130101ff04023000").unwrap();
+    let has = |der: &[u8]| der.windows(bc_ext.len()).any(|w| w == bc_ext);
+    let c = b.self_sign(&k).unwrap();
+    assert_eq!(c.basic_constraints().unwrap(), None);
+    assert!(!has(c.to_der()));
+    b.basic_constraints = Some((false, None));
+    let c = b.self_sign(&k).unwrap();
+    assert_eq!(c.basic_constraints().unwrap(), Some((false, None)));
+    assert!(has(c.to_der()));
+}
+
+#[test]
 fn build_parse_and_inspect() {
     let k = PrivateKey::generate().unwrap();
     let mut b = CertificateBuilder::new(
@@ -61,7 +79,13 @@ fn build_parse_and_inspect() {
     assert_eq!(c.not_after(), NOW + DAY);
     assert_eq!(c.signature_algorithm(), "1.2.156.10197.1.501");
     assert_eq!(&c.public_key().unwrap(), k.public_key());
-    assert_eq!(c.basic_constraints().unwrap(), Some((false, None)));
+    // End entities get no basicConstraints by default (GmSSL 3.1.1 refuses the empty
+    // SEQUENCE of cA=FALSE); 2.5.29.19 appears nowhere in the certificate.
+    assert_eq!(c.basic_constraints().unwrap(), None);
+    assert!(!c
+        .to_der()
+        .windows(5)
+        .any(|w| w == [0x06, 0x03, 0x55, 0x1d, 0x13]));
     assert_eq!(
         c.key_usage().unwrap().unwrap().names(),
         ["digitalSignature", "keyEncipherment"]

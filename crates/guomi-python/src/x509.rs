@@ -477,9 +477,11 @@ impl PyCertificate {
     /// Example:
     ///     >>> from guomi import sm2, x509
     ///     >>> key = sm2.PrivateKey.generate()
-    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+    ///     >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).ca(0).self_sign(key)
     ///     >>> cert.basic_constraints
-    ///     BasicConstraints(ca=False, path_length=None)
+    ///     BasicConstraints(ca=True, path_length=0)
+    ///     >>> x509.CertificateBuilder(subject="CN=b").self_sign(key).basic_constraints is None
+    ///     True
     #[getter]
     fn basic_constraints<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         match self.0.basic_constraints().py_err()? {
@@ -1552,7 +1554,8 @@ fn verify_chain(
 ///         127-bit one.
 ///     not_before: start of validity, Unix seconds.
 ///     not_after: end of validity, Unix seconds.
-///     ca: the basicConstraints cA flag.
+///     ca: the basicConstraints cA flag; `False` leaves the extension out (an end
+///         entity; GmSSL 3.1.1 refuses the empty SEQUENCE of cA=FALSE).
 ///     path_length: pathLenConstraint, 0 to 255, or `None`.
 ///     key_usage: keyUsage bit names (empty omits the extension).
 ///     extended_key_usage: short names or dotted OIDs (empty omits the extension).
@@ -1625,7 +1628,9 @@ fn build_certificate(
         b.subject = core_x509::cert::parse_name(s).py_err()?;
     }
     b.serial = serial.map(|s| s.to_vec());
-    b.basic_constraints = Some((ca, path_length));
+    // An end entity gets no basicConstraints (GmSSL 3.1.1 refuses the empty SEQUENCE of
+    // cA=FALSE); a path length without ca=True still reaches the builder's check.
+    b.basic_constraints = (ca || path_length.is_some()).then_some((ca, path_length));
     b.key_usage = if key_usage.is_empty() {
         None
     } else {

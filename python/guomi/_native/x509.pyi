@@ -299,9 +299,11 @@ class Certificate:
         Example:
             >>> from guomi import sm2, x509
             >>> key = sm2.PrivateKey.generate()
-            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).self_sign(key)
+            >>> cert = x509.CertificateBuilder(subject="CN=a", serial_number=5).ca(0).self_sign(key)
             >>> cert.basic_constraints
-            BasicConstraints(ca=False, path_length=None)
+            BasicConstraints(ca=True, path_length=0)
+            >>> x509.CertificateBuilder(subject="CN=b").self_sign(key).basic_constraints is None
+            True
         """
     @property
     def key_usage(self) -> Optional[frozenset[str]]:
@@ -1080,7 +1082,8 @@ def build_certificate(
             127-bit one.
         not_before: start of validity, Unix seconds.
         not_after: end of validity, Unix seconds.
-        ca: the basicConstraints cA flag.
+        ca: the basicConstraints cA flag; `False` leaves the extension out (an end
+            entity; GmSSL 3.1.1 refuses the empty SEQUENCE of cA=FALSE).
         path_length: pathLenConstraint, 0 to 255, or `None`.
         key_usage: keyUsage bit names (empty omits the extension).
         extended_key_usage: short names or dotted OIDs (empty omits the extension).

@@ -527,7 +527,9 @@ pub struct CertificateBuilder {
     pub not_before: i64,
     /// notAfter, Unix seconds.
     pub not_after: i64,
-    /// basicConstraints: `Some((ca, path_len))`; `None` omits the extension.
+    /// basicConstraints: `Some((ca, path_len))`; `None` omits the extension (the
+    /// default for end-entity certificates, RFC 5280 §4.2.1.9). `Some((false, None))`
+    /// writes cA=FALSE, whose DER is an empty SEQUENCE that GmSSL 3.1.1 refuses.
     pub basic_constraints: Option<(bool, Option<u8>)>,
     /// keyUsage (critical); `None` omits it.
     pub key_usage: Option<KeyUsageFlags>,
@@ -540,8 +542,10 @@ pub struct CertificateBuilder {
 }
 
 impl CertificateBuilder {
-    /// A builder with the defaults for an end-entity certificate: basicConstraints
-    /// cA=FALSE, keyUsage digitalSignature + keyEncipherment, key identifiers.
+    /// A builder with the defaults for an end-entity certificate: no basicConstraints
+    /// (RFC 5280 §4.2.1.9 lets an end entity leave it out, as GmSSL's `reqsign` does;
+    /// GmSSL 3.1.1 refuses the empty SEQUENCE that is the DER of cA=FALSE), keyUsage
+    /// digitalSignature + keyEncipherment, key identifiers.
     pub fn new(
         subject: &str,
         public_key: PublicKey,
@@ -554,7 +558,7 @@ impl CertificateBuilder {
             serial: None,
             not_before,
             not_after,
-            basic_constraints: Some((false, None)),
+            basic_constraints: None,
             key_usage: Some(KeyUsageFlags(0b101)),
             extended_key_usage: Vec::new(),
             subject_alt_names: Vec::new(),

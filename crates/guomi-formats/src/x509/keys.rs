@@ -14,10 +14,17 @@
 //!
 //! Written forms (both read back by the tools that write them):
 //! * PRF HMAC-SM3 as GmSSL 3 writes it: 16-byte salt, no keyLength, prf
-//!   `{1.2.156.10197.1.401.2, NULL}`, SM4-CBC with a 16-byte IV.
+//!   `AlgorithmIdentifier { 1.2.156.10197.1.401.2 }` with the parameters absent (GmSSL
+//!   3.1.1's `pbkdf2_prf_from_der` refuses a NULL there), SM4-CBC with a 16-byte IV.
 //! * PRF HMAC-SHA256 as OpenSSL 3 writes it (`openssl pkcs8 -topk8 -v2 sm4-cbc
-//!   -v2prf hmacWithSHA256`): the same with prf `{hmacWithSHA256, NULL}`. OpenSSL 3.0
-//!   does not know the HMAC-SM3 PRF, so this is the form to give to OpenSSL.
+//!   -v2prf hmacWithSHA256`): the same with prf `{hmacWithSHA256, NULL}` (RFC 8018
+//!   appendix B.1.2). OpenSSL 3.0 does not know the HMAC-SM3 PRF, so this is the form
+//!   to give to OpenSSL.
+//!
+//! Both encrypt a PrivateKeyInfo whose ECPrivateKey carries `[0] sm2p256v1` and
+//! `[1] publicKey`: GmSSL 3.1.1 reads no other, and OpenSSL, BouncyCastle and gmsm read
+//! it too. Read: the PRF parameters absent or NULL, the ECPrivateKey with or without
+//! `[0]` (OpenSSL's and gmsm's PKCS#8 leave it out; gmsm writes the PRF with NULL).
 //!
 //! Every failure to decrypt (wrong password, bad padding, a decrypted body that is not a
 //! valid SM2 PKCS#8 key) is the same opaque `Error::InvalidKey`: no padding oracle, and
@@ -69,6 +76,19 @@ impl Prf {
             Prf::HmacSha256 => oid::HMAC_SHA256,
         }
     }
+
+    /// The PBKDF2-params `prf` AlgorithmIdentifier as written: hmac-sm3 without
+    /// parameters (GmSSL 3.1.1 refuses any), hmacWithSHA256 with NULL (RFC 8018
+    /// appendix B.1.2, as OpenSSL writes it).
+    fn algorithm(self) -> AlgorithmIdentifierRef<'static> {
+        AlgorithmIdentifierRef {
+            oid: self.oid(),
+            parameters: match self {
+                Prf::HmacSm3 => None,
+                Prf::HmacSha256 => Some(AnyRef::from(Null)),
+            },
+        }
+    }
 }
 
 #[derive(Sequence)]
@@ -111,7 +131,7 @@ pub fn encrypt_private_key_der(
     let salt = guomi_core::rand::bytes::<16>()?;
     let iv = guomi_core::rand::bytes::<16>()?;
     let sm4_key = derive_key(prf, password, &salt, iterations)?;
-    let info = key.to_pkcs8_der();
+    let info = crate::sm2_keys::pkcs8_der_with_curve(key);
     let body = modes::encrypt(
         &Sm4::new(&sm4_key),
         Mode::Cbc,
@@ -119,16 +139,11 @@ pub fn encrypt_private_key_der(
         Some(Padding::Pkcs7),
         &info,
     )?;
-    let null = Null.to_der().map_err(der_err)?;
-    let null_any = AnyRef::from_der(&null).map_err(der_err)?;
     let kdf_params = Pbkdf2Params {
         salt: OctetStringRef::new(&salt).map_err(der_err)?,
         iterations,
         key_length: None,
-        prf: Some(AlgorithmIdentifierRef {
-            oid: prf.oid(),
-            parameters: Some(null_any),
-        }),
+        prf: Some(prf.algorithm()),
     }
     .to_der()
     .map_err(der_err)?;
@@ -451,6 +466,114 @@ mod tests {
                 Ok(k) => assert_eq!(k.to_bytes()[..], key.to_bytes()[..], "pos {pos}"),
                 Err(Error::InvalidKey(_)) | Err(Error::UnsupportedFormat(_)) => {}
                 Err(e) => panic!("unexpected {e:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn written_prf_and_inner_key_are_gmssl_form() {
+        // GmSSL 3.1.1 reads only this form: the hmac-sm3 PRF AlgorithmIdentifier without
+        // parameters (before: 30 0d 06 09 <oid> 05 00), and an ECPrivateKey with
+        // [0] sm2p256v1 and [1] publicKey (before: no [0], PrivateKeyInfo 30 81 87 ...
+        // 04 6d 30 6b ...). hmacWithSHA256 keeps its NULL, as OpenSSL writes it.
+        let key = PrivateKey::generate().unwrap();
+        // PrivateKeyInfo { 0, {id-ecPublicKey, sm2p256v1}, OCTET STRING { ECPrivateKey {
+        //   1, OCTET STRING d, [0] { sm2p256v1 }, [1] { BIT STRING 00 04 x y } } } }
+        let mut want =
+            hex::decode("308193020100301306072a8648ce3d020106082a811ccf5501822d047930770201010420")
+                .unwrap();
+        want.extend_from_slice(&key.to_bytes()[..]);
+        want.extend(hex::decode("a00a06082a811ccf5501822da144034200").unwrap());
+        want.extend_from_slice(&key.public_key().to_uncompressed());
+        for (prf, want_prf) in [
+            (Prf::HmacSm3, "300b06092a811ccf5501831102"),
+            (Prf::HmacSha256, "300c06082a864886f70d02090500"),
+        ] {
+            let der = encrypt_private_key_der(&key, b"pw", prf, 3).unwrap();
+            let epki = EncryptedPrivateKeyInfo::from_der(&der).unwrap();
+            let pbes2: Pbes2Params<'_> = epki.algorithm.parameters.unwrap().decode_as().unwrap();
+            let kdf: Pbkdf2Params<'_> = pbes2.kdf.parameters.unwrap().decode_as().unwrap();
+            assert_eq!(kdf.key_length, None);
+            assert_eq!(hex::encode(kdf.prf.unwrap().to_der().unwrap()), want_prf);
+            let (plain, _) =
+                crate::pkcs12::pbe::decrypt(&epki.algorithm, b"pw", epki.data.as_bytes()).unwrap();
+            assert_eq!(hex::encode(&plain[..]), hex::encode(&want), "{prf:?}");
+            let back = decrypt_private_key_der(&der, b"pw").unwrap();
+            assert_eq!(back.public_key(), key.public_key());
+        }
+        // Plain PKCS#8 stays as OpenSSL 3 writes it: no [0] in the ECPrivateKey.
+        let plain = key.to_pkcs8_der();
+        assert_eq!(
+            hex::encode(&plain[..27]),
+            "308187020100301306072a8648ce3d020106082a811ccf5501822d"
+        );
+        assert_eq!(hex::encode(&plain[27..36]), "046d306b0201010420");
+        assert_eq!(hex::encode(&plain[68..70]), "a144");
+    }
+
+    #[test]
+    fn reads_prf_with_or_without_null_and_key_with_or_without_curve() {
+        // The four combinations of PRF parameters (absent / NULL) and ECPrivateKey [0]
+        // (present / absent), built from the same PBKDF2 and SM4-CBC.
+        let key = PrivateKey::generate().unwrap();
+        let salt = [7u8; 16];
+        let iv = [9u8; 16];
+        let sm4_key = derive_key(Prf::HmacSm3, b"pw", &salt, 5).unwrap();
+        for with_curve in [false, true] {
+            let info = if with_curve {
+                crate::sm2_keys::pkcs8_der_with_curve(&key)
+            } else {
+                key.to_pkcs8_der()
+            };
+            let body = modes::encrypt(
+                &Sm4::new(&sm4_key),
+                Mode::Cbc,
+                Some(&iv),
+                Some(Padding::Pkcs7),
+                &info,
+            )
+            .unwrap();
+            for prf_null in [false, true] {
+                let prf = AlgorithmIdentifierRef {
+                    oid: oid::HMAC_SM3,
+                    parameters: prf_null.then(|| AnyRef::from(Null)),
+                };
+                let kdf = Pbkdf2Params {
+                    salt: OctetStringRef::new(&salt).unwrap(),
+                    iterations: 5,
+                    key_length: Some(16),
+                    prf: Some(prf),
+                }
+                .to_der()
+                .unwrap();
+                let iv_der = OctetStringRef::new(&iv).unwrap().to_der().unwrap();
+                let pbes2 = Pbes2Params {
+                    kdf: AlgorithmIdentifierRef {
+                        oid: oid::PBKDF2,
+                        parameters: Some(AnyRef::from_der(&kdf).unwrap()),
+                    },
+                    enc: AlgorithmIdentifierRef {
+                        oid: oid::SM4_CBC,
+                        parameters: Some(AnyRef::from_der(&iv_der).unwrap()),
+                    },
+                }
+                .to_der()
+                .unwrap();
+                let der = EncryptedPrivateKeyInfo {
+                    algorithm: AlgorithmIdentifierRef {
+                        oid: oid::PBES2,
+                        parameters: Some(AnyRef::from_der(&pbes2).unwrap()),
+                    },
+                    data: OctetStringRef::new(&body).unwrap(),
+                }
+                .to_der()
+                .unwrap();
+                let back = decrypt_private_key_der(&der, b"pw").unwrap();
+                assert_eq!(
+                    back.public_key(),
+                    key.public_key(),
+                    "[0]: {with_curve}, NULL: {prf_null}"
+                );
             }
         }
     }
