@@ -33,9 +33,9 @@
 //! crypto extensions that the standard library's detection does not yet expose.
 //!
 //! Code that runs an instruction an architecture's baseline lacks takes a CPU-proof
-//! token ([`ArmSm`], [`Pmull`], [`Zk`], [`Zvk`], [`Zvkg`]): a zero-sized value that only
-//! the detection here constructs, held by key and context objects, so safe code cannot
-//! reach an instruction the CPU lacks.
+//! token ([`Avx2`], [`Avx512`], [`Vaes`], [`Vbmi`], [`ArmSm`], [`Pmull`], [`Zk`], [`Zvk`],
+//! [`Zvkg`]): a zero-sized value that only the detection here constructs, held by key and
+//! context objects, so safe code cannot reach an instruction the CPU lacks.
 //!
 //! Cores with the same features can differ in latencies enough to change which form of a
 //! kernel is fastest. The few kernels where that was measured ask [`intel_core`]:
@@ -395,6 +395,21 @@ pub(crate) struct Avx512(());
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Vaes(());
 
+/// Proof that this CPU executes AVX512-VBMI and VBMI2 (with [`Avx512`]).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Vbmi(());
+
+#[cfg(target_arch = "x86_64")]
+impl Avx512 {
+    /// The `avx2` level, which the `avx512` level includes (detection reports `avx512`
+    /// only on top of everything `avx2` requires).
+    #[inline]
+    pub(crate) fn avx2(self) -> Avx2 {
+        Avx2(())
+    }
+}
+
 /// Proof that this CPU executes FEAT_SM3 and FEAT_SM4 (and NEON): only [`Variant`]
 /// constructs it, from detection.
 #[cfg(target_arch = "aarch64")]
@@ -443,6 +458,14 @@ impl Variant {
     #[inline]
     pub(crate) fn vaes(self) -> Option<Vaes> {
         self.has(Feature::Vaes).then_some(Vaes(()))
+    }
+
+    /// AVX512-VBMI/VBMI2, when this variant uses them (`avx512` on a CPU with them, not
+    /// `avx512-novbmi`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(crate) fn vbmi(self) -> Option<Vbmi> {
+        self.has(Feature::Vbmi).then_some(Vbmi(()))
     }
 
     /// `armsm`'s instructions, when this variant uses them.

@@ -104,11 +104,12 @@ impl Lanes for Neon {
 }
 
 /// 4-lane multi-buffer compression.
+#[derive(Clone, Copy)]
 pub(crate) struct Neonx4;
 
 impl MultiCompress for Neonx4 {
     const LANES: usize = 4;
-    fn compress(state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32) {
+    fn compress(self, state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32) {
         // SAFETY: chosen only for a variant whose `neon()` holds (`many::kernel`): a CPU
         // with Advanced SIMD.
         unsafe { compress4(state, words, active) }

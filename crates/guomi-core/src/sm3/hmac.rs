@@ -82,12 +82,12 @@ impl HmacSm3 {
         let mut state = [0u32; 8];
         for _ in 1..iterations {
             state = self.inner.state;
-            compress(&mut state, &inner_block);
+            compress.blocks(&mut state, &inner_block);
             for (c, w) in outer_block.chunks_exact_mut(4).zip(state) {
                 c.copy_from_slice(&w.to_be_bytes());
             }
             state = self.outer.state;
-            compress(&mut state, &outer_block);
+            compress.blocks(&mut state, &outer_block);
             for ((c, x), w) in inner_block
                 .chunks_exact_mut(4)
                 .zip(t.chunks_exact_mut(4))

@@ -34,12 +34,12 @@ pub(crate) trait Lanes: Copy {
 
 /// A multi-buffer compression function over `LANES` lanes.
 #[cfg(any(test, target_arch = "x86_64", target_arch = "aarch64"))]
-pub(crate) trait MultiCompress {
+pub(crate) trait MultiCompress: Copy {
     const LANES: usize;
     /// `state[r][lane]`: register r of each lane; `words[j][lane]`: message word j of
     /// each lane's current block (already big-endian decoded). Only lanes whose bit is
-    /// set in `active` are updated.
-    fn compress(state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32);
+    /// set in `active` are updated. `self` holds the proof that this CPU runs the kernel.
+    fn compress(self, state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32);
 }
 
 /// The SM3 compression function on lanes (GB/T 32905-2016 §5.3, as in `soft`), the
@@ -166,7 +166,12 @@ fn block_words(msg: &[u8], b: usize, words: &mut [[u32; 16]; 16], lane: usize) {
 /// Hashes up to `M::LANES` messages in SIMD lanes; what is left to hash one message at a
 /// time runs on `backend` (the batch's, which a worker thread does not have as its own).
 #[cfg(any(test, target_arch = "x86_64", target_arch = "aarch64"))]
-fn hash_group<M: MultiCompress>(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
+fn hash_group<M: MultiCompress>(
+    m: M,
+    backend: Backend,
+    msgs: &[&[u8]],
+    out: &mut [[u8; DIGEST_SIZE]],
+) {
     debug_assert!(msgs.len() <= M::LANES && msgs.len() == out.len());
     let mut state = [[0u32; 16]; 8];
     for (r, row) in state.iter_mut().enumerate() {
@@ -203,7 +208,7 @@ fn hash_group<M: MultiCompress>(backend: Backend, msgs: &[&[u8]], out: &mut [[u8
             mask |= 1 << lane;
             block_words(msgs[lane], b, &mut words, lane);
         }
-        M::compress(&mut state, &words, mask);
+        m.compress(&mut state, &words, mask);
     }
     for (lane, digest) in out.iter_mut().enumerate() {
         lane_digest(&state, lane, digest);
@@ -223,7 +228,12 @@ fn lane_digest(state: &[[u32; 16]; 8], lane: usize, digest: &mut [u8; DIGEST_SIZ
 /// length together (`lanes::for_each_group`), and what goes one message at a time on
 /// `backend`.
 #[cfg(any(test, target_arch = "x86_64", target_arch = "aarch64"))]
-fn hash_sorted<M: MultiCompress>(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) {
+fn hash_sorted<M: MultiCompress>(
+    m: M,
+    backend: Backend,
+    msgs: &[&[u8]],
+    out: &mut [[u8; DIGEST_SIZE]],
+) {
     let mut group_msgs: Vec<&[u8]> = Vec::with_capacity(M::LANES);
     let mut group_out = vec![[0u8; DIGEST_SIZE]; M::LANES];
     let key = |i: usize| padded_blocks(msgs[i].len());
@@ -234,7 +244,7 @@ fn hash_sorted<M: MultiCompress>(backend: Backend, msgs: &[&[u8]], out: &mut [[u
         }
         group_msgs.clear();
         group_msgs.extend(idx.iter().map(|&i| msgs[i]));
-        hash_group::<M>(backend, &group_msgs, &mut group_out[..idx.len()]);
+        hash_group(m, backend, &group_msgs, &mut group_out[..idx.len()]);
         for (k, &i) in idx.iter().enumerate() {
             out[i] = group_out[k];
         }
@@ -251,6 +261,7 @@ fn hash_sorted<M: MultiCompress>(backend: Backend, msgs: &[&[u8]], out: &mut [[u
 /// wiped before returning.
 #[cfg(any(test, target_arch = "x86_64", target_arch = "aarch64"))]
 fn kdf_lanes<M: MultiCompress>(
+    m: M,
     start: &[u32; 8],
     tail: &[u8],
     z_len: u64,
@@ -298,7 +309,7 @@ fn kdf_lanes<M: MultiCompress>(
         }
         let active = ((1u64 << lanes) - 1) as u32;
         for block in words.iter().take(blocks) {
-            M::compress(&mut state, block, active);
+            m.compress(&mut state, block, active);
         }
         for (lane, chunk) in group.chunks_mut(DIGEST_SIZE).enumerate() {
             if let Ok(digest) = <&mut [u8; DIGEST_SIZE]>::try_from(&mut *chunk) {
@@ -344,13 +355,13 @@ pub(super) fn kdf_prefix_lanes(prefix: &Sm3, out: &mut [u8]) -> usize {
         let (start, z_len) = (&prefix.state, prefix.len);
         match kernel {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 => {
-                kdf_lanes::<super::x86_avx512::Avx512x16>(start, tail, z_len, 1, out);
+            Kernel::Avx512(t) => {
+                kdf_lanes(super::x86_avx512::Avx512x16(t), start, tail, z_len, 1, out);
             }
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => kdf_lanes::<super::x86_avx2::Avx2x8>(start, tail, z_len, 1, out),
+            Kernel::Avx2(t) => kdf_lanes(super::x86_avx2::Avx2x8(t), start, tail, z_len, 1, out),
             #[cfg(target_arch = "aarch64")]
-            Kernel::Neon => kdf_lanes::<super::aarch64_neon::Neonx4>(start, tail, z_len, 1, out),
+            Kernel::Neon => kdf_lanes(super::aarch64_neon::Neonx4, start, tail, z_len, 1, out),
         }
         len
     }
@@ -361,15 +372,16 @@ pub(super) fn kdf_prefix_lanes(prefix: &Sm3, out: &mut [u8]) -> usize {
     }
 }
 
-/// A multi-buffer kernel: the widest one a backend runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A multi-buffer kernel: the widest one a backend runs, with the proof that this CPU
+/// runs it.
+#[derive(Clone, Copy, Debug)]
 enum Kernel {
     /// 16 lanes of AVX-512 (`x86_avx512`).
     #[cfg(target_arch = "x86_64")]
-    Avx512,
+    Avx512(cpu::Avx512),
     /// 8 lanes of AVX2 (`x86_avx2`).
     #[cfg(target_arch = "x86_64")]
-    Avx2,
+    Avx2(cpu::Avx2),
     /// 4 lanes of NEON (`aarch64_neon`).
     #[cfg(target_arch = "aarch64")]
     Neon,
@@ -379,9 +391,9 @@ impl Kernel {
     fn lanes(self) -> usize {
         match self {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 => 16,
+            Kernel::Avx512(_) => 16,
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => 8,
+            Kernel::Avx2(_) => 8,
             #[cfg(target_arch = "aarch64")]
             Kernel::Neon => 4,
         }
@@ -404,15 +416,17 @@ impl Kernel {
     }
 }
 
-/// The multi-buffer kernel `hash_many` uses on `backend` (`None`: one message at a time).
+/// The multi-buffer kernel `hash_many` uses on `backend` (`None`: one message at a time):
+/// the one place that obtains the tokens of the x86 lane kernels.
 fn kernel(backend: Backend) -> Option<Kernel> {
     #[cfg(target_arch = "x86_64")]
     {
-        if backend >= Backend::Avx512 {
-            return Some(Kernel::Avx512);
+        let variant = cpu::Variant::from(backend);
+        if let Some(t) = variant.avx512() {
+            return Some(Kernel::Avx512(t));
         }
-        if backend >= Backend::Avx2 {
-            return Some(Kernel::Avx2);
+        if let Some(t) = variant.avx2() {
+            return Some(Kernel::Avx2(t));
         }
     }
     #[cfg(target_arch = "aarch64")]
@@ -432,16 +446,20 @@ fn hash_serial(backend: Backend, msgs: &[&[u8]], out: &mut [[u8; DIGEST_SIZE]]) 
     if msgs.len() > 1 {
         match kernel(backend) {
             #[cfg(target_arch = "x86_64")]
-            Some(Kernel::Avx512) if msgs.len() > 8 => {
-                return hash_sorted::<super::x86_avx512::Avx512x16>(backend, msgs, out);
+            Some(Kernel::Avx512(t)) if msgs.len() > 8 => {
+                return hash_sorted(super::x86_avx512::Avx512x16(t), backend, msgs, out);
             }
             #[cfg(target_arch = "x86_64")]
-            Some(Kernel::Avx512 | Kernel::Avx2) => {
-                return hash_sorted::<super::x86_avx2::Avx2x8>(backend, msgs, out);
+            Some(Kernel::Avx512(t)) => {
+                return hash_sorted(super::x86_avx2::Avx2x8(t.avx2()), backend, msgs, out);
+            }
+            #[cfg(target_arch = "x86_64")]
+            Some(Kernel::Avx2(t)) => {
+                return hash_sorted(super::x86_avx2::Avx2x8(t), backend, msgs, out);
             }
             #[cfg(target_arch = "aarch64")]
             Some(Kernel::Neon) => {
-                return hash_sorted::<super::aarch64_neon::Neonx4>(backend, msgs, out);
+                return hash_sorted(super::aarch64_neon::Neonx4, backend, msgs, out);
             }
             None => {}
         }
@@ -546,24 +564,26 @@ impl Lanes for Scalar4 {
 }
 
 #[cfg(test)]
+#[derive(Clone, Copy)]
 struct Scalarx4;
 
 #[cfg(test)]
 impl MultiCompress for Scalarx4 {
     const LANES: usize = 4;
-    fn compress(state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32) {
+    fn compress(self, state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32) {
         compress_lanes::<Scalar4>(state, words, active);
     }
 }
 
 /// The portable lanes through the unrolled rounds.
 #[cfg(test)]
+#[derive(Clone, Copy)]
 struct Scalarx4Unrolled;
 
 #[cfg(test)]
 impl MultiCompress for Scalarx4Unrolled {
     const LANES: usize = 4;
-    fn compress(state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32) {
+    fn compress(self, state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32) {
         compress_lanes_unrolled::<Scalar4>(state, words, active);
     }
 }
@@ -601,12 +621,12 @@ mod tests {
         let owned = messages();
         let msgs: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
         let mut out = vec![[0u8; 32]; msgs.len()];
-        hash_sorted::<Scalarx4>(Backend::Portable, &msgs, &mut out);
+        hash_sorted(Scalarx4, Backend::Portable, &msgs, &mut out);
         for (m, d) in msgs.iter().zip(&out) {
             assert_eq!(*d, reference(m));
         }
         let mut unrolled = vec![[0u8; 32]; msgs.len()];
-        hash_sorted::<Scalarx4Unrolled>(Backend::Portable, &msgs, &mut unrolled);
+        hash_sorted(Scalarx4Unrolled, Backend::Portable, &msgs, &mut unrolled);
         assert_eq!(unrolled, out);
     }
 
@@ -653,7 +673,8 @@ mod tests {
             for first in [1, 0x0102_03ff, u32::MAX - 5] {
                 for len in [1, 31, 32, 100, 128, 129, 300] {
                     let mut out = vec![0u8; len];
-                    kdf_lanes::<Scalarx4>(
+                    kdf_lanes(
+                        Scalarx4,
                         &prefix.state,
                         &z[whole..],
                         z_len as u64,
@@ -687,8 +708,8 @@ mod tests {
                 let msgs: Vec<&[u8]> = owned.iter().map(Vec::as_slice).collect();
                 let want: Vec<_> = msgs.iter().map(|m| reference(m)).collect();
                 let mut out = vec![[0u8; 32]; msgs.len()];
-                hash_group::<Scalarx4>(Backend::Portable, &msgs[..4], &mut out[..4]);
-                hash_group::<Scalarx4>(Backend::Portable, &msgs[4..], &mut out[4..]);
+                hash_group(Scalarx4, Backend::Portable, &msgs[..4], &mut out[..4]);
+                hash_group(Scalarx4, Backend::Portable, &msgs[4..], &mut out[4..]);
                 assert_eq!(out, want, "{long} long, tail {tail}");
                 assert_eq!(hash_many(&msgs, None), want, "{long} long, tail {tail}");
             }
@@ -715,7 +736,7 @@ mod tests {
         // The thread's own backend, as a hasher made without one sees it.
         assert_eq!(chosen(&mut || drop(Sm3::new())), [detected]);
         let mut out = vec![[0u8; DIGEST_SIZE]; 4];
-        let got = chosen(&mut || hash_group::<Scalarx4>(Backend::Portable, &msgs, &mut out));
+        let got = chosen(&mut || hash_group(Scalarx4, Backend::Portable, &msgs, &mut out));
         assert_eq!(got, [Backend::Portable]);
         assert_eq!(out, want);
     }

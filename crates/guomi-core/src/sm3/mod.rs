@@ -8,7 +8,10 @@
 //! general-purpose registers and the message expansion in xmm registers, AVX2 or, on the
 //! `avx512` backend, AVX-512VL; plus 8-lane AVX2 multi-buffer), `x86_avx512` (16-lane
 //! multi-buffer), `aarch64_sm3` (the SM3 instructions), `aarch64_neon` (4-lane NEON
-//! multi-buffer). None of them uses data-dependent branches or table lookups.
+//! multi-buffer), `riscv_zk`, `riscv_zvk` (Zksh, Zvksh). A hasher holds its single-stream
+//! kernel with the CPU-proof token of its instructions (`native::Compress`); the
+//! multi-buffer kernels take theirs from `many`'s dispatch. None of them uses
+//! data-dependent branches or table lookups.
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64_neon;
@@ -17,7 +20,6 @@ mod aarch64_sm3;
 pub mod hmac;
 pub mod kdf;
 pub mod many;
-#[cfg(any(target_arch = "aarch64", target_arch = "riscv64"))]
 mod native;
 #[cfg(target_arch = "riscv64")]
 mod riscv_zk;
@@ -33,6 +35,7 @@ mod x86_avx512;
 pub use x86_avx2::use_old_compress_for_testing;
 
 use crate::cpu::{self, Backend};
+use native::Compress;
 use zeroize::Zeroize;
 
 /// Digest size in bytes.
@@ -64,39 +67,13 @@ pub(crate) const T_ROTATED: [u32; 64] = {
     t
 };
 
-/// The compression function chosen for a backend.
-type CompressFn = fn(&mut [u32; 8], &[u8]);
-
-/// The compression function for `backend`, clamped to what this CPU supports (so a
-/// caller-chosen backend never runs instructions the CPU lacks).
-fn compress_for(backend: Backend) -> CompressFn {
-    let variant = cpu::Variant::from(backend).clamp();
-    let backend = variant.backend();
+/// The compression kernel for `backend`, clamped to what this CPU supports (so a
+/// caller-chosen backend never runs instructions the CPU lacks), with its CPU-proof token.
+fn compress_for(backend: Backend) -> Compress {
+    let (compress, _backend) = Compress::for_backend(backend);
     #[cfg(test)]
-    tests::COMPRESS_CHOSEN.with(|c| c.borrow_mut().push(backend));
-    #[cfg(target_arch = "aarch64")]
-    if variant.arm_sm().is_some() {
-        return native::compress_armsm;
-    }
-    #[cfg(target_arch = "riscv64")]
-    if variant.zvk().is_some() {
-        return native::compress_zvk;
-    }
-    #[cfg(target_arch = "riscv64")]
-    if variant.zk().is_some() {
-        return native::compress_zk;
-    }
-    let _ = variant;
-    #[cfg(target_arch = "x86_64")]
-    if backend >= Backend::Avx512 {
-        return x86_avx2::compress_avx512;
-    }
-    #[cfg(target_arch = "x86_64")]
-    if backend >= Backend::Avx2 {
-        return x86_avx2::compress;
-    }
-    let _ = backend;
-    soft::compress
+    tests::COMPRESS_CHOSEN.with(|c| c.borrow_mut().push(_backend));
+    compress
 }
 
 /// Streaming SM3 hasher. Cloning copies the state (hashlib's `copy()`).
@@ -107,7 +84,7 @@ pub struct Sm3 {
     buf_len: usize,
     /// Total message length in bytes.
     len: u64,
-    compress: CompressFn,
+    compress: Compress,
 }
 
 impl Default for Sm3 {
@@ -162,12 +139,12 @@ impl Sm3 {
             if self.buf_len < BLOCK_SIZE {
                 return;
             }
-            (self.compress)(&mut self.state, &self.buf);
+            self.compress.blocks(&mut self.state, &self.buf);
             self.buf_len = 0;
         }
         let whole = data.len() - data.len() % BLOCK_SIZE;
         if whole > 0 {
-            (self.compress)(&mut self.state, &data[..whole]);
+            self.compress.blocks(&mut self.state, &data[..whole]);
         }
         let rest = &data[whole..];
         self.buf[..rest.len()].copy_from_slice(rest);
@@ -201,7 +178,7 @@ impl Drop for Sm3 {
 
 /// §5.2 padding of the last partial block `rest` (under 64 bytes) of a `len`-byte message
 /// and the final compression from `state` (zeroized afterwards); the digest.
-fn finish(compress: CompressFn, state: &mut [u32; 8], rest: &[u8], len: u64) -> [u8; DIGEST_SIZE] {
+fn finish(compress: Compress, state: &mut [u32; 8], rest: &[u8], len: u64) -> [u8; DIGEST_SIZE] {
     debug_assert!(rest.len() < BLOCK_SIZE);
     let mut tail = [0u8; 2 * BLOCK_SIZE];
     tail[..rest.len()].copy_from_slice(rest);
@@ -212,7 +189,7 @@ fn finish(compress: CompressFn, state: &mut [u32; 8], rest: &[u8], len: u64) -> 
         2 * BLOCK_SIZE
     };
     tail[total - 8..total].copy_from_slice(&len.wrapping_mul(8).to_be_bytes());
-    compress(state, &tail[..total]);
+    compress.blocks(state, &tail[..total]);
     // Only the message bytes are secret (the padding and the length are not): wiping
     // just those is up to 128 fewer volatile byte stores per call.
     tail[..rest.len()].zeroize();
@@ -235,7 +212,7 @@ pub(crate) fn hash_on(backend: Backend, data: &[u8]) -> [u8; DIGEST_SIZE] {
     let mut state = IV;
     let whole = data.len() - data.len() % BLOCK_SIZE;
     if whole > 0 {
-        compress(&mut state, &data[..whole]);
+        compress.blocks(&mut state, &data[..whole]);
     }
     finish(compress, &mut state, &data[whole..], data.len() as u64)
 }

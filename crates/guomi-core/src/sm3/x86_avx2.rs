@@ -7,29 +7,30 @@
 #![allow(unsafe_code)]
 
 use super::many::{Lanes, MultiCompress};
+use crate::cpu::Avx2;
 use core::arch::x86_64::*;
 
 /// Single-stream compression (the assembly below, AVX2 message expansion).
-pub(crate) fn compress(state: &mut [u32; 8], blocks: &[u8]) {
+pub(crate) fn compress(_: Avx2, state: &mut [u32; 8], blocks: &[u8]) {
     #[cfg(feature = "kat-hooks")]
     if OLD_COMPRESS_FOR_TESTING.load(core::sync::atomic::Ordering::Relaxed) {
-        // SAFETY: as below (the same backend requirements).
+        // SAFETY: as below (the same requirements).
         return unsafe { compress_bmi2(state, blocks) };
     }
-    // SAFETY: this backend is selected only when `cpu::detected() >= Avx2`, which checks
-    // BMI1, BMI2, AVX and AVX2 (all the assembly uses).
+    // SAFETY: the token proves the `avx2` level: BMI1, BMI2, AVX and AVX2 (all the
+    // assembly uses).
     unsafe { compress_asm(state, blocks) }
 }
 
 /// Single-stream compression with the AVX-512VL message expansion (the `avx512` backend).
-pub(crate) fn compress_avx512(state: &mut [u32; 8], blocks: &[u8]) {
+pub(crate) fn compress_avx512(_: crate::cpu::Avx512, state: &mut [u32; 8], blocks: &[u8]) {
     #[cfg(feature = "kat-hooks")]
     if OLD_COMPRESS_FOR_TESTING.load(core::sync::atomic::Ordering::Relaxed) {
-        // SAFETY: as below (the same backend requirements).
+        // SAFETY: as below (the same requirements).
         return unsafe { compress_bmi2(state, blocks) };
     }
-    // SAFETY: this backend is selected only when `cpu::detected() >= Avx512`, which checks
-    // AVX-512F/VL on top of everything `Avx2` checks.
+    // SAFETY: the token proves the `avx512` level: AVX-512F/VL on top of everything the
+    // `avx2` level has.
     unsafe { compress_asm512(state, blocks) }
 }
 
@@ -558,13 +559,14 @@ impl Lanes for Ymm {
     }
 }
 
-/// 8-lane multi-buffer compression.
-pub(crate) struct Avx2x8;
+/// 8-lane multi-buffer compression, with the proof that this CPU runs it.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx2x8(pub(crate) Avx2);
 
 impl MultiCompress for Avx2x8 {
     const LANES: usize = 8;
-    fn compress(state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32) {
-        // SAFETY: chosen only when the CPU supports AVX2.
+    fn compress(self, state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32) {
+        // SAFETY: the token proves AVX2.
         unsafe { compress8(state, words, active) }
     }
 }

@@ -76,13 +76,14 @@ impl Lanes for Zmm {
     }
 }
 
-/// 16-lane multi-buffer compression.
-pub(crate) struct Avx512x16;
+/// 16-lane multi-buffer compression, with the proof that this CPU runs it.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx512x16(pub(crate) crate::cpu::Avx512);
 
 impl MultiCompress for Avx512x16 {
     const LANES: usize = 16;
-    fn compress(state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32) {
-        // SAFETY: chosen only when `cpu::detected() >= Avx512`, which checks AVX-512F.
+    fn compress(self, state: &mut [[u32; 16]; 8], words: &[[u32; 16]; 16], active: u32) {
+        // SAFETY: the token proves the `avx512` level, AVX-512F included.
         unsafe { compress16(state, words, active) }
     }
 }

@@ -267,21 +267,11 @@ fn keystream_group(variant: Variant, states: &[&State], words: usize, out: &mut 
     }
     #[cfg(target_arch = "x86_64")]
     if states.len() >= min_lanes(backend) {
-        if backend >= Backend::Avx512 {
-            return super::x86_avx512::keystream_x16(
-                states,
-                words,
-                out,
-                variant.has(crate::cpu::Feature::Vbmi),
-            );
+        if let Some(t) = variant.avx512() {
+            return super::x86_avx512::keystream_x16(t, variant.vbmi(), states, words, out);
         }
-        if backend >= Backend::Avx2 {
-            return super::x86_avx2::keystream_x8(
-                states,
-                words,
-                out,
-                variant.has(crate::cpu::Feature::Vaes),
-            );
+        if let Some(t) = variant.avx2() {
+            return super::x86_avx2::keystream_x8(t, variant.vaes(), states, words, out);
         }
     }
     let _ = backend;

@@ -65,23 +65,21 @@ pub(crate) struct Kernel {
 /// backend it was handed, gets code this CPU can run.
 pub(crate) fn kernel(variant: Variant) -> Kernel {
     let variant = variant.clamp();
-    let backend = variant.backend();
     #[cfg(target_arch = "x86_64")]
     {
-        if backend >= Backend::Avx512 {
+        if let Some(t) = variant.avx512() {
             // S0 from VBMI register tables, except on Intel cores, where `vpermi2b`
             // takes 5 cycles and S0 by nibble shuffles shortens F's chain (see `cpu`).
-            return if variant.has(crate::cpu::Feature::Vbmi) && !crate::cpu::intel_core() {
-                x86_avx512::KERNEL_VBMI
-            } else {
-                x86_avx512::KERNEL
+            return match variant.vbmi() {
+                Some(v) if !cpu::intel_core() => x86_avx512::kernel_vbmi(t, v),
+                _ => x86_avx512::kernel(t),
             };
         }
-        if backend >= Backend::Avx2 {
-            return x86_avx2::KERNEL;
+        if let Some(t) = variant.avx2() {
+            return x86_avx2::kernel(t);
         }
     }
-    let _ = backend;
+    let _ = variant;
     Kernel {
         init: soft::init,
         generate: soft::generate,

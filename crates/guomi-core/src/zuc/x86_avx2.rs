@@ -18,14 +18,21 @@
 use super::core::{Fsm, State};
 use super::many::Lanes;
 use super::Kernel;
+use crate::cpu::{Avx2, Vaes};
 use core::arch::x86_64::*;
 
-pub(crate) const KERNEL: Kernel = Kernel {
+/// The single-stream functions; handed out only by [`kernel`], for its token.
+const KERNEL: Kernel = Kernel {
     init,
     generate,
     mac_words,
     xor_words,
 };
+
+/// The single-stream kernel of the `avx2` backend, for the proof that this CPU runs it.
+pub(crate) fn kernel(_: Avx2) -> Kernel {
+    KERNEL
+}
 
 /// S0's 4-bit functions P1 and P2, and TA[u] = ((u << 4) <<< 1) ⊕ (P3[u] << 1), so that
 /// S0(x) = TA[u] ⊕ (t << 1) with t = x_H ⊕ P1[x_L], u = x_L ⊕ P2[t].
@@ -346,7 +353,8 @@ impl Fsm for Xmm {
 fn cold_path() {}
 
 fn init(st: &mut State) {
-    // SAFETY: this kernel is selected only when `cpu::detected() >= Avx2`.
+    // SAFETY: reached only through `kernel`, whose token proves the `avx2` level (AVX2,
+    // AES-NI, SSE4.1, SSSE3, BMI2).
     unsafe { init_avx2(st) }
 }
 
@@ -366,13 +374,17 @@ unsafe fn generate_avx2(st: &mut State, out: &mut [u32]) {
 }
 
 /// `out = input ⊕ z` (or `out ^= z`), z as big-endian words, 32 bytes at a time.
-pub(crate) fn xor_words(input: Option<&[u8]>, out: &mut [u8], z: &[u32]) {
-    // SAFETY: selected only when the CPU has AVX2 (cpu::detect).
+fn xor_words(input: Option<&[u8]>, out: &mut [u8], z: &[u32]) {
+    // SAFETY: reached only through `kernel`, whose token proves AVX2.
     unsafe { xor_words_avx2(input, out, z) }
 }
 
+/// As `xor_words` (also the `avx512` kernel's).
+///
+/// # Safety
+/// The CPU must have AVX2.
 #[target_feature(enable = "avx2")]
-unsafe fn xor_words_avx2(input: Option<&[u8]>, out: &mut [u8], z: &[u32]) {
+pub(super) unsafe fn xor_words_avx2(input: Option<&[u8]>, out: &mut [u8], z: &[u32]) {
     let n = z.len();
     assert!(out.len() == 4 * n && input.is_none_or(|i| i.len() == 4 * n));
     let mut k = 0;
@@ -469,7 +481,8 @@ pub(crate) unsafe fn mac_words_clmul(
 }
 
 fn mac_words(msg: &[u8], z: &[u32]) -> u32 {
-    // SAFETY: selected only when the CPU has AVX2 + PCLMULQDQ (cpu::detect).
+    // SAFETY: reached only through `kernel`, whose token proves AVX2, PCLMULQDQ, SSE4.1
+    // and SSSE3.
     unsafe { mac_words_avx2(msg, z) }
 }
 
@@ -691,15 +704,20 @@ unsafe fn transpose8<const VAES: bool>(r: &[Ymm<VAES>; 8]) -> [__m256i; 8] {
     }
 }
 
-/// Keystreams of up to 8 streams at once (see `many::keystream_lanes`); `vaes` asks
-/// for the 256-bit `vaesenclast` form (used when the CPU has VAES).
-pub(crate) fn keystream_x8(states: &[&State], words: usize, out: &mut [Vec<u32>], vaes: bool) {
-    if vaes && crate::cpu::Feature::Vaes.is_detected() {
-        // SAFETY: called only when the active backend is AVX2 or better (cpu::detect
-        // checked AVX2 and AES-NI), and the CPU has VAES (checked just now).
+/// Keystreams of up to 8 streams at once (see `many::keystream_lanes`), with the
+/// 256-bit `vaesenclast` form when given the VAES proof.
+pub(crate) fn keystream_x8(
+    _: Avx2,
+    vaes: Option<Vaes>,
+    states: &[&State],
+    words: usize,
+    out: &mut [Vec<u32>],
+) {
+    if vaes.is_some() {
+        // SAFETY: the tokens prove AVX2, AES-NI, SSE4.1, SSSE3 and VAES.
         unsafe { keystream_x8_vaes(states, words, out) }
     } else {
-        // SAFETY: as above, without VAES.
+        // SAFETY: the token proves AVX2, AES-NI, SSE4.1 and SSSE3.
         unsafe { keystream_x8_avx2(states, words, out) }
     }
 }

@@ -15,25 +15,38 @@ use super::core::{Fsm, State};
 use super::many::Lanes;
 use super::x86_avx2::{mac_words_clmul, s0_xmm, S0_P1, S0_P2, S0_TA};
 use super::Kernel;
+use crate::cpu::{Avx512, Vbmi};
 use core::arch::x86_64::*;
 
-/// The `avx512` kernel without VBMI (variant `avx512-novbmi`, a CPU without VBMI, or an
-/// Intel core: see `cpu::intel_core`).
-pub(crate) const KERNEL: Kernel = Kernel {
+/// The `avx512` single-stream functions without VBMI; handed out only by [`kernel`], for
+/// its token.
+const KERNEL: Kernel = Kernel {
     init,
     generate,
     mac_words,
-    xor_words: super::x86_avx2::xor_words,
+    xor_words,
 };
 
-/// The `avx512` kernel with VBMI/VBMI2; selected only when `Variant::has(Feature::Vbmi)`,
-/// and not on Intel cores.
-pub(crate) const KERNEL_VBMI: Kernel = Kernel {
+/// The `avx512` single-stream functions with VBMI/VBMI2; handed out only by
+/// [`kernel_vbmi`], for its tokens.
+const KERNEL_VBMI: Kernel = Kernel {
     init: init_vbmi_checked,
     generate: generate_vbmi_checked,
     mac_words,
-    xor_words: super::x86_avx2::xor_words,
+    xor_words,
 };
+
+/// The `avx512` kernel without VBMI (variant `avx512-novbmi`, a CPU without VBMI, or an
+/// Intel core: see `cpu::intel_core`), for the proof that this CPU runs it.
+pub(crate) fn kernel(_: Avx512) -> Kernel {
+    KERNEL
+}
+
+/// The `avx512` kernel with VBMI/VBMI2 (not chosen on Intel cores), for the proofs that
+/// this CPU runs it.
+pub(crate) fn kernel_vbmi(_: Avx512, _: Vbmi) -> Kernel {
+    KERNEL_VBMI
+}
 
 /// GFNI matrices (row for output bit i in byte 7 - i).
 const GF_T: i64 = 0xdd06_c8f0_1eae_7c70u64 as i64;
@@ -241,8 +254,8 @@ fn has_vbmi() -> bool {
 }
 
 fn init(st: &mut State) {
-    // SAFETY: this kernel is selected only when the clamped variant's backend is
-    // `avx512`, i.e. `cpu::detected() >= Avx512` (AVX-512 F/BW/VL + GFNI).
+    // SAFETY: reached only through `kernel` or `kernel_vbmi`, whose token proves the
+    // `avx512` level (AVX-512 F/BW/VL + GFNI, and the `avx2` level).
     unsafe { init_avx512(st) }
 }
 
@@ -296,8 +309,13 @@ unsafe fn bitrev_gfni(x: __m128i) -> __m128i {
 }
 
 fn mac_words(msg: &[u8], z: &[u32]) -> u32 {
-    // SAFETY: selected only when the CPU has AVX-512 + GFNI + PCLMULQDQ.
+    // SAFETY: as `init`: AVX-512 F/BW/VL, GFNI, VPCLMULQDQ, PCLMULQDQ, SSE4.1, SSSE3.
     unsafe { mac_words_avx512(msg, z) }
+}
+
+fn xor_words(input: Option<&[u8]>, out: &mut [u8], z: &[u32]) {
+    // SAFETY: as `init` (the `avx512` level includes AVX2).
+    unsafe { super::x86_avx2::xor_words_avx2(input, out, z) }
 }
 
 /// 128-EIA3 folding, eight message words per step with VPCLMULQDQ on zmm (four 64×64
@@ -514,13 +532,19 @@ impl<const VBMI: bool> Zmm<VBMI> {
     }
 }
 
-/// Keystreams of up to 16 streams at once (see `many::keystream_lanes`); VBMI when
-/// `vbmi` is asked for (the variant) and the CPU has it.
-pub(crate) fn keystream_x16(states: &[&State], words: usize, out: &mut [Vec<u32>], vbmi: bool) {
-    // SAFETY: called only when the clamped variant's backend is AVX-512 (F/BW/VL + GFNI
-    // checked by cpu::detect); VBMI/VBMI2 only when the CPU has them (checked here).
+/// Keystreams of up to 16 streams at once (see `many::keystream_lanes`), with VBMI when
+/// given its proof.
+pub(crate) fn keystream_x16(
+    _: Avx512,
+    vbmi: Option<Vbmi>,
+    states: &[&State],
+    words: usize,
+    out: &mut [Vec<u32>],
+) {
+    // SAFETY: the token proves AVX-512 F/BW/VL, GFNI and AVX2; VBMI/VBMI2 only with
+    // their token.
     unsafe {
-        if vbmi && has_vbmi() {
+        if vbmi.is_some() {
             keystream_x16_vbmi(states, words, out)
         } else {
             keystream_x16_avx512(states, words, out)
