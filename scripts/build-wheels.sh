@@ -141,6 +141,27 @@ for root, _dirs, files in os.walk(dest):
             os.remove(Path(root, name))
 EOF_PY
 
+# The sdist holds only the crates the Python package is built from, but the workspace's
+# whole Cargo.lock, with the packages that only the other members use (guomi-ct,
+# guomi-tlcp, guomi-rustls and their third-party crates); `--locked` refuses such a lock.
+# Cargo drops those entries offline (it cannot resolve anything new without the network),
+# and the check below proves it only removed packages: every remaining one keeps the
+# version and checksum it was pinned to.
+cp "$SRC/guomi-$version/Cargo.lock" "$SRC/Cargo.lock.sdist"
+(cd "$SRC/guomi-$version" && cargo metadata --offline --format-version 1 >/dev/null)
+"$TOOLS/bin/python" - "$SRC/Cargo.lock.sdist" "$SRC/guomi-$version/Cargo.lock" <<'EOF_PY'
+import sys, tomllib
+
+def packages(path):
+    with open(path, "rb") as f:
+        return {tuple(sorted((k, str(v)) for k, v in p.items() if k != "dependencies"))
+                for p in tomllib.load(f)["package"]}
+
+shipped, pruned = packages(sys.argv[1]), packages(sys.argv[2])
+if not pruned <= shipped:
+    sys.exit(f"build-wheels: pruning the sdist's Cargo.lock changed pins: {sorted(pruned - shipped)}")
+EOF_PY
+
 # Each wheel is built from the unpacked sdist (so only a complete sdist yields a wheel), with
 # cargo's cache in target/ (the third-party crates compile once per target).
 echo "built: dist/guomi-$version.tar.gz"
