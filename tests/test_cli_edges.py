@@ -272,6 +272,10 @@ def test_signal_mid_decrypt_leaves_no_temporary_file(d: Path, signo: int) -> Non
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        # The command keeps a signal its caller ignores ignored (nohup); this test is about
+        # a signal that would kill it, so the child starts with the default disposition even
+        # when the test run itself inherited SIG_IGN (e.g. under nohup).
+        preexec_fn=lambda: signal.signal(signo, signal.SIG_DFL),
     )
     assert proc.stdin is not None
     proc.stdin.write(sealed[: len(sealed) // 2])  # half of it: the command waits for more
