@@ -9,6 +9,11 @@
     allow(unsafe_code)
 )]
 
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "riscv64"
+))]
 use crate::cpu;
 use crate::cpu::Variant;
 use zeroize::Zeroize;
@@ -125,6 +130,14 @@ enum Native {
 
 impl GhashKey {
     /// The key for hash subkey `h` on `variant` (clamped to what this CPU supports).
+    #[cfg_attr(
+        not(any(
+            target_arch = "x86_64",
+            target_arch = "aarch64",
+            target_arch = "riscv64"
+        )),
+        allow(unused_variables)
+    )]
     pub(crate) fn new(h: [u8; 16], variant: Variant) -> GhashKey {
         let variant = variant.clamp();
         #[allow(unused_mut)]

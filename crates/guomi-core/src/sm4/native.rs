@@ -353,25 +353,39 @@ impl Native {
     )]
     pub(crate) fn ctr_xor(self, rk: &[u32; ROUNDS], counter: &mut u128, data: &mut [u8]) -> usize {
         match self {
-            Native::None => return 0,
+            Native::None => 0,
             #[cfg(target_arch = "x86_64")]
-            Native::Avx512(t) => super::x86_avx512::ctr_xor(t, rk, counter, data),
+            Native::Avx512(t) => {
+                super::x86_avx512::ctr_xor(t, rk, counter, data);
+                data.len()
+            }
             #[cfg(target_arch = "x86_64")]
-            Native::Avx2(t, vaes) => return super::x86_avx2::ctr_xor(t, vaes, rk, counter, data),
+            Native::Avx2(t, vaes) => super::x86_avx2::ctr_xor(t, vaes, rk, counter, data),
             #[cfg(target_arch = "aarch64")]
-            // SAFETY: NEON is part of every aarch64 target Rust builds for.
-            Native::Neon => unsafe { super::aarch64_neon::ctr_xor(rk, counter, data) },
+            Native::Neon => {
+                // SAFETY: NEON is part of every aarch64 target Rust builds for.
+                unsafe { super::aarch64_neon::ctr_xor(rk, counter, data) };
+                data.len()
+            }
             #[cfg(target_arch = "aarch64")]
-            // SAFETY: the ArmSm token proves FEAT_SM4 (and NEON).
-            Native::ArmSm(_) => unsafe { super::aarch64_sm4e::ctr_xor(rk, counter, data) },
+            Native::ArmSm(_) => {
+                // SAFETY: the ArmSm token proves FEAT_SM4 (and NEON).
+                unsafe { super::aarch64_sm4e::ctr_xor(rk, counter, data) };
+                data.len()
+            }
             #[cfg(target_arch = "riscv64")]
-            // SAFETY: the Zk token proves Zksed.
-            Native::Zk(_) => unsafe { super::riscv_zk::ctr_xor(rk, counter, data) },
+            Native::Zk(_) => {
+                // SAFETY: the Zk token proves Zksed.
+                unsafe { super::riscv_zk::ctr_xor(rk, counter, data) };
+                data.len()
+            }
             #[cfg(target_arch = "riscv64")]
-            // SAFETY: the Zvk token proves V and Zvksed.
-            Native::Zvk(..) => unsafe { super::riscv_zvk::ctr_xor(rk, counter, data) },
+            Native::Zvk(..) => {
+                // SAFETY: the Zvk token proves V and Zvksed.
+                unsafe { super::riscv_zvk::ctr_xor(rk, counter, data) };
+                data.len()
+            }
         }
-        data.len()
     }
 
     /// CTR from `src` into `dst` (equal lengths) for a prefix of whole blocks; returns the
