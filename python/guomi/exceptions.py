@@ -18,6 +18,12 @@ __all__ = [
     "RandomnessError",
     "UnsupportedBackend",
     "CertificateVerificationError",
+    "TLSError",
+    "TLSAlert",
+    "TLSCertificateError",
+    "TLSConnectionClosed",
+    "TLSEOFError",
+    "HandshakeTimeout",
     "InternalError",
 ]
 
@@ -223,6 +229,115 @@ class CertificateVerificationError(GuomiError):
     subject: str = ""
     reason: str = ""
     depth: int = 0
+
+
+# Alert names by code: RFC 8446 §6 (with RFC 5246's), and GM/T 0024 / GB/T 38636's
+# TLCP additions (200-205).
+_ALERT_NAMES = {
+    0: "close_notify", 10: "unexpected_message", 20: "bad_record_mac",
+    21: "decryption_failed", 22: "record_overflow", 30: "decompression_failure",
+    40: "handshake_failure", 41: "no_certificate", 42: "bad_certificate",
+    43: "unsupported_certificate", 44: "certificate_revoked", 45: "certificate_expired",
+    46: "certificate_unknown", 47: "illegal_parameter", 48: "unknown_ca",
+    49: "access_denied", 50: "decode_error", 51: "decrypt_error",
+    60: "export_restriction", 70: "protocol_version", 71: "insufficient_security",
+    80: "internal_error", 86: "inappropriate_fallback", 90: "user_canceled",
+    100: "no_renegotiation", 109: "missing_extension", 110: "unsupported_extension",
+    112: "unrecognized_name", 113: "bad_certificate_status_response",
+    115: "unknown_psk_identity", 116: "certificate_required",
+    120: "no_application_protocol", 200: "unsupported_site2site", 201: "no_area",
+    202: "unsupported_areatype", 203: "bad_ibcparam", 204: "unsupported_ibcparam",
+    205: "identity_need",
+}
+
+
+class TLSError(GuomiError, OSError):
+    """A TLCP or TLS 1.3 connection failed (``guomi.tls``). Subclasses say how; this class
+    itself covers misuse and local failures. Also an ``OSError``, as ``ssl.SSLError`` is.
+
+    Example:
+        >>> from guomi import exceptions
+        >>> issubclass(exceptions.TLSAlert, exceptions.TLSError)
+        True
+    """
+
+
+class TLSAlert(TLSError):
+    """The handshake or connection ended with a fatal alert. ``alert`` is its name
+    (``"bad_record_mac"``), ``alert_code`` its number, and ``received`` says whether the
+    peer sent it (``True``) or this side sent it because of what the peer did
+    (``False``).
+
+    Example:
+        >>> from guomi import exceptions
+        >>> e = exceptions.TLSAlert("peer said no", 40, True)
+        >>> e.alert, e.alert_code, e.received
+        ('handshake_failure', 40, True)
+    """
+
+    alert: str
+    alert_code: int
+    received: bool
+
+    def __init__(self, message: str, alert_code: int = 80, received: bool = False) -> None:
+        super().__init__(message)
+        self.alert_code = alert_code
+        self.alert = _ALERT_NAMES.get(alert_code, f"alert_{alert_code}")
+        self.received = received
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else self.alert
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (str(self), self.alert_code, self.received))
+
+
+class TLSCertificateError(TLSAlert, CertificateVerificationError):
+    """The peer's certificates were refused (path, key usage, host name, revocation);
+    ``alert`` is the alert sent (``"unknown_ca"``, ``"certificate_expired"``, ...). Both a
+    ``TLSAlert`` and a ``CertificateVerificationError``.
+
+    Example:
+        >>> from guomi import exceptions
+        >>> issubclass(exceptions.TLSCertificateError, exceptions.CertificateVerificationError)
+        True
+    """
+
+    def __init__(self, message: str, alert_code: int = 42, received: bool = False) -> None:
+        super().__init__(message, alert_code, received)
+        self.reason = message
+
+
+class TLSConnectionClosed(TLSError, ConnectionError):
+    """The connection was closed (close_notify sent or received) and cannot carry more
+    data. Also a ``ConnectionError``.
+
+    Example:
+        >>> from guomi import exceptions
+        >>> issubclass(exceptions.TLSConnectionClosed, ConnectionError)
+        True
+    """
+
+
+class TLSEOFError(TLSError, ConnectionError):
+    """The transport ended without close_notify: the data may have been truncated by an
+    attacker (``ssl``'s ``suppress_ragged_eofs=False``). Also a ``ConnectionError``.
+
+    Example:
+        >>> from guomi import exceptions
+        >>> issubclass(exceptions.TLSEOFError, exceptions.TLSError)
+        True
+    """
+
+
+class HandshakeTimeout(TLSError, TimeoutError):
+    """The handshake did not complete within the time allowed. Also a ``TimeoutError``.
+
+    Example:
+        >>> from guomi import exceptions
+        >>> issubclass(exceptions.HandshakeTimeout, TimeoutError)
+        True
+    """
 
 
 class InternalError(GuomiError, RuntimeError):

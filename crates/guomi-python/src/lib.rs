@@ -15,6 +15,7 @@ mod sm2;
 mod sm3;
 mod sm4;
 mod sm9;
+mod tls;
 mod x509;
 mod zuc;
 
@@ -125,6 +126,13 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "pkcs12",
         "PKCS#12 files (RFC 7292) with SM or AES protection (see `guomi.pkcs12`).",
         pkcs12::register,
+    )?;
+    add_submodule(
+        m,
+        "tls",
+        "TLCP (GB/T 38636) and TLS 1.3 with the RFC 8998 suites as sans-I/O connections\n\
+         (see `guomi.tls`).",
+        tls::register,
     )?;
     add_submodule(
         m,

@@ -718,7 +718,7 @@ impl PyCertificate {
 ///     >>> x509.CertificateRevocationList.from_pem(crl.to_pem()) == crl
 ///     True
 #[pyclass(module = "guomi.x509", name = "CertificateRevocationList", frozen)]
-pub struct PyCrl(Crl);
+pub struct PyCrl(pub(crate) Crl);
 
 impl PyCrl {
     fn check(&self, py: Python<'_>, issuer: &Bound<'_, PyAny>) -> PyResult<guomi_core::Result<()>> {

@@ -48,6 +48,7 @@
 
 pub mod aead;
 pub mod compat;
+pub mod conn;
 pub mod hash;
 pub mod kx;
 pub mod rand;
@@ -65,6 +66,8 @@ use rustls::sign::CertifiedKey;
 use rustls::{ClientConfig, ConfigBuilder, Error, ServerConfig, WantsVerifier};
 
 pub use kx::CURVE_SM2;
+/// The rustls this crate is built on (its `Error` and `AlertDescription` appear here).
+pub use rustls;
 pub use sign::{SM2_SM3, TLS13_SM2_ID};
 pub use suites::{TLS_SM4_CCM_SM3_ID, TLS_SM4_GCM_SM3_ID};
 pub use verify::{Sm2ClientVerifier, Sm2ServerVerifier};

@@ -231,15 +231,35 @@ pub fn dns_matches(pattern: &str, host: &str) -> bool {
 /// (rustls files every custom verifier under `dangerous`).
 #[derive(Clone, Debug)]
 pub struct Sm2ServerVerifier {
-    trust: Trust,
+    /// `None`: no path validation (see [`Sm2ServerVerifier::unverified`]).
+    trust: Option<Trust>,
+    check_name: bool,
 }
 
 impl Sm2ServerVerifier {
     /// Trusts `roots` (at least one).
     pub fn new(roots: Vec<Certificate>) -> Result<Self, Error> {
         Ok(Sm2ServerVerifier {
-            trust: Trust::new(roots)?,
+            trust: Some(Trust::new(roots)?),
+            check_name: true,
         })
+    }
+
+    /// Accepts any server certificate without validating its path or name (Python's
+    /// `ssl.CERT_NONE`): the connection is encrypted but the server is not authenticated.
+    /// The leaf must still hold an SM2 key, and CertificateVerify is still checked
+    /// against it.
+    pub fn unverified() -> Self {
+        Sm2ServerVerifier {
+            trust: None,
+            check_name: false,
+        }
+    }
+
+    /// Validates the path but does not match the server name against the leaf.
+    pub fn without_hostname_check(mut self) -> Self {
+        self.check_name = false;
+        self
     }
 
     /// Trusts the DER certificates `roots`.
@@ -249,9 +269,12 @@ impl Sm2ServerVerifier {
 
     /// Also checks every certificate below the anchor against `crls`; with `require`, a
     /// certificate whose issuer has no CRL among them fails.
+    /// (No effect on an [`unverified`](Self::unverified) verifier.)
     pub fn with_crls(mut self, crls: Vec<Crl>, require: bool) -> Self {
-        self.trust.crls = crls;
-        self.trust.require_crls = require;
+        if let Some(trust) = self.trust.as_mut() {
+            trust.crls = crls;
+            trust.require_crls = require;
+        }
         self
     }
 }
@@ -265,10 +288,14 @@ impl ServerCertVerifier for Sm2ServerVerifier {
         _ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, Error> {
-        let leaf = self
-            .trust
-            .verify(end_entity, intermediates, now, oid::SERVER_AUTH)?;
-        if !matches_server_name(&leaf, server_name) {
+        let Some(trust) = &self.trust else {
+            parse(end_entity)?
+                .public_key()
+                .map_err(|_| Error::from(CertificateError::BadEncoding))?;
+            return Ok(ServerCertVerified::assertion());
+        };
+        let leaf = trust.verify(end_entity, intermediates, now, oid::SERVER_AUTH)?;
+        if self.check_name && !matches_server_name(&leaf, server_name) {
             return Err(CertificateError::NotValidForName.into());
         }
         Ok(ServerCertVerified::assertion())

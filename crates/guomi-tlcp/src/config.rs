@@ -140,6 +140,9 @@ impl Session {
     }
 }
 
+/// The largest session cache [`SessionCache::try_new`] accepts (2^20 sessions).
+pub const MAX_SESSION_CACHE: usize = 1 << 20;
+
 /// A bounded server-side session cache: at most `capacity` sessions, the oldest evicted
 /// first. Shared by the connections of one [`ServerConfig`].
 #[derive(Debug)]
@@ -159,6 +162,17 @@ impl SessionCache {
             capacity,
             inner: Mutex::new((HashMap::new(), VecDeque::new())),
         }
+    }
+
+    /// As [`new`](Self::new), refusing a capacity above [`MAX_SESSION_CACHE`] (for
+    /// capacities that come from outside).
+    pub fn try_new(capacity: usize) -> Result<Self> {
+        if capacity > MAX_SESSION_CACHE {
+            return Err(Error::Config(format!(
+                "session cache of {capacity} sessions; at most {MAX_SESSION_CACHE}"
+            )));
+        }
+        Ok(Self::new(capacity))
     }
 
     /// The capacity.

@@ -111,6 +111,7 @@ mod verify;
 
 pub use config::{
     CertifiedKey, ClientAuth, ClientConfig, ServerConfig, Session, SessionCache, Trust,
+    MAX_SESSION_CACHE,
 };
 pub use conn::{ClientConnection, Connection, ServerConnection};
 pub use error::{AlertDescription, AlertLevel, Error, Result};
