@@ -9,13 +9,13 @@ import socket
 import ssl
 import threading
 import time
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any, Optional
 
 import pytest
 
 from guomi import exceptions, tls, x509
 from guomi.tls import TLCPContext, TLS13Context
-
 from tls_pki import Pki, make_pki
 
 TLCP_SUITES = ["ECC_SM4_GCM_SM3", "ECC_SM4_CBC_SM3", "ECDHE_SM4_GCM_SM3", "ECDHE_SM4_CBC_SM3"]
@@ -154,7 +154,9 @@ def test_tlcp_resumption(pki: Pki) -> None:
     for i in range(3):
         a, b = pair()
         srv = Served(server, b, echo)
-        with client.wrap_socket(a, server_hostname="localhost", session=sessions[-1] if sessions else None) as s:
+        with client.wrap_socket(
+            a, server_hostname="localhost", session=sessions[-1] if sessions else None
+        ) as s:
             s.sendall(b"ping")
             assert s.recv(4) == b"ping"
             assert s.session_reused == (i > 0)
@@ -504,7 +506,9 @@ def test_asyncio_errors(pki: Pki) -> None:
         srv = await tls.start_server(lambda r, w: None, "127.0.0.1", 0, context=tls13_server_ctx(pki))
         port = srv.sockets[0].getsockname()[1]
         with pytest.raises(exceptions.TLSCertificateError):
-            await tls.open_connection("127.0.0.1", port, context=tls13_client_ctx(pki), server_hostname="nope")
+            await tls.open_connection(
+                "127.0.0.1", port, context=tls13_client_ctx(pki), server_hostname="nope"
+            )
         with pytest.raises(exceptions.TLSError):
             await tls.open_connection("127.0.0.1", port, context=tls13_server_ctx(pki))
         with pytest.raises(exceptions.TLSError):
@@ -512,8 +516,12 @@ def test_asyncio_errors(pki: Pki) -> None:
         # A plain TCP server that hangs up: the handshake fails with an EOF error.
         plain = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
         with pytest.raises((exceptions.TLSEOFError, ConnectionError)):
-            await tls.open_connection("127.0.0.1", plain.sockets[0].getsockname()[1],
-                                      context=tls13_client_ctx(pki), server_hostname="localhost")
+            await tls.open_connection(
+                "127.0.0.1",
+                plain.sockets[0].getsockname()[1],
+                context=tls13_client_ctx(pki),
+                server_hostname="localhost",
+            )
         for x in (srv, plain):
             x.close()
             await x.wait_closed()
@@ -602,13 +610,20 @@ def test_files_and_pem(pki: Pki, tmp_path: Any) -> None:
     (tmp_path / "ca").mkdir()
     (tmp_path / "ca" / "root.crt").write_text(pki.ca.to_pem())
     server = TLCPContext(server_side=True)
-    server.load_cert_chain(tmp_path / "sign.pem", password="pw", enc_cert=str(tmp_path / "enc.pem"),
-                           enc_key=tmp_path / "enc.key")
+    server.load_cert_chain(
+        tmp_path / "sign.pem", password="pw", enc_cert=str(tmp_path / "enc.pem"), enc_key=tmp_path / "enc.key"
+    )
     with pytest.raises(exceptions.GuomiError):
         TLCPContext(server_side=True).load_cert_chain(
-            tmp_path / "sign.pem", password="wrong", enc_cert=tmp_path / "enc.pem", enc_key=tmp_path / "enc.key")
+            tmp_path / "sign.pem",
+            password="wrong",
+            enc_cert=tmp_path / "enc.pem",
+            enc_key=tmp_path / "enc.key",
+        )
     with pytest.raises(exceptions.InvalidArgument):
-        TLCPContext().load_cert_chain(tmp_path / "enc.pem", enc_cert=tmp_path / "enc.pem", enc_key=tmp_path / "enc.key")
+        TLCPContext().load_cert_chain(
+            tmp_path / "enc.pem", enc_cert=tmp_path / "enc.pem", enc_key=tmp_path / "enc.key"
+        )
     client = TLCPContext()
     client.load_verify_locations(capath=tmp_path / "ca")
     client.load_verify_locations(cadata=pki.ca.to_der())
@@ -649,5 +664,9 @@ def test_exceptions_pickle_and_names() -> None:
     e = pickle.loads(pickle.dumps(exceptions.TLSAlert("m", 20, True)))
     assert (str(e), e.alert, e.alert_code, e.received) == ("m", "bad_record_mac", 20, True)
     c = exceptions.TLSCertificateError("bad", 48)
-    assert c.alert == "unknown_ca" and isinstance(c, OSError) and isinstance(c, exceptions.CertificateVerificationError)
+    assert (
+        c.alert == "unknown_ca"
+        and isinstance(c, OSError)
+        and isinstance(c, exceptions.CertificateVerificationError)
+    )
     assert exceptions.TLSAlert("x", 250).alert == "alert_250"

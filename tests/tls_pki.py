@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Sequence
+from collections.abc import Sequence
 
 from guomi import sm2, x509
 
@@ -25,9 +25,15 @@ class Pki:
     server: Identity
     client: Identity
 
-    def issue(self, cn: str, usages: Sequence[str], san: Sequence[str] = ("dns:localhost", "ip:127.0.0.1"),
-              days: int = 30, issuer: "x509.Certificate | None" = None,
-              issuer_key: "sm2.PrivateKey | None" = None) -> tuple[x509.Certificate, sm2.PrivateKey]:
+    def issue(
+        self,
+        cn: str,
+        usages: Sequence[str],
+        san: Sequence[str] = ("dns:localhost", "ip:127.0.0.1"),
+        days: int = 30,
+        issuer: x509.Certificate | None = None,
+        issuer_key: sm2.PrivateKey | None = None,
+    ) -> tuple[x509.Certificate, sm2.PrivateKey]:
         key = sm2.PrivateKey.generate()
         b = x509.CertificateBuilder(subject=f"CN={cn},O=guomi tls tests", public_key=key.public_key())
         b = b.with_key_usage(list(usages)).valid_for_days(days)
@@ -43,8 +49,13 @@ class Pki:
 
 def make_pki(name: str = "guomi TLS test CA") -> Pki:
     ca_key = sm2.PrivateKey.generate()
-    ca = (x509.CertificateBuilder(subject=f"CN={name}").ca()
-          .with_key_usage(["keyCertSign", "cRLSign"]).valid_for_days(30).self_sign(ca_key))
+    ca = (
+        x509.CertificateBuilder(subject=f"CN={name}")
+        .ca()
+        .with_key_usage(["keyCertSign", "cRLSign"])
+        .valid_for_days(30)
+        .self_sign(ca_key)
+    )
     pki = Pki(ca, ca_key, None, None)  # type: ignore[arg-type]
     pki.server = pki.identity("localhost")
     pki.client = pki.identity("client")

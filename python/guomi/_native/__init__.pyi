@@ -12,6 +12,7 @@ from guomi._native import sm2 as sm2
 from guomi._native import sm3 as sm3
 from guomi._native import sm4 as sm4
 from guomi._native import sm9 as sm9
+from guomi._native import tls as tls
 from guomi._native import x509 as x509
 from guomi._native import zuc as zuc
 
@@ -28,6 +29,7 @@ __all__ = [
     "x509",
     "cms",
     "pkcs12",
+    "tls",
     "arrow",
 ]
 

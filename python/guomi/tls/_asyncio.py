@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Awaitable, Callable, Optional, Union
+from collections.abc import Awaitable, Callable
+from typing import Any, Optional, Union
 
 from ..exceptions import HandshakeTimeout, TLSEOFError, TLSError
 from ._common import SEND_CHUNK, ConnectionInfo, cert_dict, feed
@@ -112,9 +113,15 @@ class _TLSProtocol(asyncio.Protocol):
     """The network's side: feeds the engine, runs the handshake under a deadline, then
     passes plaintext to the application protocol."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, context: _Context, conn: Any,
-                 app: asyncio.Protocol, waiter: Optional[asyncio.Future[None]],
-                 handshake_timeout: Optional[float]) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        context: _Context,
+        conn: Any,
+        app: asyncio.Protocol,
+        waiter: Optional[asyncio.Future[None]],
+        handshake_timeout: Optional[float],
+    ) -> None:
         self._loop = loop
         self._context = context
         self._conn = conn
@@ -253,8 +260,12 @@ async def open_connection(
     app = asyncio.StreamReaderProtocol(reader, loop=loop)
     waiter: asyncio.Future[None] = loop.create_future()
     timeout = context.handshake_timeout if handshake_timeout is None else handshake_timeout
-    transport, proto = await loop.create_connection(
-        lambda: _TLSProtocol(loop, context, conn, app, waiter, timeout), host, port, **kwds)
+
+    def factory() -> _TLSProtocol:
+        return _TLSProtocol(loop, context, conn, app, waiter, timeout)
+
+    # host and port may be None with sock=... (as for asyncio.open_connection).
+    transport, proto = await loop.create_connection(factory, host, port, **kwds)  # type: ignore[arg-type]
     try:
         await waiter
     except BaseException:

@@ -19,8 +19,14 @@ class TLSObject(ConnectionInfo):
     ``ssl.SSLObject``'s do; write ``outgoing``'s bytes to the network after every call.
     Made by ``context.wrap_bio``."""
 
-    def __init__(self, context: _Context, conn: Any, incoming: ssl.MemoryBIO,
-                 outgoing: ssl.MemoryBIO, server_hostname: Optional[str]) -> None:
+    def __init__(
+        self,
+        context: _Context,
+        conn: Any,
+        incoming: ssl.MemoryBIO,
+        outgoing: ssl.MemoryBIO,
+        server_hostname: Optional[str],
+    ) -> None:
         self._context = context
         self._conn = conn
         self._in = incoming
@@ -83,7 +89,7 @@ class TLSObject(ConnectionInfo):
         """Encrypts ``data`` into ``outgoing``; returns its length."""
         if not self._handshake_done:
             self.do_handshake()
-        view = memoryview(data).cast("B")  # type: ignore[arg-type]
+        view = memoryview(data).cast("B")
         for i in range(0, view.nbytes, SEND_CHUNK):
             self._conn.send(view[i : i + SEND_CHUNK])
             self._flush()

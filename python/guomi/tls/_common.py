@@ -22,10 +22,19 @@ _VERSIONS = {0x0101: "TLCPv1.1", 0x0304: "TLSv1.3"}
 
 def _name_tuple(dn: str) -> tuple[tuple[tuple[str, str], ...], ...]:
     """``CN=a, O=b`` as ``ssl``'s ``((('commonName', 'a'),), (('organizationName', 'b'),))``."""
-    long = {"CN": "commonName", "O": "organizationName", "OU": "organizationalUnitName",
-            "C": "countryName", "ST": "stateOrProvinceName", "L": "localityName",
-            "E": "emailAddress", "emailAddress": "emailAddress", "SN": "surname",
-            "serialNumber": "serialNumber", "DC": "domainComponent"}
+    long = {
+        "CN": "commonName",
+        "O": "organizationName",
+        "OU": "organizationalUnitName",
+        "C": "countryName",
+        "ST": "stateOrProvinceName",
+        "L": "localityName",
+        "E": "emailAddress",
+        "emailAddress": "emailAddress",
+        "SN": "surname",
+        "serialNumber": "serialNumber",
+        "DC": "domainComponent",
+    }
     out = []
     for part in (p.strip() for p in dn.split(",")):
         if "=" in part:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import re
 import ssl
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from .. import keys, sm2, x509
 from .._native import tls as _tls
@@ -101,7 +102,18 @@ def _private_key(source: KeySource, password: Optional[Password]) -> sm2.Private
     return keys.load_der_private_key(data, password)
 
 
-def _crls(source: Union[StrPath, bytes, x509.CertificateRevocationList]) -> list[x509.CertificateRevocationList]:
+def _key_source(certfile: CertSource, keyfile: Optional[KeySource]) -> KeySource:
+    """The key's source: ``keyfile``, or the certificate file itself (ssl's keyfile=None)."""
+    if keyfile is not None:
+        return keyfile
+    if isinstance(certfile, (x509.Certificate, list, tuple)):
+        raise InvalidArgument("keyfile is needed when the certificate is not a file or PEM text")
+    return certfile  # type: ignore[return-value]
+
+
+def _crls(
+    source: Union[StrPath, bytes, x509.CertificateRevocationList],
+) -> list[x509.CertificateRevocationList]:
     if isinstance(source, x509.CertificateRevocationList):
         return [source]
     data = bytes(source) if isinstance(source, (bytes, bytearray, memoryview)) else _read(source)
@@ -250,8 +262,10 @@ class _Context:
                 continue
             code = next((c for c, names in self._SUITES.items() if word.upper() in names), None)
             if code is None:
-                raise InvalidArgument(f"unknown {self.protocol} cipher suite {word!r}; known: "
-                                      + ", ".join(n[0] for n in self._SUITES.values()))
+                raise InvalidArgument(
+                    f"unknown {self.protocol} cipher suite {word!r}; known: "
+                    + ", ".join(n[0] for n in self._SUITES.values())
+                )
             if code not in chosen:
                 chosen.append(code)
         if not chosen:
@@ -261,11 +275,19 @@ class _Context:
 
     def get_ciphers(self) -> list[dict[str, Any]]:
         """The allowed suites, in order, as ``ssl.SSLContext.get_ciphers`` lists them."""
-        return [{"id": c, "name": self._SUITES[c][0], "protocol": self.protocol,
-                 "symmetric": "sm4-" + ("gcm" if "GCM" in self._SUITES[c][0] else
-                                        "ccm" if "CCM" in self._SUITES[c][0] else "cbc"),
-                 "digest": "sm3", "strength_bits": 128, "alg_bits": 128}
-                for c in self._suites]
+        return [
+            {
+                "id": c,
+                "name": self._SUITES[c][0],
+                "protocol": self.protocol,
+                "symmetric": "sm4-"
+                + ("gcm" if "GCM" in self._SUITES[c][0] else "ccm" if "CCM" in self._SUITES[c][0] else "cbc"),
+                "digest": "sm3",
+                "strength_bits": 128,
+                "alg_bits": 128,
+            }
+            for c in self._suites
+        ]
 
     # ---- connections ----
 
@@ -288,6 +310,9 @@ class _Context:
 
     def _client_auth(self) -> int:
         return {CERT_NONE: 0, CERT_OPTIONAL: 1, CERT_REQUIRED: 2}[self._verify_mode]
+
+    def _config(self) -> Any:
+        raise NotImplementedError
 
     def _connection(self, server_hostname: Optional[str], session: Any) -> Any:
         raise NotImplementedError
@@ -355,7 +380,9 @@ class TLCPContext(_Context):
 
     def __init__(self, server_side: bool = False) -> None:
         super().__init__(server_side)
-        self._identity: Optional[tuple[list[x509.Certificate], sm2.PrivateKey, x509.Certificate, sm2.PrivateKey]] = None
+        self._identity: Optional[
+            tuple[list[x509.Certificate], sm2.PrivateKey, x509.Certificate, sm2.PrivateKey]
+        ] = None
         self._double = False
 
     @property
@@ -386,7 +413,7 @@ class TLCPContext(_Context):
         is a path, PEM, DER bytes or a guomi object; ``password`` decrypts an encrypted
         key (``enc_password`` the encryption key, ``password`` when omitted)."""
         chain = _certificates(certfile)
-        sign_key = _private_key(certfile if keyfile is None else keyfile, password)
+        sign_key = _private_key(_key_source(certfile, keyfile), password)
         enc = _certificates(enc_cert)
         if enc_password is not None:
             ekey = _private_key(enc_key, enc_password)
@@ -399,8 +426,15 @@ class TLCPContext(_Context):
                 ekey = _private_key(enc_key, None)
         identity = (chain, sign_key, enc[0], ekey)
         # Checked now (key matches certificate), not at the first connection.
-        _tls.TlcpServerConfig(identity=identity, suites=list(TLCP_SUITES), client_auth=0, client_roots=[],
-                              crls=[], require_crls=False, session_cache_size=0)
+        _tls.TlcpServerConfig(
+            identity=identity,
+            suites=list(TLCP_SUITES),
+            client_auth=0,
+            client_roots=[],
+            crls=[],
+            require_crls=False,
+            session_cache_size=0,
+        )
         self._identity = identity
         self._changed()
 
@@ -410,15 +444,25 @@ class TLCPContext(_Context):
                 if self._identity is None:
                     raise InvalidArgument("a TLCP server needs load_cert_chain(...)")
                 self._native = _tls.TlcpServerConfig(
-                    identity=self._identity, suites=self._suites, client_auth=self._client_auth(),
-                    client_roots=self._roots, crls=self._crls, require_crls=self._require_crls,
-                    session_cache_size=self._session_cache_size)
+                    identity=self._identity,
+                    suites=self._suites,
+                    client_auth=self._client_auth(),
+                    client_roots=self._roots,
+                    crls=self._crls,
+                    require_crls=self._require_crls,
+                    session_cache_size=self._session_cache_size,
+                )
             else:
                 self._native = _tls.TlcpClientConfig(
-                    roots=self._roots, crls=self._crls, require_crls=self._require_crls,
-                    verify=self._verify_mode != CERT_NONE, check_hostname=self._check_hostname,
-                    suites=self._suites, identity=self._identity,
-                    ecc_client_double_certificate=self._double)
+                    roots=self._roots,
+                    crls=self._crls,
+                    require_crls=self._require_crls,
+                    verify=self._verify_mode != CERT_NONE,
+                    check_hostname=self._check_hostname,
+                    suites=self._suites,
+                    identity=self._identity,
+                    ecc_client_double_certificate=self._double,
+                )
         return self._native
 
     def _connection(self, server_hostname: Optional[str], session: Any) -> Any:
@@ -462,9 +506,16 @@ class TLS13Context(_Context):
         """Sets this side's SM2 certificate (then its intermediates) and key, as
         ``ssl.SSLContext.load_cert_chain``; sources as in ``TLCPContext.load_cert_chain``."""
         chain = _certificates(certfile)
-        key = _private_key(certfile if keyfile is None else keyfile, password)
-        _tls.Tls13ServerConfig(identity=(chain, key), suites=list(TLS13_SUITES), client_auth=0,
-                               client_roots=[], crls=[], require_crls=False, session_cache_size=0)
+        key = _private_key(_key_source(certfile, keyfile), password)
+        _tls.Tls13ServerConfig(
+            identity=(chain, key),
+            suites=list(TLS13_SUITES),
+            client_auth=0,
+            client_roots=[],
+            crls=[],
+            require_crls=False,
+            session_cache_size=0,
+        )
         self._identity13 = (chain, key)
         self._changed()
 
@@ -474,15 +525,25 @@ class TLS13Context(_Context):
                 if self._identity13 is None:
                     raise InvalidArgument("a TLS 1.3 server needs load_cert_chain(...)")
                 self._native = _tls.Tls13ServerConfig(
-                    identity=self._identity13, suites=self._suites, client_auth=self._client_auth(),
-                    client_roots=self._roots, crls=self._crls, require_crls=self._require_crls,
-                    session_cache_size=self._session_cache_size)
+                    identity=self._identity13,
+                    suites=self._suites,
+                    client_auth=self._client_auth(),
+                    client_roots=self._roots,
+                    crls=self._crls,
+                    require_crls=self._require_crls,
+                    session_cache_size=self._session_cache_size,
+                )
             else:
                 self._native = _tls.Tls13ClientConfig(
-                    roots=self._roots, crls=self._crls, require_crls=self._require_crls,
-                    verify=self._verify_mode != CERT_NONE, check_hostname=self._check_hostname,
-                    suites=self._suites, identity=self._identity13,
-                    session_cache_size=self._session_cache_size)
+                    roots=self._roots,
+                    crls=self._crls,
+                    require_crls=self._require_crls,
+                    verify=self._verify_mode != CERT_NONE,
+                    check_hostname=self._check_hostname,
+                    suites=self._suites,
+                    identity=self._identity13,
+                    session_cache_size=self._session_cache_size,
+                )
         return self._native
 
     def _connection(self, server_hostname: Optional[str], session: Any) -> Any:

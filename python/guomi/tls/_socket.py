@@ -22,15 +22,23 @@ class TLSSocket(ConnectionInfo):
     for non-blocking sockets: event loops use ``wrap_bio`` or ``guomi.tls``'s asyncio
     functions."""
 
-    def __init__(self, context: _Context, sock: socket.socket, conn: Any,
-                 server_hostname: Optional[str], do_handshake_on_connect: bool,
-                 suppress_ragged_eofs: bool) -> None:
+    def __init__(
+        self,
+        context: _Context,
+        sock: socket.socket,
+        conn: Any,
+        server_hostname: Optional[str],
+        do_handshake_on_connect: bool,
+        suppress_ragged_eofs: bool,
+    ) -> None:
         if not isinstance(sock, socket.socket):
             raise TypeError("wrap_socket needs a socket.socket")
         if sock.type != socket.SOCK_STREAM:
             raise TLSError("only stream sockets can carry TLS")
         if sock.gettimeout() == 0.0:
-            raise TLSError("non-blocking sockets are not supported; use wrap_bio or guomi.tls.open_connection")
+            raise TLSError(
+                "non-blocking sockets are not supported; use wrap_bio or guomi.tls.open_connection"
+            )
         self._context = context
         self._sock: Optional[socket.socket] = sock
         self._conn = conn
@@ -109,7 +117,7 @@ class TLSSocket(ConnectionInfo):
                     sock.settimeout(left)
                 try:
                     self._fill()
-                except socket.timeout:
+                except TimeoutError:
                     raise HandshakeTimeout(f"the handshake took more than {limit} s") from None
         finally:
             if self._sock is not None:
@@ -156,7 +164,7 @@ class TLSSocket(ConnectionInfo):
         if flags:
             raise ValueError("flags are not supported on TLS sockets")
         self._ensure_handshake()
-        view = memoryview(data).cast("B")  # type: ignore[arg-type]
+        view = memoryview(data).cast("B")
         part = view[:SEND_CHUNK]
         self._conn.send(part)
         self._flush()
@@ -169,7 +177,7 @@ class TLSSocket(ConnectionInfo):
         if flags:
             raise ValueError("flags are not supported on TLS sockets")
         self._ensure_handshake()
-        view = memoryview(data).cast("B")  # type: ignore[arg-type]
+        view = memoryview(data).cast("B")
         for i in range(0, view.nbytes, SEND_CHUNK):
             self._conn.send(view[i : i + SEND_CHUNK])
             self._flush()
@@ -178,9 +186,15 @@ class TLSSocket(ConnectionInfo):
         """Decrypted bytes waiting to be read."""
         return len(self._plain)
 
-    def makefile(self, mode: str = "r", buffering: Optional[int] = None, *,
-                 encoding: Optional[str] = None, errors: Optional[str] = None,
-                 newline: Optional[str] = None) -> Any:
+    def makefile(
+        self,
+        mode: str = "r",
+        buffering: Optional[int] = None,
+        *,
+        encoding: Optional[str] = None,
+        errors: Optional[str] = None,
+        newline: Optional[str] = None,
+    ) -> Any:
         """A file object over the connection, as ``socket.makefile``."""
         if not set(mode) <= {"r", "w", "b"}:
             raise ValueError(f"invalid mode {mode!r} (only r, w, b allowed)")
@@ -301,8 +315,18 @@ class TLSSocket(ConnectionInfo):
         return self._raw().fileno() if self._sock is not None else -1
 
     def __getattr__(self, name: str) -> Any:
-        if name in ("settimeout", "gettimeout", "getpeername", "getsockname", "setsockopt",
-                    "getsockopt", "setblocking", "family", "type", "proto"):
+        if name in (
+            "settimeout",
+            "gettimeout",
+            "getpeername",
+            "getsockname",
+            "setsockopt",
+            "getsockopt",
+            "setblocking",
+            "family",
+            "type",
+            "proto",
+        ):
             return getattr(self._raw(), name)
         raise AttributeError(name)
 
