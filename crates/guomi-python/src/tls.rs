@@ -278,8 +278,8 @@ impl Session {
 }
 
 enum Engine {
-    Tlcp(tlcp::Connection),
-    Tls13(tls13::Connection),
+    Tlcp(Box<tlcp::Connection>),
+    Tls13(Box<tls13::Connection>),
 }
 
 /// One connection of either protocol, driven by bytes: `read_tls`, `process`,
@@ -308,14 +308,14 @@ impl Connection {
             None => tlcp::ClientConnection::new(cfg, server_name),
         }
         .map_err(tlcp_err)?;
-        Ok(wrap(Engine::Tlcp(c.into_inner())))
+        Ok(wrap(Engine::Tlcp(Box::new(c.into_inner()))))
     }
 
     /// A TLCP server.
     #[staticmethod]
     fn tlcp_server(config: &Bound<'_, TlcpServerConfig>) -> PyResult<Self> {
         let c = tlcp::ServerConnection::new(config.get().0.clone()).map_err(tlcp_err)?;
-        Ok(wrap(Engine::Tlcp(c.into_inner())))
+        Ok(wrap(Engine::Tlcp(Box::new(c.into_inner()))))
     }
 
     /// A TLS 1.3 client.
@@ -326,14 +326,14 @@ impl Connection {
     ) -> PyResult<Self> {
         let c =
             tls13::Connection::client(config.get().0.clone(), server_name).map_err(tls13_err)?;
-        Ok(wrap(Engine::Tls13(c)))
+        Ok(wrap(Engine::Tls13(Box::new(c))))
     }
 
     /// A TLS 1.3 server.
     #[staticmethod]
     fn tls13_server(config: &Bound<'_, Tls13ServerConfig>) -> PyResult<Self> {
         let c = tls13::Connection::server(config.get().0.clone()).map_err(tls13_err)?;
-        Ok(wrap(Engine::Tls13(c)))
+        Ok(wrap(Engine::Tls13(Box::new(c))))
     }
 
     /// Buffers bytes from the network; returns how many were taken.

@@ -196,7 +196,7 @@ pub fn alert_for(e: &Error) -> Option<AlertDescription> {
     Some(match e {
         Error::AlertReceived(a) => *a,
         Error::InvalidCertificate(c) => c.clone().into(),
-        Error::InvalidMessage(m) => m.clone().into(),
+        Error::InvalidMessage(m) => (*m).into(),
         Error::InappropriateMessage { .. } | Error::InappropriateHandshakeMessage { .. } => {
             AlertDescription::UnexpectedMessage
         }
