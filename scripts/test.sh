@@ -35,6 +35,8 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet pytest hypothesis
+# guomi.tls.httpx's transports (tests/test_tls_http.py).
+.venv/bin/python -m pip install --quiet "httpx>=0.27"
 if [ "$quick" = 0 ]; then
     # Independent implementations the tests cross-check against (each test skips if its peer is absent).
     .venv/bin/python -m pip install --quiet cryptography gmssl gmalg gmalglib tongsuopy gmssl-pyx

@@ -82,7 +82,7 @@ def try_import(name: str) -> Any:
 
 #: Operation sets, one module per algorithm family (guomi/bench/<name>.py), each with
 #: ``ops(compare: bool) -> list[Op]``. A family whose module is missing is skipped.
-FAMILIES = ("sm3", "sm4", "zuc", "sm2", "sm9")
+FAMILIES = ("sm3", "sm4", "zuc", "sm2", "sm9", "tls")
 
 
 def collect_ops(compare: bool) -> list[Op]:
