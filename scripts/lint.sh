@@ -89,6 +89,10 @@ python_setup() {
     if ! grep -qx "ruff==$RUFF_VERSION" <<<"$have" || ! grep -qx "mypy==$MYPY_VERSION" <<<"$have"; then
         .venv/bin/python -m pip install --quiet "ruff==$RUFF_VERSION" "mypy==$MYPY_VERSION" || return 1
     fi
+    # mypy reads httpx's types for guomi.tls.httpx.
+    if ! grep -q "^httpx==" <<<"$have"; then
+        .venv/bin/python -m pip install --quiet "httpx>=0.27" || return 1
+    fi
 }
 
 native_fresh() {
