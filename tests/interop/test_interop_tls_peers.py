@@ -22,54 +22,6 @@ import pytest
 from guomi import x509
 
 from . import tls_peers as tp
-from .interop_peers import PeerUnavailable, unavailable
-
-_built: dict[str, Any] = {}
-
-
-def _build(name: str, build: Any) -> Path:
-    if name not in _built:
-        try:
-            _built[name] = build()
-        except Exception as e:  # PeerUnavailable skips (or fails when required); others fail
-            _built[name] = e
-    got = _built[name]
-    if isinstance(got, PeerUnavailable):
-        unavailable(f"{name} peer: {got}")
-    if isinstance(got, Exception):
-        raise got
-    return got  # type: ignore[no-any-return]
-
-
-@pytest.fixture(scope="module")
-def gmssl() -> Path:
-    """GmSSL 3.1.1's ``gmssl`` tool."""
-    return _build("gmssl", tp.build_gmssl)
-
-
-@pytest.fixture(scope="module")
-def gmtls() -> Path:
-    """The gmtls peer (tjfoc/gmsm v1.4.1)."""
-    return _build("gmtls", tp.build_gmtls)
-
-
-@pytest.fixture(scope="module")
-def tongsuo() -> list[str]:
-    """The Tongsuo peer (BabaSSL 8.3.2 inside tongsuopy 1.0.1, through ctypes)."""
-    got = _build("tongsuo", tp.build_tongsuo)
-    return got  # type: ignore[return-value]
-
-
-@pytest.fixture(scope="module", params=["gmssl", "guomi"], ids=["certs-gmssl", "certs-guomi"])
-def certs(
-    request: pytest.FixtureRequest, gmssl: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tp.CertSet:
-    """A CA + server double certificate + client certificate, made by GmSSL's tools or guomi."""
-    d = tmp_path_factory.mktemp(f"certs-{request.param}")
-    if request.param == "gmssl":
-        return tp.make_gmssl_certs(gmssl, d)
-    return tp.make_guomi_certs(d)
-
 
 AUTH = pytest.mark.parametrize("client_auth", [False, True], ids=["server-auth", "client-auth"])
 

@@ -3,8 +3,9 @@
 (TLCP, GM/T 0024), built like the other peers into ``tests/interop/.build/<peer>/`` and
 reused while their inputs are unchanged. See README.md ("TLS peers").
 
-The peers are built on first use only (the fixtures of test_interop_tls_peers.py), never by
-``interop_peers.build_all``, so runs that do not select a TLS test pay nothing for them.
+The peers are built on first use only (conftest.py's ``gmssl``, ``gmtls`` and ``tongsuo``
+fixtures), never by ``interop_peers.build_all``, so runs that do not select a TLS test pay
+nothing for them.
 
     python tests/interop/tls_peers.py        # just build both (prints the times)
 """
@@ -266,7 +267,8 @@ def make_guomi_certs(d: Path) -> CertSet:
     """The same set made with guomi (``guomi.x509.CertificateBuilder``, ``guomi.keys``):
     CA keyUsage keyCertSign+cRLSign, signing and client certificates digitalSignature,
     encryption certificate keyEncipherment+dataEncipherment+keyAgreement; end-entity
-    certificates without basicConstraints (the builder's default). Keys: plain PKCS#8
+    certificates without basicConstraints (the builder's default); the signing certificate
+    also names ``localhost`` in subjectAltName (GmSSL's set has the CN only). Keys: plain PKCS#8
     (``*_key_p8``, for gmtls and Tongsuo) and guomi's PBES2 (PBKDF2-HMAC-SM3, SM4-CBC:
     ``*_key``, which GmSSL reads)."""
     from guomi import keys, sm2, x509
@@ -289,12 +291,14 @@ def make_guomi_certs(d: Path) -> CertSet:
     for who, ku in usage.items():
         key = sm2.PrivateKey.generate()
         cn = "guomi interop client" if who == "client" else "localhost"
-        cert = (
+        builder = (
             x509.CertificateBuilder(subject=f"CN={cn},O=guomi interop,C=CN", public_key=key.public_key())
             .with_key_usage(ku)
             .valid_for_days(365)
-            .sign(ca, ca_key)
         )
+        if who == "sign":  # guomi.tls matches server names against subjectAltName only
+            builder = builder.with_subject_alternative_names(["dns:localhost"])
+        cert = builder.sign(ca, ca_key)
         (d / f"{who}cert.pem").write_text(cert.to_pem())
         (d / f"{who}key.pem").write_text(keys.dump_pem_private_key(key, PASSWORD))
         (d / f"{who}key.p8.pem").write_text(keys.dump_pem_private_key(key))

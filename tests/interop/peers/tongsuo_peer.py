@@ -59,6 +59,7 @@ def load() -> ctypes.CDLL:
         "SSL_load_client_CA_file": ([cp], vp),
         "SSL_CTX_set_client_CA_list": ([vp, vp], None),
         "SSL_CTX_ctrl": ([vp, ci, ctypes.c_long, vp], ctypes.c_long),
+        "SSL_CTX_set_session_id_context": ([vp, cp, ctypes.c_uint], ci),
         "SSL_new": ([vp], vp),
         "SSL_set_fd": ([vp, ci], ci),
         "SSL_accept": ([vp], ci),
@@ -133,6 +134,9 @@ def make_ctx(a: argparse.Namespace, server: bool) -> Any:
     # appended to the Certificate message, and gmtls then picks the wrong certificates.
     LIB.SSL_CTX_ctrl(ctx, 33, 0x8, None)
     if server:
+        # OpenSSL resumes no session under SSL_VERIFY_PEER without a session id context
+        # ("session id context uninitialized"); the clients of guomi's tests resume.
+        check(LIB.SSL_CTX_set_session_id_context(ctx, b"tongsuo-peer", 12), "session id context")
         if a.client_auth == "verify":
             LIB.SSL_CTX_set_verify(ctx, 1 | 2, None)  # SSL_VERIFY_PEER | FAIL_IF_NO_PEER_CERT
             # name the CAs in CertificateRequest: GmSSL's client sends no certificate
