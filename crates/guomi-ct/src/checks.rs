@@ -328,6 +328,66 @@ fn hmac_sm3() {
     }
 }
 
+// ---------------------------------------------------------------------------- TLCP
+
+/// The CBC record check (MAC-then-encrypt, Lucky 13): secret MAC and SM4 keys, so every
+/// decrypted byte (data, MAC, padding) is secret; records of several lengths and
+/// paddings, and tampered ones whose padding and MAC fail.
+fn tlcp_cbc_record() {
+    use guomi_tlcp::record::{ContentType, RecordState};
+    let mac_key: [u8; 32] = arr(11);
+    let enc_key: [u8; 16] = arr(12);
+    secret(&mac_key);
+    secret(&enc_key);
+    for &n in &[0usize, 1, 15, 16, 47, 300, 1000] {
+        let data = bytes(n, 13);
+        let (mut tx, mut rx) = (
+            RecordState::cbc(&mac_key, &enc_key),
+            RecordState::cbc(&mac_key, &enc_key),
+        );
+        let sent = secret_randomness(|| tx.seal(ContentType::ApplicationData, &data));
+        assert!(outcome(&sent));
+        let rec = release(&sent.unwrap()); // the record goes on the wire: public
+        let got = rx.open(ContentType::ApplicationData, &rec[5..]);
+        assert!(outcome(&got)); // accepted or refused: the peer learns it
+        let got = got.unwrap();
+        public(&got[..]); // harness comparison only, after the check
+        assert_eq!(got, data);
+        // Tampering with the block before the last garbles the padding and the MAC.
+        let mut bad = rec.clone();
+        let at = bad.len() - 17;
+        bad[at] ^= 0x5a;
+        let r = rx.open(ContentType::ApplicationData, &bad[5..]);
+        assert!(!outcome(&r));
+    }
+}
+
+/// The ECC pre-master: SM2 decryption with a secret key, then the length and version
+/// check that swaps in a random pre-master without a branch (valid, wrong version, wrong
+/// length, undecryptable).
+fn tlcp_pre_master() {
+    use guomi_tlcp::conn::Connection;
+    let pk = sm2_public_key(&SM2_D);
+    let key = sm2_secret_key(&SM2_D);
+    let mut good = vec![0x01, 0x01];
+    good.extend_from_slice(&bytes(46, 7));
+    let mut wrong_version = good.clone();
+    wrong_version[1] = 0x03;
+    for pms in [good.clone(), wrong_version, bytes(47, 8)] {
+        let ct = pk.encrypt(&pms, sm2::CiphertextFormat::Der, true).unwrap();
+        let out = secret_randomness(|| Connection::decrypt_pre_master_for_ct_check(&key, &ct));
+        assert!(outcome(&out));
+        let out = out.unwrap();
+        public(&out[..]); // harness comparison only, after the check
+        assert_eq!(out.len(), 48);
+        assert_eq!(out[..] == good[..], pms == good);
+    }
+    let out = secret_randomness(|| {
+        Connection::decrypt_pre_master_for_ct_check(&key, &[0x30, 0x03, 1, 2, 3])
+    });
+    assert!(outcome(&out));
+}
+
 // ---------------------------------------------------------------------------- SM4
 
 const SM4_KEY: [u8; 16] = [
@@ -904,6 +964,12 @@ pub const CHECKS: &[Check] = &[
     check!("hmac-sm3", hmac_sm3,
         "HMAC-SM3 with secret keys (short, block-sized, long) and message; verify",
         "the tag; the tag comparison's outcome"),
+    check!("tlcp-cbc-record", tlcp_cbc_record,
+        "TLCP CBC records with secret keys: sealing, and the check (Lucky 13) with every decrypted byte secret; valid and tampered records",
+        "the record sent; accepted or refused, and an accepted record's length"),
+    check!("tlcp-pre-master", tlcp_pre_master,
+        "TLCP ECC pre-master: SM2 decryption with a secret key, the length/version check and the random substitute",
+        "decrypted or not (SM2's tag check); nothing about the version check"),
     check!("sm4-key-schedule", sm4_key_schedule,
         "SM4 key expansion of a secret key; one block each way",
         "the ciphertext block"),

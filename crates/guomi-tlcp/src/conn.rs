@@ -971,6 +971,16 @@ impl Connection {
         Ok(out)
     }
 
+    /// The ECC pre-master decryption alone, for the constant-time check
+    /// (`crates/guomi-ct`, check `tlcp-pre-master`). Not for other use.
+    #[doc(hidden)]
+    pub fn decrypt_pre_master_for_ct_check(
+        key: &guomi_core::sm2::PrivateKey,
+        ct: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>> {
+        Self::decrypt_pre_master(key, ct)
+    }
+
     fn server_resume(&mut self, s: Session) -> Result<()> {
         self.resumed = true;
         self.suite = Some(s.suite);

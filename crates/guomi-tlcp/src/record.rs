@@ -10,12 +10,15 @@
 //!   is SM4-CBC-encrypted under a fresh random 16-byte IV sent before the ciphertext
 //!   (the "explicit IV" of TLS 1.1; the key block's IVs are derived but unused, as in
 //!   GmSSL).
-//! * Receiving CBC (the Lucky 13 countermeasure): the padding is checked over the
-//!   maximum 256 bytes with masks, the received MAC is copied out of every possible
-//!   position with masks, and the HMAC is followed by dummy SM3 compressions so that the
-//!   number of compression-function calls is the same whatever the padding length; bad
-//!   padding and a bad MAC are one error, `bad_record_mac`, decided by one `subtle`
-//!   choice at the end.
+//! * Receiving CBC (the Lucky 13 countermeasure): constant time with respect to the
+//!   decrypted bytes. The padding is checked over the maximum 256 bytes with masks; the
+//!   HMAC runs over the secret-length data with
+//!   `guomi_core::sm3::hmac::HmacSm3::tag_secret_len` (the same compressions and memory
+//!   accesses for every padding length); the received MAC is copied out of every possible
+//!   position with masks; bad padding and a bad MAC are one error, `bad_record_mac`,
+//!   decided by one `subtle` choice at the end, the only value declassified (with the
+//!   accepted record's length). `scripts/ct-check.sh` runs this under valgrind
+//!   (check `tlcp-cbc-record`).
 //! * GCM (§6.3.3.4.4, as RFC 5288): nonce = the 4-byte implicit salt from the key block
 //!   || an 8-byte explicit nonce sent at the start of the fragment; AAD = seq_num(8) ||
 //!   type || version || plaintext length; tag 16 bytes. We send the sequence number as
@@ -27,7 +30,6 @@
 
 use crate::error::{AlertDescription, Error, Result};
 use guomi_core::sm3::hmac::HmacSm3;
-use guomi_core::sm3::Sm3;
 use guomi_core::sm4::gcm::Sm4Gcm;
 use guomi_core::sm4::{modes, Mode, Padding, Sm4};
 use subtle::{Choice, ConditionallySelectable, ConstantTimeEq, ConstantTimeGreater};
@@ -332,12 +334,6 @@ fn ct_le(a: usize, b: usize) -> Choice {
     !(a as u64).ct_gt(&(b as u64))
 }
 
-/// SM3 compression calls for the inner hash of HMAC after the key block: header (13)
-/// + data + the 9 bytes of minimum SM3 padding, in 64-byte blocks.
-fn inner_blocks(data_len: usize) -> usize {
-    (13 + data_len + 9).div_ceil(64)
-}
-
 /// CBC record check in constant time with respect to the padding length (module docs).
 fn cbc_open(
     mac: &HmacSm3,
@@ -366,19 +362,19 @@ fn cbc_open(
     }
     // With bad padding, MAC as though there were none (pad = 0), as TLS 1.2 advises.
     let pad_eff = usize::conditional_select_usize(0, pad, good);
-    let data_len = l - 1 - MAC_LEN - pad_eff;
-    let mut h = mac.clone();
-    h.update(&seq.to_be_bytes());
-    h.update(&header(typ, data_len));
-    h.update(&p[..data_len]);
-    let expected = h.finalize();
-    // Dummy compressions: the same number of SM3 blocks whatever pad_eff is.
-    let extra = inner_blocks(l - 1 - MAC_LEN) - inner_blocks(data_len);
-    let mut dummy = Sm3::new();
-    for _ in 0..extra {
-        dummy.update(&[0u8; 64]);
-    }
-    std::hint::black_box(dummy.digest());
+    let max_data = l - 1 - MAC_LEN;
+    let data_len = max_data - pad_eff;
+    // The MAC over seq ∥ header ∥ data[..data_len] with the same compressions and memory
+    // accesses whatever data_len is (the header's length bytes are secret too).
+    let mut prefix = [0u8; 8 + HEADER_LEN];
+    prefix[..8].copy_from_slice(&seq.to_be_bytes());
+    prefix[8..].copy_from_slice(&header(typ, data_len));
+    let expected = mac.tag_secret_len(
+        &prefix,
+        &p[..max_data],
+        data_len,
+        max_data.saturating_sub(255),
+    )?;
     // The received MAC starts at data_len, somewhere in the last 32 + 256 bytes: copy it
     // out of every candidate position with masks.
     let mut received = [0u8; MAC_LEN];
@@ -390,11 +386,13 @@ fn cbc_open(
         }
     }
     good &= expected.ct_eq(&received);
-    if !bool::from(good) {
+    // Public by design: the record is refused or accepted, and an accepted record's
+    // length is the peer's to know.
+    if !guomi_core::ct::declassify_choice(good) {
         p.zeroize();
         return Err(bad_mac());
     }
-    p.truncate(data_len);
+    p.truncate(guomi_core::ct::declassify(data_len));
     Ok(p)
 }
 

@@ -23,6 +23,9 @@
 //! comment why it is public. A report on a value that is not public by design is a leak
 //! to fix, not to declassify (`docs/security.md`, "Constant time").
 //!
+//! Public so that guomi's protocol crates (`guomi-tlcp`: the CBC record check) mark their
+//! own public outcomes the same way.
+//!
 //! A declassification marks the point in the code itself, so it moves with the code
 //! (the suppressions file it replaces matched source lines and broke whenever a line
 //! above a declassified branch changed).
@@ -40,7 +43,7 @@ use subtle::Choice;
 /// a register copy whose definedness memcheck still tracks as secret.
 #[cfg(feature = "ct-declassify")]
 #[inline]
-pub(crate) fn declassify<T: Copy>(mut v: T) -> T {
+pub fn declassify<T: Copy>(mut v: T) -> T {
     valgrind::make_defined(&mut v);
     v
 }
@@ -48,14 +51,14 @@ pub(crate) fn declassify<T: Copy>(mut v: T) -> T {
 /// `v`, declared public (the identity: no `ct-declassify` feature).
 #[cfg(not(feature = "ct-declassify"))]
 #[inline(always)]
-pub(crate) fn declassify<T: Copy>(v: T) -> T {
+pub fn declassify<T: Copy>(v: T) -> T {
     v
 }
 
 /// The outcome of a constant-time comparison or test, declared public, as a `bool` to
 /// branch on. Only this one bit is released, not the values compared.
 #[inline(always)]
-pub(crate) fn declassify_choice(c: Choice) -> bool {
+pub fn declassify_choice(c: Choice) -> bool {
     declassify(c.unwrap_u8()) != 0
 }
 

@@ -105,6 +105,92 @@ impl HmacSm3 {
         outer_block[..DIGEST_SIZE].zeroize();
     }
 
+    /// The tag of `prefix ∥ data[..len]` where `len` is secret and `min_len..=data.len()`
+    /// are its public bounds, computed with the same compressions, branches and memory
+    /// accesses whatever `len` is (a TLS CBC record's MAC check: Lucky 13). The blocks
+    /// that hold only message bytes for every possible `len` are hashed as usual; each
+    /// block that may hold the end of the message, the 0x80 byte or the length is built
+    /// byte by byte with masks and compressed, and the chaining value after the block
+    /// that really ends the message is kept by a masked copy. A `len` outside the bounds
+    /// is clamped without a branch. `prefix`'s bytes may be secret too (a record header
+    /// carries the length), its length is public. `self` must be freshly keyed.
+    ///
+    /// # Errors
+    /// [`Error::InvalidValue`] if `self` has absorbed data or `min_len > data.len()`.
+    pub fn tag_secret_len(
+        &self,
+        prefix: &[u8],
+        data: &[u8],
+        len: usize,
+        min_len: usize,
+    ) -> Result<[u8; DIGEST_SIZE]> {
+        use subtle::{
+            ConditionallySelectable, ConstantTimeEq, ConstantTimeGreater, ConstantTimeLess,
+        };
+        if self.inner.len != BLOCK_SIZE as u64 || self.inner.buf_len != 0 || min_len > data.len() {
+            return Err(Error::InvalidValue(
+                "tag_secret_len needs a freshly keyed HMAC and min_len <= data.len()",
+            ));
+        }
+        let (p, max_len) = (prefix.len(), data.len());
+        let mut l = len as u64;
+        l = u64::conditional_select(&l, &(max_len as u64), l.ct_gt(&(max_len as u64)));
+        l = u64::conditional_select(&l, &(min_len as u64), l.ct_lt(&(min_len as u64)));
+        // Offsets in the stream prefix ∥ data (the key block before it is whole).
+        let end = p as u64 + l; // where 0x80 goes
+        let final_block = (end + 8) / BLOCK_SIZE as u64; // the block that holds the length
+        let bit_len = ((BLOCK_SIZE as u64 + end) * 8).to_be_bytes();
+        let total = p + max_len;
+        let byte_at = |i: usize| -> u8 {
+            // Branches on the public position only.
+            if i < p {
+                prefix[i]
+            } else if i < total {
+                data[i - p]
+            } else {
+                0
+            }
+        };
+        // Whole blocks of message bytes whatever len is.
+        let fixed = (p + min_len) / BLOCK_SIZE * BLOCK_SIZE;
+        let mut h = self.inner.clone();
+        h.update(&prefix[..fixed.min(p)]);
+        if fixed > p {
+            h.update(&data[..fixed - p]);
+        }
+        let compress = h.compress;
+        let mut state = h.state;
+        let mut result = [0u32; 8];
+        let mut block = [0u8; BLOCK_SIZE];
+        for b in fixed / BLOCK_SIZE..=(total + 8) / BLOCK_SIZE {
+            let is_final = (b as u64).ct_eq(&final_block);
+            for (j, out) in block.iter_mut().enumerate() {
+                let i = b * BLOCK_SIZE + j;
+                let mut v = u8::conditional_select(&0, &byte_at(i), (i as u64).ct_lt(&end));
+                v |= u8::conditional_select(&0, &0x80, (i as u64).ct_eq(&end));
+                if j >= BLOCK_SIZE - 8 {
+                    v = u8::conditional_select(&v, &bit_len[j - (BLOCK_SIZE - 8)], is_final);
+                }
+                *out = v;
+            }
+            compress.blocks(&mut state, &block);
+            for (r, s) in result.iter_mut().zip(state) {
+                r.conditional_assign(&s, is_final);
+            }
+        }
+        let mut inner = [0u8; DIGEST_SIZE];
+        for (c, w) in inner.chunks_exact_mut(4).zip(result) {
+            c.copy_from_slice(&w.to_be_bytes());
+        }
+        let mut outer = self.outer.clone();
+        outer.update(&inner);
+        block.zeroize();
+        state.zeroize();
+        result.zeroize();
+        inner.zeroize();
+        Ok(outer.finalize())
+    }
+
     /// Consumes the object and returns the tag.
     pub fn finalize(self) -> [u8; DIGEST_SIZE] {
         self.tag()
@@ -158,4 +244,51 @@ pub fn hmac(key: &[u8], data: &[u8]) -> [u8; DIGEST_SIZE] {
     let mut m = HmacSm3::new(key);
     m.update(data);
     m.finalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every secret length in the window, for prefixes and windows that put the end of
+    /// the message, the 0x80 byte and the length field in every position of a block.
+    #[test]
+    fn tag_secret_len_matches_hmac() {
+        let key = [0x0bu8; 32];
+        let m = HmacSm3::new(&key);
+        let data: Vec<u8> = (0..700u32).map(|i| (i * 7 + 3) as u8).collect();
+        for p in [0usize, 1, 13, 55, 56, 63, 64, 100] {
+            let prefix: Vec<u8> = (0..p as u32).map(|i| (i * 13 + 1) as u8).collect();
+            for max in [0usize, 1, 40, 64, 119, 128, 300, 700] {
+                let min = max.saturating_sub(255);
+                for len in min..=max {
+                    let mut want = prefix.clone();
+                    want.extend_from_slice(&data[..len]);
+                    let got = m.tag_secret_len(&prefix, &data[..max], len, min).unwrap();
+                    assert_eq!(got, hmac(&key, &want), "p {p} max {max} len {len}");
+                }
+                // Out of the window: clamped, never a panic.
+                let low = m.tag_secret_len(&prefix, &data[..max], 0, min).unwrap();
+                assert_eq!(
+                    low,
+                    m.tag_secret_len(&prefix, &data[..max], min, min).unwrap()
+                );
+                let high = m
+                    .tag_secret_len(&prefix, &data[..max], usize::MAX, min)
+                    .unwrap();
+                assert_eq!(
+                    high,
+                    m.tag_secret_len(&prefix, &data[..max], max, min).unwrap()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn tag_secret_len_refuses_misuse() {
+        let mut m = HmacSm3::new(b"k");
+        assert!(m.tag_secret_len(b"", b"abc", 1, 4).is_err());
+        m.update(b"x");
+        assert!(m.tag_secret_len(b"", b"abc", 1, 0).is_err());
+    }
 }
