@@ -436,6 +436,9 @@ NOT_FILES = {
     "no_attributes", "oid_style", "outform", "path_len", "prf", "purpose", "quiet", "reason", "revoke",
     "san", "serial", "sig_format", "signature_algorithm", "subject", "to", "type", "uid", "uid_hex",
     "version",
+    # guomi tls client|server (--capath is a directory of certificates, read only)
+    "address", "brief", "capath", "ciphers", "echo", "host", "insecure", "max_connections",
+    "no_check_hostname", "port", "protocol", "reconnect", "servername", "timeout", "verify",
 }  # fmt: skip
 
 

@@ -26,6 +26,7 @@ from guomi.cli import sm2 as _sm2
 from guomi.cli import sm3 as _sm3
 from guomi.cli import sm4 as _sm4
 from guomi.cli import sm9 as _sm9
+from guomi.cli import tls as _tls
 from guomi.cli import x509 as _x509
 from guomi.cli import zuc as _zuc
 from guomi.cli._io import UsageError, check_namespace, file_dests
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     _pkcs12.register(sub)
     _sm9.register(sub)
     _zuc.register(sub)
+    _tls.register(sub)
     return p
 
 
