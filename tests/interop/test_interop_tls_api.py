@@ -68,9 +68,9 @@ RUSTLS_CCS_TO_GMSSL_SERVER = (
     "change_cipher_spec (RFC 8446 D.4) before its second flight; GmSSL 3.1.1's tls13_server "
     "decrypts it as the client's next handshake record (tls13_do_accept: tls13_gcm_decrypt "
     "fails) and answers bad_record_mac (in plaintext, so guomi reports 'cannot decrypt peer's "
-    "message') instead of dropping it (RFC 8446 section 5). guomi.tls "
-    "has no switch for guomi-rustls' compat::DropChangeCipherSpec; with the record dropped on "
-    "the wire the handshake passes (the ccs-dropped variant)"
+    "message') instead of dropping it (RFC 8446 section 5). With "
+    "TLS13Context.middlebox_compat = False the record is left out and the handshake passes "
+    "(the ccs-dropped variant)"
 )
 RUSTLS_CLIENT_FLIGHT = (
     "with client authentication rustls writes Certificate, CertificateVerify and Finished in "
@@ -146,53 +146,17 @@ def _server_ctx(certs: tp.CertSet, tls13: bool = False, client_auth: bool = Fals
     return ctx
 
 
-def _drop_ccs(net: socket.socket) -> socket.socket:
-    """A socket for guomi whose peer is ``net``: what guomi writes reaches ``net`` without
-    its change_cipher_spec records (what guomi-rustls' compat::DropChangeCipherSpec does);
-    the other direction passes unchanged."""
-    mine, inner = socket.socketpair()
-
-    def out() -> None:
-        buf = b""
-        with contextlib.suppress(OSError):
-            while chunk := inner.recv(1 << 16):
-                buf += chunk
-                while len(buf) >= 5 and len(buf) >= 5 + int.from_bytes(buf[3:5], "big"):
-                    n = 5 + int.from_bytes(buf[3:5], "big")
-                    if buf[0] != 20:
-                        net.sendall(buf[:n])
-                    buf = buf[n:]
-            net.shutdown(socket.SHUT_WR)
-
-    def back() -> None:
-        with contextlib.suppress(OSError):
-            while chunk := net.recv(1 << 16):
-                inner.sendall(chunk)
-            inner.shutdown(socket.SHUT_WR)
-        sender.join(tp.CLIENT_TIMEOUT)
-        net.close()
-        inner.close()
-
-    sender = threading.Thread(target=out, daemon=True)
-    sender.start()
-    threading.Thread(target=back, daemon=True).start()
-    return mine
-
-
 @contextlib.contextmanager
 def _connect(
     ctx: Context,
     port: int,
     session: Optional[tls.Session] = None,
-    drop_ccs: bool = False,
     server_hostname: str = HOSTNAME,
 ) -> Iterator[tls.TLSSocket]:
     """A guomi client connection (handshake done) to ``port``; closed (close_notify) on exit."""
     raw = socket.create_connection((tp.HOST, port), timeout=tp.CLIENT_TIMEOUT)
     try:
-        s = ctx.wrap_socket(
-            _drop_ccs(raw) if drop_ccs else raw, server_hostname=server_hostname, session=session
-        )
+        s = ctx.wrap_socket(raw, server_hostname=server_hostname, session=session)
     except BaseException:
         raw.close()
         raise
@@ -236,9 +200,7 @@ class Served:
         self.cipher, self.version, self.peer_certs = conn.cipher(), conn.version(), len(conn.getpeercerts())
 
 
-def _serve_sockets(
-    ctx: Context, ls: socket.socket, stop: threading.Event, seen: list[Served], drop: bool
-) -> None:
+def _serve_sockets(ctx: Context, ls: socket.socket, stop: threading.Event, seen: list[Served]) -> None:
     """``wrap_socket`` on each accepted connection, then a line-by-line echo (GmSSL's
     clients read one record per line they send)."""
     while not stop.is_set():
@@ -252,7 +214,7 @@ def _serve_sockets(
         seen.append(got)
         try:
             raw.settimeout(tp.CLIENT_TIMEOUT)
-            with ctx.wrap_socket(_drop_ccs(raw) if drop else raw) as s:
+            with ctx.wrap_socket(raw) as s:
                 got.record(s)
                 with s.makefile("rb") as f:
                     for line in f:
@@ -266,11 +228,11 @@ def _serve_sockets(
 
 
 @contextlib.contextmanager
-def _socket_server(ctx: Context, drop_ccs: bool) -> Iterator[tuple[int, list[Served]]]:
+def _socket_server(ctx: Context) -> Iterator[tuple[int, list[Served]]]:
     ls = socket.create_server((tp.HOST, 0))
     ls.settimeout(0.05)
     stop, seen = threading.Event(), list[Served]()
-    t = threading.Thread(target=_serve_sockets, args=(ctx, ls, stop, seen, drop_ccs), daemon=True)
+    t = threading.Thread(target=_serve_sockets, args=(ctx, ls, stop, seen), daemon=True)
     t.start()
     try:
         yield ls.getsockname()[1], seen
@@ -319,10 +281,10 @@ def _asyncio_server(ctx: Context) -> Iterator[tuple[int, list[Served]]]:
         loop.close()
 
 
-def _guomi_server(ctx: Context, api: str = "socket", drop_ccs: bool = False) -> Any:
+def _guomi_server(ctx: Context, api: str = "socket") -> Any:
     """A guomi echo server on a free loopback port: ``(port, [Served per connection])``;
     the list is complete once the context manager exits."""
-    return _asyncio_server(ctx) if api == "asyncio" else _socket_server(ctx, drop_ccs)
+    return _asyncio_server(ctx) if api == "asyncio" else _socket_server(ctx)
 
 
 def _check_served(
@@ -547,8 +509,10 @@ def test_tls13_client_gmssl_server(
     elif client_auth:
         _xfail(request, RUSTLS_CLIENT_FLIGHT)
     ctx = _client_ctx(certs, tls13=True, client_cert=client_auth)
+    assert isinstance(ctx, tls.TLS13Context)
+    ctx.middlebox_compat = ccs == "ccs-sent"
     with tp.gmssl_tls_server(gmssl, certs, "13", client_auth=client_auth) as srv:
-        with _connect(ctx, srv.port, drop_ccs=ccs == "ccs-dropped") as s:
+        with _connect(ctx, srv.port) as s:
             _exchange(s, f"guomi to gmssl tls13_server, {certs.maker} certs")
             _check(s, tp.TLS_SM4_GCM_SM3)
 
@@ -575,7 +539,10 @@ def test_tls13_server_gmssl_client(
     reason = RUSTLS_CCS_TO_GMSSL_CLIENT if ccs == "ccs-sent" else RUSTLS_SERVER_FLIGHT
     _xfail(request, reason, AssertionError)
     msg = f"gmssl tls13_client to guomi, {certs.maker} certs"
-    with _guomi_server(_server_ctx(certs, tls13=True), drop_ccs=ccs == "ccs-dropped") as (port, seen):
+    ctx = _server_ctx(certs, tls13=True)
+    assert isinstance(ctx, tls.TLS13Context)
+    ctx.middlebox_compat = ccs == "ccs-sent"
+    with _guomi_server(ctx) as (port, seen):
         res = tp.gmssl_client(gmssl, "tls13", port, msg, certs)
     assert res.established and msg + "\n" in res.reply, (res, seen)
 

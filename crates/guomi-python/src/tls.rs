@@ -318,21 +318,27 @@ impl Connection {
         Ok(wrap(Engine::Tlcp(Box::new(c.into_inner()))))
     }
 
-    /// A TLS 1.3 client.
+    /// A TLS 1.3 client; `drop_ccs` leaves out the middlebox-compatibility
+    /// change_cipher_spec records (for GmSSL 3.1.1).
     #[staticmethod]
+    #[pyo3(signature = (config, server_name, drop_ccs=false))]
     fn tls13_client(
         config: &Bound<'_, Tls13ClientConfig>,
         server_name: Option<&str>,
+        drop_ccs: bool,
     ) -> PyResult<Self> {
-        let c =
+        let mut c =
             tls13::Connection::client(config.get().0.clone(), server_name).map_err(tls13_err)?;
+        c.set_drop_change_cipher_spec(drop_ccs);
         Ok(wrap(Engine::Tls13(Box::new(c))))
     }
 
-    /// A TLS 1.3 server.
+    /// A TLS 1.3 server; `drop_ccs` as for `tls13_client`.
     #[staticmethod]
-    fn tls13_server(config: &Bound<'_, Tls13ServerConfig>) -> PyResult<Self> {
-        let c = tls13::Connection::server(config.get().0.clone()).map_err(tls13_err)?;
+    #[pyo3(signature = (config, drop_ccs=false))]
+    fn tls13_server(config: &Bound<'_, Tls13ServerConfig>, drop_ccs: bool) -> PyResult<Self> {
+        let mut c = tls13::Connection::server(config.get().0.clone()).map_err(tls13_err)?;
+        c.set_drop_change_cipher_spec(drop_ccs);
         Ok(wrap(Engine::Tls13(Box::new(c))))
     }
 

@@ -219,6 +219,7 @@ pub struct Connection {
     inner: rustls::Connection,
     error: Option<Error>,
     peer_closed: bool,
+    drop_ccs: bool,
 }
 
 impl core::fmt::Debug for Connection {
@@ -256,7 +257,15 @@ impl Connection {
             inner,
             error: None,
             peer_closed: false,
+            drop_ccs: false,
         }
+    }
+
+    /// Leaves out of [`write_tls`](Self::write_tls) the middlebox-compatibility
+    /// change_cipher_spec records rustls always sends, for peers that cannot ignore them
+    /// (GmSSL 3.1.1; see [`crate::compat`]). Off by default.
+    pub fn set_drop_change_cipher_spec(&mut self, on: bool) {
+        self.drop_ccs = on;
     }
 
     /// Buffers TLS bytes from the network; returns how many were taken (fewer once
@@ -294,14 +303,20 @@ impl Connection {
 
     /// Takes the bytes to send to the peer (empty when there are none).
     pub fn write_tls(&mut self) -> Vec<u8> {
-        let mut out = Vec::new();
+        // rustls hands out whole records, so each call's output is filtered on its own.
+        let mut out = crate::compat::DropChangeCipherSpec::new(Vec::new());
         while self.inner.wants_write() {
             // Writing into a Vec cannot fail.
-            if self.inner.write_tls(&mut out).is_err() {
+            let written = if self.drop_ccs {
+                self.inner.write_tls(&mut out)
+            } else {
+                self.inner.write_tls(out.get_mut())
+            };
+            if written.is_err() {
                 break;
             }
         }
-        out
+        std::mem::take(out.get_mut())
     }
 
     /// Whether [`write_tls`](Self::write_tls) has bytes.

@@ -108,11 +108,15 @@ class Connection:
     def tlcp_server(config: TlcpServerConfig) -> Connection:
         """A TLCP server."""
     @staticmethod
-    def tls13_client(config: Tls13ClientConfig, server_name: Optional[str]) -> Connection:
-        """A TLS 1.3 client."""
+    def tls13_client(
+        config: Tls13ClientConfig, server_name: Optional[str], drop_ccs: bool = False
+    ) -> Connection:
+        """A TLS 1.3 client; `drop_ccs` leaves out the middlebox-compatibility
+        change_cipher_spec records (for GmSSL 3.1.1).
+        """
     @staticmethod
-    def tls13_server(config: Tls13ServerConfig) -> Connection:
-        """A TLS 1.3 server."""
+    def tls13_server(config: Tls13ServerConfig, drop_ccs: bool = False) -> Connection:
+        """A TLS 1.3 server; `drop_ccs` as for `tls13_client`."""
     def read_tls(self, data: BytesLike) -> int:
         """Buffers bytes from the network; returns how many were taken."""
     def process(self) -> None:

@@ -496,6 +496,11 @@ class TLS13Context(_Context):
     def __init__(self, server_side: bool = False) -> None:
         super().__init__(server_side)
         self._identity13: Optional[tuple[list[x509.Certificate], sm2.PrivateKey]] = None
+        #: Send the change_cipher_spec records of RFC 8446's middlebox compatibility mode
+        #: (rustls always does; every conforming peer ignores them). Set to ``False`` for
+        #: peers that abort on them instead: GmSSL 3.1.1's ``tls13_client`` and
+        #: ``tls13_server``.
+        self.middlebox_compat = True
 
     def load_cert_chain(
         self,
@@ -551,5 +556,5 @@ class TLS13Context(_Context):
             raise InvalidArgument("TLS 1.3 contexts resume by themselves (session tickets); pass no session")
         config = self._config()
         if self.server_side:
-            return _tls.Connection.tls13_server(config)
-        return _tls.Connection.tls13_client(config, server_hostname)
+            return _tls.Connection.tls13_server(config, not self.middlebox_compat)
+        return _tls.Connection.tls13_client(config, server_hostname, not self.middlebox_compat)

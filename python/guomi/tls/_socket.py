@@ -68,7 +68,31 @@ class TLSSocket(ConnectionInfo):
     def _flush(self) -> None:
         data = self._conn.write_tls()
         if data:
-            self._raw().sendall(data)
+            try:
+                self._raw().sendall(data)
+            except (BrokenPipeError, ConnectionResetError) as e:
+                self._raise_peer_alert(e)
+                raise
+
+    def _raise_peer_alert(self, cause: OSError) -> None:
+        """The peer hung up while we wrote: if it said why (an alert already received,
+        say certificate_required after our last handshake flight), raise that instead."""
+        sock = self._sock
+        if sock is None:
+            return
+        saved = sock.gettimeout()
+        try:
+            sock.setblocking(False)
+            while chunk := sock.recv(RECV_CHUNK):
+                self._pending += chunk
+        except OSError:
+            pass
+        finally:
+            sock.settimeout(saved)
+        try:
+            feed(self._conn, self._pending, self._plain)
+        except TLSError as e:
+            raise e from cause
 
     def _fill(self) -> None:
         """Reads once from the network and runs the engine (alerts it sends go out first)."""
