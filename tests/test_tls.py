@@ -670,3 +670,30 @@ def test_exceptions_pickle_and_names() -> None:
         and isinstance(c, exceptions.CertificateVerificationError)
     )
     assert exceptions.TLSAlert("x", 250).alert == "alert_250"
+
+
+@pytest.mark.parametrize("proto", ["tlcp", "tls13"])
+def test_full_duplex_threads(pki: Pki, proto: str) -> None:
+    """One thread reads while another writes (the server echoes 2 MiB back as it comes):
+    records from both threads' flushes must not interleave on the wire."""
+    server = tlcp_server_ctx(pki) if proto == "tlcp" else tls13_server_ctx(pki)
+    client = tlcp_client_ctx(pki) if proto == "tlcp" else tls13_client_ctx(pki)
+    payload = bytes(range(251)) * (2 * 4177)
+    a, b = pair()
+    srv = Served(server, b, echo)
+    got = bytearray()
+    with client.wrap_socket(a, server_hostname="localhost") as s:
+
+        def reader() -> None:
+            while len(got) < len(payload):
+                got.extend(s.recv(65536))
+
+        t = threading.Thread(target=reader)
+        t.start()
+        view = memoryview(payload)
+        for i in range(0, len(payload), 1000):
+            s.sendall(view[i : i + 1000])
+        t.join(30)
+        assert not t.is_alive()
+    assert bytes(got) == payload
+    assert srv.join().error is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import socket
+import threading
 import time
 from typing import Any, Optional
 
@@ -18,7 +19,8 @@ class TLSSocket(ConnectionInfo):
     ``context.wrap_socket``. It has ``ssl.SSLSocket``'s methods (``sendall``, ``recv``,
     ``recv_into``, ``makefile``, ``unwrap``, ``getpeercert``, ``cipher``, ``version``,
     ``session``, ``session_reused``) and forwards the rest (``fileno``, ``settimeout``,
-    ``getpeername``, ...) to the socket it wraps. Closing it sends close_notify. Not
+    ``getpeername``, ...) to the socket it wraps. Closing it sends close_notify. One
+    thread may read while another writes, as with ``ssl.SSLSocket``. Not
     for non-blocking sockets: event loops use ``wrap_bio`` or ``guomi.tls``'s asyncio
     functions."""
 
@@ -51,6 +53,8 @@ class TLSSocket(ConnectionInfo):
         self._closed_notify = False
         self._io_refs = 0
         self._closed = False
+        self._write_lock = threading.Lock()
+        self._read_lock = threading.Lock()
         if do_handshake_on_connect:
             try:
                 self.do_handshake()
@@ -65,21 +69,42 @@ class TLSSocket(ConnectionInfo):
             raise TLSConnectionClosed("the socket is closed")
         return self._sock
 
-    def _flush(self) -> None:
-        data = self._conn.write_tls()
-        if data:
+    def _flush(self, blocking: bool = True) -> None:
+        """Sends what the engine has queued. One sender at a time, so that records from a
+        reader thread (the engine's answers) and a writer thread never interleave. A
+        reader does not wait for a writer blocked in ``sendall`` (the writer may be waiting
+        for the peer, which may be waiting for the reader): it leaves its bytes queued and
+        the writer, which looks again after each send and after releasing the lock, sends
+        them."""
+        while True:
+            if not self._write_lock.acquire(blocking=blocking):
+                return
             try:
-                self._raw().sendall(data)
-            except (BrokenPipeError, ConnectionResetError) as e:
-                self._raise_peer_alert(e)
-                raise
+                data = self._conn.write_tls()
+                if data:
+                    try:
+                        self._raw().sendall(data)
+                    except (BrokenPipeError, ConnectionResetError) as e:
+                        self._raise_peer_alert(e)
+                        raise
+            finally:
+                self._write_lock.release()
+            if not data and not self._conn.wants_write:
+                return
 
     def _raise_peer_alert(self, cause: OSError) -> None:
         """The peer hung up while we wrote: if it said why (an alert already received,
         say certificate_required after our last handshake flight), raise that instead."""
         sock = self._sock
-        if sock is None:
+        # Only when no other thread is reading (it owns the input buffers).
+        if sock is None or not self._read_lock.acquire(blocking=False):
             return
+        try:
+            self._read_alert(sock, cause)
+        finally:
+            self._read_lock.release()
+
+    def _read_alert(self, sock: socket.socket, cause: OSError) -> None:
         saved = sock.gettimeout()
         try:
             sock.setblocking(False)
@@ -96,6 +121,10 @@ class TLSSocket(ConnectionInfo):
 
     def _fill(self) -> None:
         """Reads once from the network and runs the engine (alerts it sends go out first)."""
+        with self._read_lock:
+            self._fill_locked()
+
+    def _fill_locked(self) -> None:
         chunk = self._raw().recv(RECV_CHUNK)
         if not chunk:
             self._eof = True
@@ -104,12 +133,12 @@ class TLSSocket(ConnectionInfo):
             feed(self._conn, self._pending, self._plain)
         except TLSError:
             try:
-                self._flush()
+                self._flush(blocking=False)  # the alert
             except OSError:
                 pass
             raise
         try:
-            self._flush()
+            self._flush(blocking=False)
         except OSError:
             # The answer to the peer's close_notify may find the peer gone: harmless.
             if not self._conn.peer_closed:
