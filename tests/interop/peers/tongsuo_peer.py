@@ -8,14 +8,32 @@ peers/go_gmtls (see its main.go):
 
     python tongsuo_peer.py version
     python tongsuo_peer.py server -port N -sign-cert F -sign-key F -enc-cert F -enc-key F
-        [-host H] [-ca F] [-client-auth none|verify] [-ciphers LIST] [-tls13] [-once]
+        [-host H] [-ca F] [-client-auth none|verify] [-ciphers LIST] [-tls13] [-once] [-bulk] [-nodelay]
     python tongsuo_peer.py client -port N [-host H] [-ca F] [-cert F -key F]
         [-enc-cert F -enc-key F] [-ciphers LIST] [-tls13] [-message TEXT]
+        [-count N [-duration S] [-resume] [-bulk B]]
 
 ``-ciphers`` is an OpenSSL cipher list (NTLS: ``ECC-SM2-SM4-CBC-SM3``,
 ``ECC-SM2-SM4-GCM-SM3``, ``ECDHE-SM2-SM4-CBC-SM3``, ``ECDHE-SM2-SM4-GCM-SM3``; with
 ``-tls13``: TLS 1.3 suites, ``TLS_SM4_GCM_SM3`` / ``TLS_SM4_CCM_SM3``). Keys are PEM (plain
 PKCS#8).
+
+For benches/tls.py (the loopback benchmark), as in the gmtls peer; without these options
+nothing changes:
+
+- ``client -count N``: after one untimed exchange, N sequential exchanges (a new
+  connection each: handshake, the line, its echo, close), stopping early after
+  ``-duration`` seconds; ``-resume`` offers the previous connection's session each time.
+  One event ``{"event": "loop", "count", "seconds", "cpu_seconds", "resumed", "suite"}``
+  (``cpu_seconds``: this process's CPU time in the loop).
+- ``client -count N -bulk B``: one connection; N rounds of B bytes sent (16 KiB writes, the
+  last byte a newline; the server answers its count) and B bytes fetched (``g<B>\\n``);
+  events ``{"event": "bulk", "dir": "up"|"down", "bytes", "seconds"}``.
+- ``server -bulk``: counts the bytes received up to a newline and answers ``<count>\\n``;
+  answers a line ``g<B>`` with B bytes.
+- ``server -nodelay``: TCP_NODELAY on accepted connections (the loops and bulk transfers
+  set it on theirs; Go's net package sets it by default). Without it, flights written in
+  several records wait for delayed ACKs (about 40 ms a handshake).
 """
 
 from __future__ import annotations
@@ -25,6 +43,7 @@ import ctypes
 import json
 import socket
 import sys
+import time
 from typing import Any
 
 
@@ -74,6 +93,10 @@ def load() -> ctypes.CDLL:
         "SSL_CIPHER_get_name": ([vp], cp),
         "SSL_CIPHER_get_protocol_id": ([vp], ctypes.c_uint16),
         "SSL_get_peer_certificate": ([vp], vp),
+        "SSL_get1_session": ([vp], vp),
+        "SSL_set_session": ([vp, vp], ci),
+        "SSL_SESSION_free": ([vp], None),
+        "SSL_session_reused": ([vp], ci),
         "X509_free": ([vp], None),
         "ERR_get_error": ([], ctypes.c_ulong),
         "ERR_error_string_n": ([ctypes.c_ulong, cp, ctypes.c_size_t], None),
@@ -181,10 +204,15 @@ def server(a: argparse.Namespace) -> None:
     emit(event="listening", port=ls.getsockname()[1])
     while True:
         conn, _ = ls.accept()
+        if a.nodelay:
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         ssl = LIB.SSL_new(ctx)
         LIB.SSL_set_fd(ssl, conn.fileno())
         if LIB.SSL_accept(ssl) != 1:
             emit(event="error", error="handshake: " + errors())
+        elif a.bulk:
+            serve_bulk(ssl)
+            LIB.SSL_shutdown(ssl)
         else:
             handshake_event(ssl)
             while line := read_line(ssl):
@@ -197,7 +225,125 @@ def server(a: argparse.Namespace) -> None:
             return
 
 
+#: The benchmark's record size: writes of 16 KiB fill one record each.
+CHUNK = 16384
+
+
+def send_bytes(ssl: Any, n: int) -> None:
+    """n bytes ('x', the last a newline) in 16 KiB writes."""
+    block = b"x" * CHUNK
+    while n > 0:
+        m = min(n, CHUNK)
+        out = block[:m] if n > m else block[: m - 1] + b"\n"
+        if LIB.SSL_write(ssl, out, m) != m:
+            raise RuntimeError("SSL_write: " + errors())
+        n -= m
+
+
+def serve_bulk(ssl: Any) -> None:
+    buf = ctypes.create_string_buffer(1 << 16)
+    count, cmd = 0, b""
+    while (n := LIB.SSL_read(ssl, buf, len(buf))) > 0:
+        if count == 0 and (cmd or buf[0] == b"g"):
+            cmd += buf.raw[:n]
+            if cmd.endswith(b"\n"):
+                send_bytes(ssl, int(cmd[1:]))
+                cmd = b""
+        else:
+            count += n
+            if buf[n - 1] == b"\n":
+                reply = b"%d\n" % count
+                LIB.SSL_write(ssl, reply, len(reply))
+                count = 0
+
+
+def read_until_newline(ssl: Any, buf: Any) -> tuple[int, bytes]:
+    """Reads until a read ends with a newline: (bytes read, the last 32 bytes read)."""
+    total, tail = 0, b""
+    while True:
+        n = LIB.SSL_read(ssl, buf, len(buf))
+        if n <= 0:
+            raise RuntimeError("SSL_read: " + errors())
+        total += n
+        tail = (tail + buf.raw[max(0, n - 32) : n])[-32:]
+        if buf[n - 1] == b"\n":
+            return total, tail
+
+
+def exchange(ctx: Any, a: argparse.Namespace, msg: bytes, session: Any) -> tuple[Any, bool, str]:
+    """One connection of the -count loop: handshake (offering ``session``), the line, its
+    echo, close. Returns (the session to offer next, resumed?, the suite)."""
+    with socket.create_connection((a.host, a.port)) as s:
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        ssl = LIB.SSL_new(ctx)
+        try:
+            LIB.SSL_set_fd(ssl, s.fileno())
+            if session:
+                LIB.SSL_set_session(ssl, session)
+            if LIB.SSL_connect(ssl) != 1:
+                raise RuntimeError("handshake: " + errors())
+            LIB.SSL_write(ssl, msg, len(msg))
+            if (got := read_line(ssl)) != msg:
+                raise RuntimeError(f"echo {got!r}, sent {msg!r}")
+            resumed = LIB.SSL_session_reused(ssl) == 1
+            suite = f"0x{LIB.SSL_CIPHER_get_protocol_id(LIB.SSL_get_current_cipher(ssl)):04x}"
+            new = LIB.SSL_get1_session(ssl) if a.resume else None
+            LIB.SSL_shutdown(ssl)
+        finally:
+            LIB.SSL_free(ssl)
+    if session and new:
+        LIB.SSL_SESSION_free(session)
+    return (new or session), resumed, suite
+
+
+def loop(a: argparse.Namespace) -> None:
+    ctx = make_ctx(a, False)
+    msg = a.message.encode() + b"\n"
+    session, _, suite = exchange(ctx, a, msg, None)  # untimed: warms up, gets a session
+    n = resumed = 0
+    cpu = time.process_time()
+    start = time.perf_counter()
+    while n < a.count and (a.duration <= 0 or time.perf_counter() - start < a.duration):
+        session, reused, suite = exchange(ctx, a, msg, session)
+        n += 1
+        resumed += reused
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    emit(event="loop", count=n, seconds=seconds, cpu_seconds=cpu, resumed=resumed, suite=suite)
+
+
+def bulk(a: argparse.Namespace) -> None:
+    ctx = make_ctx(a, False)
+    s = socket.create_connection((a.host, a.port))  # blocking: the caller has the timeout
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    ssl = LIB.SSL_new(ctx)
+    LIB.SSL_set_fd(ssl, s.fileno())
+    if LIB.SSL_connect(ssl) != 1:
+        raise RuntimeError("handshake: " + errors())
+    handshake_event(ssl)
+    buf = ctypes.create_string_buffer(1 << 16)
+    for _ in range(a.count):
+        start = time.perf_counter()
+        send_bytes(ssl, a.bulk)
+        _, last = read_until_newline(ssl, buf)
+        if int(last.rsplit(b"x", 1)[-1]) != a.bulk:
+            raise RuntimeError(f"the server counted {last!r} bytes, sent {a.bulk}")
+        emit(event="bulk", dir="up", bytes=a.bulk, seconds=time.perf_counter() - start)
+        start = time.perf_counter()
+        req = b"g%d\n" % a.bulk
+        LIB.SSL_write(ssl, req, len(req))
+        got, _ = read_until_newline(ssl, buf)
+        if got != a.bulk:
+            raise RuntimeError(f"received {got} bytes, asked for {a.bulk}")
+        emit(event="bulk", dir="down", bytes=a.bulk, seconds=time.perf_counter() - start)
+    LIB.SSL_shutdown(ssl)
+    LIB.SSL_free(ssl)
+    s.close()
+
+
 def client(a: argparse.Namespace) -> None:
+    if a.count > 0:
+        (bulk if a.bulk else loop)(a)
+        return
     ctx = make_ctx(a, False)
     s = socket.create_connection((a.host, a.port))
     ssl = LIB.SSL_new(ctx)
@@ -225,6 +371,12 @@ def main() -> None:
     p.add_argument("-message", default="hello from tongsuo")
     p.add_argument("-tls13", action="store_true")
     p.add_argument("-once", action="store_true")
+    # benches/tls.py: loops and bulk transfers (see the module's docstring)
+    p.add_argument("-count", type=int, default=0)
+    p.add_argument("-duration", type=float, default=0.0)
+    p.add_argument("-resume", action="store_true")
+    p.add_argument("-bulk", nargs="?", type=int, const=1, default=0)
+    p.add_argument("-nodelay", action="store_true")
     a = p.parse_args()
     LIB = load()
     if a.mode == "version":
