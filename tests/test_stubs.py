@@ -21,7 +21,7 @@ import guomi._native
 
 ROOT = Path(__file__).resolve().parent.parent
 STUBS = ROOT / "python" / "guomi" / "_native"
-SUBMODULES = ["cpu", "sm3", "envelope", "sm4", "zuc", "sm2", "sm9", "x509", "cms", "pkcs12", "arrow"]
+SUBMODULES = ["cpu", "sm3", "envelope", "sm4", "zuc", "sm2", "sm9", "x509", "cms", "pkcs12", "tls", "arrow"]
 
 
 def _load_stubdocs():  # type: ignore[no-untyped-def]

@@ -553,6 +553,13 @@ def test_context_bad_input(pki: Pki, tmp_path: Any) -> None:
         ctx.session_cache_size = "10"  # type: ignore[assignment]
     with pytest.raises(TypeError):
         ctx.crls = ["not a crl"]  # type: ignore[list-item]
+    for bad_t in (0, -1, float("nan"), 1e9):
+        with pytest.raises(exceptions.InvalidArgument):
+            ctx.handshake_timeout = bad_t
+    with pytest.raises(TypeError):
+        ctx.handshake_timeout = "5"  # type: ignore[assignment]
+    ctx.handshake_timeout = None
+    ctx.handshake_timeout = 2
     with pytest.raises(TypeError):
         ctx.load_verify_locations()
     with pytest.raises(FileNotFoundError):
@@ -697,3 +704,21 @@ def test_full_duplex_threads(pki: Pki, proto: str) -> None:
         assert not t.is_alive()
     assert bytes(got) == payload
     assert srv.join().error is None
+
+
+def test_tcp_nodelay(pki: Pki) -> None:
+    """TCP sockets get TCP_NODELAY (Nagle would add a delayed ACK to every flight)."""
+    ls = socket.create_server(("127.0.0.1", 0))
+    server = tls13_server_ctx(pki)
+    accepted: list[socket.socket] = []
+    t = threading.Thread(target=lambda: accepted.append(ls.accept()[0]))
+    t.start()
+    raw = socket.create_connection(ls.getsockname(), timeout=30)
+    t.join()
+    srv = Served(server, accepted[0], echo)
+    with tls13_client_ctx(pki).wrap_socket(raw, server_hostname="localhost") as s:
+        assert s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        s.sendall(b"x")
+        assert s.recv(1) == b"x"
+    srv.join()
+    ls.close()

@@ -430,9 +430,15 @@ class _Pump:
         self.sent_close = False
         self.close_due: Optional[float] = None  # when close_notify goes out (lingering)
         self.finished = False  # the peer closed (close_notify or, after ours, the socket)
+        self.input_done = False  # standard input ended
+        self.peer_done = False  # TLS 1.3: the peer's close_notify came while we still send
 
     def _end_of_input(self) -> None:
-        if self.linger is None:
+        self.input_done = True
+        if self.peer_done:  # the peer has closed its side: close ours, and we are done
+            self._close_notify()
+            self.finished = True
+        elif self.linger is None:
             self._close_notify()
         else:
             self.close_due = time.monotonic() + self.linger
@@ -464,6 +470,11 @@ class _Pump:
                     "the peer closed the connection without close_notify: the data may be truncated"
                 ) from None
             if not data:
+                if self.linger is None and not self.input_done and not self.sent_close:
+                    # TLS 1.3 closes each direction on its own: send the rest of our
+                    # input, then our close_notify.
+                    self.peer_done = True
+                    return
                 self._close_notify()  # the answer to the peer's (the engine may have queued it)
                 self.finished = True
                 return
@@ -506,7 +517,7 @@ class _Pump:
                     if wait <= 0:
                         self._close_notify()
                         continue
-                events = (0 if self.finished else selectors.EVENT_READ) | (
+                events = (0 if self.finished or self.peer_done else selectors.EVENT_READ) | (
                     selectors.EVENT_WRITE if self.pending else 0
                 )
                 sel.modify(sock, events)

@@ -134,15 +134,28 @@ class ConnectionInfo:
         return bool(self._handshake_done and self._conn.resumed)
 
 
+#: Network bytes handed to the engine per call: one largest protected record (2^14 + 2048
+#: bytes and its 5-byte header). rustls takes about one record at a time before its
+#: plaintext must be drained, so offering more would only copy bytes it refuses.
+FEED_CHUNK = 16384 + 2048 + 5
+
+
 def feed(conn: Any, pending: bytearray, plain: bytearray) -> None:
     """Hands buffered network bytes to the engine, runs it and moves the plaintext it
     produced to ``plain``, until the engine has taken every byte (it refuses input while
     its own buffers are full, so the plaintext is drained between calls). Raises the
-    engine's error (the caller flushes the alert first)."""
-    while True:
-        taken = conn.read_tls(bytes(pending[:RECV_CHUNK])) if pending else 0
-        del pending[:taken]
-        conn.process()
-        plain += conn.recv()
-        if not pending or taken == 0:
-            return
+    engine's error (the caller flushes the alert first); the bytes taken before the error
+    are gone from ``pending`` either way."""
+    off = 0
+    view = memoryview(pending)
+    try:
+        while True:
+            taken = conn.read_tls(view[off : off + FEED_CHUNK]) if off < len(view) else 0
+            off += taken
+            conn.process()
+            plain += conn.recv()
+            if off >= len(view) or taken == 0:
+                return
+    finally:
+        view.release()
+        del pending[:off]

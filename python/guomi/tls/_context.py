@@ -138,11 +138,26 @@ class _Context:
         self._suites = list(self._SUITES)
         self._session_cache_size = 256
         self._native: Any = None
-        #: Seconds a handshake may take in ``start_server``/``open_connection`` and in
-        #: ``wrap_socket`` on a socket without a timeout (``None``: no limit).
-        self.handshake_timeout: Optional[float] = 60.0
+        self._handshake_timeout: Optional[float] = 60.0
 
     # ---- settings (each change rebuilds the native configuration on next use) ----
+
+    @property
+    def handshake_timeout(self) -> Optional[float]:
+        """Seconds a handshake may take (default 60): in ``start_server`` and
+        ``open_connection``, and in ``wrap_socket`` on a socket without a timeout of its
+        own; ``None``: no limit. At most one day."""
+        return self._handshake_timeout
+
+    @handshake_timeout.setter
+    def handshake_timeout(self, value: Optional[float]) -> None:
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError("handshake_timeout must be a number of seconds or None")
+            if not 0 < value <= 86400:
+                raise InvalidArgument("handshake_timeout must be in (0, 86400] seconds")
+            value = float(value)
+        self._handshake_timeout = value
 
     def _changed(self) -> None:
         self._native = None

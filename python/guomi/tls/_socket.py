@@ -55,6 +55,11 @@ class TLSSocket(ConnectionInfo):
         self._closed = False
         self._write_lock = threading.Lock()
         self._read_lock = threading.Lock()
+        if sock.family in (socket.AF_INET, socket.AF_INET6):
+            # TLS writes whole records and flights; Nagle's algorithm would hold the next
+            # one for the peer's delayed ACK (~40 ms per resumed handshake). asyncio and
+            # Go turn it off too.
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         if do_handshake_on_connect:
             try:
                 self.do_handshake()
@@ -207,10 +212,16 @@ class TLSSocket(ConnectionInfo):
     def recv_into(self, buffer: Any, nbytes: int = 0, flags: int = 0) -> int:
         """As ``recv``, into ``buffer``; returns the count."""
         view = memoryview(buffer).cast("B")
-        n = nbytes or view.nbytes
-        data = self.recv(min(n, view.nbytes), flags)
-        view[: len(data)] = data
-        return len(data)
+        n = min(nbytes or view.nbytes, view.nbytes)
+        if not self._plain:
+            data = self.recv(n, flags)  # waits for data, or b"" at the end
+            view[: len(data)] = data
+            return len(data)
+        n = min(n, len(self._plain))
+        with memoryview(self._plain) as src:
+            view[:n] = src[:n]
+        del self._plain[:n]
+        return n
 
     def send(self, data: BytesLike, flags: int = 0) -> int:
         """Sends up to 64 KiB of ``data``; returns how many bytes were sent."""
