@@ -138,6 +138,7 @@ class _Context:
         self._suites = list(self._SUITES)
         self._session_cache_size = 256
         self._native: Any = None
+        self._identity: Any = None  # the protocol's identity tuple, once loaded
         self._handshake_timeout: Optional[float] = 60.0
 
     # ---- settings (each change rebuilds the native configuration on next use) ----
@@ -326,8 +327,42 @@ class _Context:
     def _client_auth(self) -> int:
         return {CERT_NONE: 0, CERT_OPTIONAL: 1, CERT_REQUIRED: 2}[self._verify_mode]
 
+    #: The native configuration classes of the protocol.
+    _SERVER_CONFIG: Any = None
+    _CLIENT_CONFIG: Any = None
+
+    def _client_options(self) -> dict[str, Any]:
+        """The client configuration's protocol-specific options."""
+        return {}
+
     def _config(self) -> Any:
-        raise NotImplementedError
+        """The native configuration for the current settings (built on first use after a
+        change; a server's session cache lives in it)."""
+        if self._native is None:
+            if self.server_side:
+                if self._identity is None:
+                    raise InvalidArgument(f"a {self.protocol} server needs load_cert_chain(...)")
+                self._native = self._SERVER_CONFIG(
+                    identity=self._identity,
+                    suites=self._suites,
+                    client_auth=self._client_auth(),
+                    client_roots=self._roots,
+                    crls=self._crls,
+                    require_crls=self._require_crls,
+                    session_cache_size=self._session_cache_size,
+                )
+            else:
+                self._native = self._CLIENT_CONFIG(
+                    roots=self._roots,
+                    crls=self._crls,
+                    require_crls=self._require_crls,
+                    verify=self._verify_mode != CERT_NONE,
+                    check_hostname=self._check_hostname,
+                    suites=self._suites,
+                    identity=self._identity,
+                    **self._client_options(),
+                )
+        return self._native
 
     def _connection(self, server_hostname: Optional[str], session: Any) -> Any:
         raise NotImplementedError
@@ -392,13 +427,15 @@ class TLCPContext(_Context):
 
     protocol = "TLCPv1.1"
     _SUITES = TLCP_SUITES
+    _SERVER_CONFIG = _tls.TlcpServerConfig
+    _CLIENT_CONFIG = _tls.TlcpClientConfig
 
     def __init__(self, server_side: bool = False) -> None:
         super().__init__(server_side)
-        self._identity: Optional[
-            tuple[list[x509.Certificate], sm2.PrivateKey, x509.Certificate, sm2.PrivateKey]
-        ] = None
         self._double = False
+
+    def _client_options(self) -> dict[str, Any]:
+        return {"ecc_client_double_certificate": self._double}
 
     @property
     def ecc_client_double_certificate(self) -> bool:
@@ -453,33 +490,6 @@ class TLCPContext(_Context):
         self._identity = identity
         self._changed()
 
-    def _config(self) -> Any:
-        if self._native is None:
-            if self.server_side:
-                if self._identity is None:
-                    raise InvalidArgument("a TLCP server needs load_cert_chain(...)")
-                self._native = _tls.TlcpServerConfig(
-                    identity=self._identity,
-                    suites=self._suites,
-                    client_auth=self._client_auth(),
-                    client_roots=self._roots,
-                    crls=self._crls,
-                    require_crls=self._require_crls,
-                    session_cache_size=self._session_cache_size,
-                )
-            else:
-                self._native = _tls.TlcpClientConfig(
-                    roots=self._roots,
-                    crls=self._crls,
-                    require_crls=self._require_crls,
-                    verify=self._verify_mode != CERT_NONE,
-                    check_hostname=self._check_hostname,
-                    suites=self._suites,
-                    identity=self._identity,
-                    ecc_client_double_certificate=self._double,
-                )
-        return self._native
-
     def _connection(self, server_hostname: Optional[str], session: Any) -> Any:
         config = self._config()
         if self.server_side:
@@ -507,15 +517,19 @@ class TLS13Context(_Context):
 
     protocol = "TLSv1.3"
     _SUITES = TLS13_SUITES
+    _SERVER_CONFIG = _tls.Tls13ServerConfig
+    _CLIENT_CONFIG = _tls.Tls13ClientConfig
 
     def __init__(self, server_side: bool = False) -> None:
         super().__init__(server_side)
-        self._identity13: Optional[tuple[list[x509.Certificate], sm2.PrivateKey]] = None
         #: Send the change_cipher_spec records of RFC 8446's middlebox compatibility mode
         #: (rustls always does; every conforming peer ignores them). Set to ``False`` for
         #: peers that abort on them instead: GmSSL 3.1.1's ``tls13_client`` and
         #: ``tls13_server``.
         self.middlebox_compat = True
+
+    def _client_options(self) -> dict[str, Any]:
+        return {"session_cache_size": self._session_cache_size}
 
     def load_cert_chain(
         self,
@@ -536,35 +550,8 @@ class TLS13Context(_Context):
             require_crls=False,
             session_cache_size=0,
         )
-        self._identity13 = (chain, key)
+        self._identity = (chain, key)
         self._changed()
-
-    def _config(self) -> Any:
-        if self._native is None:
-            if self.server_side:
-                if self._identity13 is None:
-                    raise InvalidArgument("a TLS 1.3 server needs load_cert_chain(...)")
-                self._native = _tls.Tls13ServerConfig(
-                    identity=self._identity13,
-                    suites=self._suites,
-                    client_auth=self._client_auth(),
-                    client_roots=self._roots,
-                    crls=self._crls,
-                    require_crls=self._require_crls,
-                    session_cache_size=self._session_cache_size,
-                )
-            else:
-                self._native = _tls.Tls13ClientConfig(
-                    roots=self._roots,
-                    crls=self._crls,
-                    require_crls=self._require_crls,
-                    verify=self._verify_mode != CERT_NONE,
-                    check_hostname=self._check_hostname,
-                    suites=self._suites,
-                    identity=self._identity13,
-                    session_cache_size=self._session_cache_size,
-                )
-        return self._native
 
     def _connection(self, server_hostname: Optional[str], session: Any) -> Any:
         if session is not None:
