@@ -620,3 +620,46 @@ def test_check_hostname(gmtls: Path, certs: tp.CertSet) -> None:
                     pass
             with _connect(ctx, srv.port) as s:
                 _exchange(s, "name checked")
+
+
+# ----------------------------------------------------------------------------- HTTP (httpx)
+
+
+@pytest.mark.parametrize(
+    "suite", [tp.ECC_SM4_GCM_SM3, tp.ECC_SM4_CBC_SM3, tp.TLS_SM4_GCM_SM3], ids=_suite_name
+)
+def test_httpx_to_tongsuo_https(tongsuo: list[str], certs: tp.CertSet, suite: int) -> None:
+    """``guomi.tls.httpx`` transports (sync and async) against Tongsuo serving HTTP/1.1 over
+    NTLS or TLS 1.3 (the peer's ``-http`` mode): GET and POST on one kept-alive
+    connection, the suite checked on both ends."""
+    httpx = pytest.importorskip("httpx")
+    from guomi.tls.httpx import AsyncHTTPTransport, HTTPTransport
+
+    tls13 = suite in tls.TLS13_SUITES
+    ctx = _client_ctx(certs, tls13=tls13, suite=suite)
+    extra = ["-http", *(["-tls13"] if tls13 else TONGSUO_ALL_NTLS)]
+    name = tls.TLS13_SUITES[suite][0] if tls13 else tls.TLCP_SUITES[suite][1]
+    with tp.gmtls_server(tongsuo, certs, extra=extra) as srv:
+        url = f"https://{HOSTNAME}:{srv.port}"
+        with httpx.Client(transport=HTTPTransport(context=ctx), timeout=tp.CLIENT_TIMEOUT) as client:
+            r = client.get(url + "/status")
+            assert r.status_code == 200
+            method, path, cipher, length = r.text.split()[1:]
+            assert (method, path, int(length)) == ("GET", "/status", 0)
+            ssl_object = r.extensions["network_stream"].get_extra_info("ssl_object")
+            assert ssl_object.cipher()[0] == tls.TLS13_SUITES.get(suite, tls.TLCP_SUITES.get(suite))[0]
+            r = client.post(url + "/submit", content=b"z" * 5000)
+            assert r.text.split()[1:] == ["POST", "/submit", cipher, "5000"]
+
+        async def run() -> list[str]:
+            async with httpx.AsyncClient(
+                transport=AsyncHTTPTransport(context=ctx), timeout=tp.CLIENT_TIMEOUT
+            ) as client:
+                got = [await client.get(url + f"/async/{i}") for i in range(2)]
+                return [r.text for r in got]
+
+        texts = asyncio.run(run())
+    assert [t.split()[2] for t in texts] == ["/async/0", "/async/1"]
+    events = [e for e in srv.events() if e["event"] == "http"]
+    assert [e["method"] for e in events] == ["GET", "POST", "GET", "GET"]
+    assert cipher == name  # Tongsuo's name for the suite it negotiated

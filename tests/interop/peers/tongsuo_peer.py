@@ -195,6 +195,43 @@ def read_line(ssl: Any) -> bytes:
     return data
 
 
+def serve_http(ssl: Any) -> None:
+    """A minimal HTTP/1.1 origin (``-http``): each request, with its Content-Length body,
+    is answered 200 with ``tongsuo <METHOD> <path> <suite name> <body length>`` as a
+    text/plain body; keep-alive until the client closes."""
+    buf = ctypes.create_string_buffer(16384)
+    data = b""
+    c = LIB.SSL_get_current_cipher(ssl)
+    suite = LIB.SSL_CIPHER_get_name(c).decode()
+    while True:
+        while b"\r\n\r\n" not in data:
+            n = LIB.SSL_read(ssl, buf, len(buf))
+            if n <= 0:
+                return
+            data += buf.raw[:n]
+        head, data = data.split(b"\r\n\r\n", 1)
+        lines = head.decode("latin-1").split("\r\n")
+        method, path = lines[0].split(" ")[:2]
+        length = 0
+        for line in lines[1:]:
+            k, _, v = line.partition(":")
+            if k.strip().lower() == "content-length":
+                length = int(v.strip())
+        while len(data) < length:
+            n = LIB.SSL_read(ssl, buf, len(buf))
+            if n <= 0:
+                return
+            data += buf.raw[:n]
+        data = data[length:]
+        body = f"tongsuo {method} {path} {suite} {length}".encode()
+        out = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n\r\n%s" % (
+            len(body),
+            body,
+        )
+        LIB.SSL_write(ssl, out, len(out))
+        emit(event="http", method=method, path=path, body=length)
+
+
 def server(a: argparse.Namespace) -> None:
     ctx = make_ctx(a, True)
     ls = socket.socket()
@@ -212,6 +249,9 @@ def server(a: argparse.Namespace) -> None:
             emit(event="error", error="handshake: " + errors())
         elif a.bulk:
             serve_bulk(ssl)
+            LIB.SSL_shutdown(ssl)
+        elif a.http:
+            serve_http(ssl)
             LIB.SSL_shutdown(ssl)
         else:
             handshake_event(ssl)
@@ -377,6 +417,7 @@ def main() -> None:
     p.add_argument("-resume", action="store_true")
     p.add_argument("-bulk", nargs="?", type=int, const=1, default=0)
     p.add_argument("-nodelay", action="store_true")
+    p.add_argument("-http", action="store_true", help="server: answer HTTP/1.1 requests")
     a = p.parse_args()
     LIB = load()
     if a.mode == "version":
