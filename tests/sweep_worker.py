@@ -247,7 +247,31 @@ def _factories() -> dict[str, Callable[[], list[Any]]]:
 
         return [m.Sealer(password=b"pw", iterations=1), m.Opener(password=b"pw")]
 
+    def tls() -> list[Any]:
+        import ssl
+
+        from guomi import sm2, x509
+        from guomi import tls as m
+
+        ca_key, key = sm2.PrivateKey.generate(), sm2.PrivateKey.generate()
+        ca = x509.CertificateBuilder(subject="CN=sweep CA").ca().self_sign(ca_key)
+        cert = x509.CertificateBuilder(subject="CN=sweep", public_key=key.public_key()).sign(ca, ca_key)
+        out: list[Any] = []
+        for proto in (m.TLCPContext, m.TLS13Context):
+            server, client = proto(server_side=True), proto()
+            if proto is m.TLCPContext:
+                server.load_cert_chain(cert, key, enc_cert=cert, enc_key=key)
+            else:
+                server.load_cert_chain(cert, key)
+            client.load_verify_locations(cadata=ca.to_pem())
+            client.check_hostname = False
+            out += [server, client]
+            out.append(client.wrap_bio(ssl.MemoryBIO(), ssl.MemoryBIO()))
+            out.append(server.wrap_bio(ssl.MemoryBIO(), ssl.MemoryBIO()))
+        return out
+
     return {
+        "guomi.tls": tls,
         "guomi.sm2": sm2,
         "guomi.sm3": sm3,
         "guomi.sm4": sm4,
@@ -262,6 +286,12 @@ def _factories() -> dict[str, Callable[[], list[Any]]]:
 SKIP = {
     # Changes the process-wide backend; swept separately with every name it accepts.
     "force_backend",
+    # Coroutine functions (guomi.tls): called, they only return a coroutine; their
+    # argument checks run in tests/test_tls.py's asyncio tests.
+    "open_connection",
+    "start_server",
+    # The standard library's ssl.MemoryBIO, re-exported by guomi.tls.
+    "MemoryBIO",
 }
 
 

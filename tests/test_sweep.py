@@ -24,6 +24,7 @@ MODULES = [
     "guomi.x509",
     "guomi.envelope",
     "guomi.keys",
+    "guomi.tls",
     "guomi.arrow",
     "guomi.dask",
     "guomi.spark",

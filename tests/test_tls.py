@@ -566,6 +566,8 @@ def test_context_bad_input(pki: Pki, tmp_path: Any) -> None:
         ctx.load_verify_locations(cafile=tmp_path / "missing.pem")
     with pytest.raises(exceptions.GuomiError):
         ctx.load_verify_locations(cadata=b"not DER")
+    with pytest.raises(TypeError):  # not bytes(2**32): a 4 GiB allocation
+        ctx.load_verify_locations(cadata=2**32)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         TLCPContext(server_side="yes")  # type: ignore[arg-type]
     # Keys that do not match their certificates are refused at load time.

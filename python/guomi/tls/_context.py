@@ -252,8 +252,10 @@ class _Context:
         if cadata is not None:
             if isinstance(cadata, str):
                 found += x509.load_pem_certificates(cadata)
-            else:
+            elif isinstance(cadata, (bytes, bytearray, memoryview)):
                 found += _certificates(bytes(cadata))
+            else:
+                raise TypeError(f"cadata must be PEM text or DER bytes, not {type(cadata).__name__}")
         self._roots += found
         self._changed()
 
