@@ -283,18 +283,31 @@ class HTTPTransport(httpx.HTTPTransport):
         _check(context, http1, http2)
         self.context = context
         self._pool = httpcore.ConnectionPool(
-            ssl_context=_placeholder_ssl_context(),
-            max_connections=limits.max_connections,
-            max_keepalive_connections=limits.max_keepalive_connections,
-            keepalive_expiry=limits.keepalive_expiry,
-            http1=True,
-            http2=False,
-            uds=uds,
-            local_address=local_address,
-            retries=retries,
-            socket_options=socket_options,
             network_backend=_Backend(context),
+            **_pool_options(limits, retries, local_address, uds, socket_options),
         )
+
+
+def _pool_options(
+    limits: httpx.Limits,
+    retries: int,
+    local_address: Optional[str],
+    uds: Optional[str],
+    socket_options: Optional[Iterable[SocketOption]],
+) -> dict[str, Any]:
+    """The connection pool's keywords both transports pass (HTTP/1.1 only)."""
+    return {
+        "ssl_context": _placeholder_ssl_context(),
+        "max_connections": limits.max_connections,
+        "max_keepalive_connections": limits.max_keepalive_connections,
+        "keepalive_expiry": limits.keepalive_expiry,
+        "http1": True,
+        "http2": False,
+        "uds": uds,
+        "local_address": local_address,
+        "retries": retries,
+        "socket_options": socket_options,
+    }
 
 
 # ---------------------------------------------------------------- async
@@ -493,15 +506,6 @@ class AsyncHTTPTransport(httpx.AsyncHTTPTransport):
         _check(context, http1, http2)
         self.context = context
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=_placeholder_ssl_context(),
-            max_connections=limits.max_connections,
-            max_keepalive_connections=limits.max_keepalive_connections,
-            keepalive_expiry=limits.keepalive_expiry,
-            http1=True,
-            http2=False,
-            uds=uds,
-            local_address=local_address,
-            retries=retries,
-            socket_options=socket_options,
             network_backend=_AsyncBackend(context),
+            **_pool_options(limits, retries, local_address, uds, socket_options),
         )
