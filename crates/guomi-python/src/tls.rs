@@ -277,6 +277,16 @@ impl Session {
     }
 }
 
+/// The same call on either engine (their method names agree).
+macro_rules! on_engine {
+    ($engine:expr, $c:ident => $body:expr) => {
+        match $engine {
+            Engine::Tlcp($c) => $body,
+            Engine::Tls13($c) => $body,
+        }
+    };
+}
+
 enum Engine {
     Tlcp(Box<tlcp::Connection>),
     Tls13(Box<tls13::Connection>),
@@ -365,10 +375,7 @@ impl Connection {
 
     /// The bytes to send to the peer (empty when there are none).
     fn write_tls<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let out = match &mut *self.0.lock(py)? {
-            Engine::Tlcp(c) => c.write_tls(),
-            Engine::Tls13(c) => c.write_tls(),
-        };
+        let out = on_engine!(&mut *self.0.lock(py)?, c => c.write_tls());
         Ok(PyBytes::new(py, &out))
     }
 
@@ -388,56 +395,38 @@ impl Connection {
     /// The application data received so far (empty when there is none).
     fn recv<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let mut out = Vec::new();
-        match &mut *self.0.lock(py)? {
-            Engine::Tlcp(c) => c.recv(&mut out),
-            Engine::Tls13(c) => c.recv(&mut out),
-        };
+        on_engine!(&mut *self.0.lock(py)?, c => c.recv(&mut out));
         Ok(PyBytes::new(py, &out))
     }
 
     /// Queues close_notify.
     fn close(&self, py: Python<'_>) -> PyResult<()> {
-        match &mut *self.0.lock(py)? {
-            Engine::Tlcp(c) => c.close(),
-            Engine::Tls13(c) => c.close(),
-        }
+        on_engine!(&mut *self.0.lock(py)?, c => c.close());
         Ok(())
     }
 
     /// Whether the handshake is still running.
     #[getter]
     fn is_handshaking(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(match &*self.0.lock(py)? {
-            Engine::Tlcp(c) => c.is_handshaking(),
-            Engine::Tls13(c) => c.is_handshaking(),
-        })
+        Ok(on_engine!(&*self.0.lock(py)?, c => c.is_handshaking()))
     }
 
     /// Whether `write_tls` has bytes.
     #[getter]
     fn wants_write(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(match &*self.0.lock(py)? {
-            Engine::Tlcp(c) => c.wants_write(),
-            Engine::Tls13(c) => c.wants_write(),
-        })
+        Ok(on_engine!(&*self.0.lock(py)?, c => c.wants_write()))
     }
 
     /// Whether the peer sent close_notify.
     #[getter]
     fn peer_closed(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(match &*self.0.lock(py)? {
-            Engine::Tlcp(c) => c.peer_closed(),
-            Engine::Tls13(c) => c.peer_closed(),
-        })
+        Ok(on_engine!(&*self.0.lock(py)?, c => c.peer_closed()))
     }
 
     /// Whether the connection has failed.
     #[getter]
     fn failed(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(match &*self.0.lock(py)? {
-            Engine::Tlcp(c) => c.error().is_some(),
-            Engine::Tls13(c) => c.error().is_some(),
-        })
+        Ok(on_engine!(&*self.0.lock(py)?, c => c.error().is_some()))
     }
 
     /// The negotiated suite's code point.
@@ -461,10 +450,7 @@ impl Connection {
     /// Whether the handshake resumed a session.
     #[getter]
     fn resumed(&self, py: Python<'_>) -> PyResult<bool> {
-        Ok(match &*self.0.lock(py)? {
-            Engine::Tlcp(c) => c.is_resumed(),
-            Engine::Tls13(c) => c.is_resumed(),
-        })
+        Ok(on_engine!(&*self.0.lock(py)?, c => c.is_resumed()))
     }
 
     /// The server name the client sent (TLS 1.3 server side).
